@@ -1,0 +1,137 @@
+/**
+ * E_ARGS: literal arguments against the tool's inputSchema. References are not values yet,
+ * so an error at a reference (or inside it), or one that depends on its value (anyOf, enum,
+ * const…) at an enclosing object, is left for the run-time check.
+ */
+import type { ErrorObject } from 'ajv';
+import { error, type PendingDiagnostic } from '../language/diagnostics.js';
+import type { JsonObject } from '../language/document.js';
+import { joinPointer, splitPointer } from '../language/pointer.js';
+import type { SchemaValidate } from '../tools/schema-validator.js';
+import { nearest } from './nearest.js';
+import type { CallSpec } from './read-call.js';
+
+/** Keywords whose verdict on an object or array can change with the value of a reference inside it. */
+const VALUE_DEPENDENT = new Set([
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'minContains',
+  'maxContains',
+  'uniqueItems',
+  'enum',
+  'const',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'dependentSchemas',
+  'false schema',
+]);
+
+export function checkLiteralArguments(call: CallSpec, tool: string, validate: SchemaValidate, diagnostics: PendingDiagnostic[]): void {
+  const args = call.literals.length > 0 ? unescapeLiterals(call.args, call.literals) : call.args;
+  if (validate(args)) return;
+  const refAt = call.refs.map((r) => r.at);
+  const errors = (validate.errors ?? []).filter((e) => !dependsOnReference(e, refAt));
+  for (const e of withoutBranchNoise(errors)) {
+    diagnostics.push(toDiagnostic(e, call, tool));
+  }
+}
+
+function dependsOnReference(e: ErrorObject, refAt: readonly string[]): boolean {
+  const at = e.instancePath;
+  for (const ref of refAt) {
+    if (at === ref || at.startsWith(`${ref}/`)) return true; // at or inside the reference
+    if (ref.startsWith(`${at}/`) && VALUE_DEPENDENT.has(e.keyword)) return true; // an enclosing value
+  }
+  return false;
+}
+
+/** With anyOf/oneOf, ajv also reports every branch's own failures; the summary is enough. */
+function withoutBranchNoise(errors: ErrorObject[]): ErrorObject[] {
+  const branchRoots = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.schemaPath}/`);
+  if (branchRoots.length === 0) return errors;
+  return errors.filter((e) => !branchRoots.some((root) => e.schemaPath.startsWith(root)));
+}
+
+function toDiagnostic(e: ErrorObject, call: CallSpec, tool: string): PendingDiagnostic {
+  const where = describeLocation(e.instancePath);
+  const pointer = call.pointer + e.instancePath;
+  const base = { call: call.id };
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': {
+      const missing = String(params.missingProperty);
+      return error(
+        'E_ARGS',
+        pointer,
+        e.instancePath === '' ? `missing required argument '${missing}' for tool '${tool}'` : `${where} is missing required property '${missing}'`,
+        { ...base, hint: `add "${missing}"` },
+      );
+    }
+    case 'additionalProperties': {
+      const extra = String(params.additionalProperty);
+      const known = Object.keys(((e.parentSchema as JsonObject | undefined)?.properties as JsonObject | undefined) ?? {});
+      const near = nearest(extra, known);
+      return error(
+        'E_ARGS',
+        joinPointer(pointer, extra),
+        e.instancePath === '' ? `unknown argument '${extra}' for tool '${tool}'` : `${where} has no property '${extra}'`,
+        {
+          ...base,
+          atKey: true,
+          hint: near ? `did you mean '${near}'?` : known.length > 0 ? `allowed: ${known.join(', ')}` : 'remove it',
+        },
+      );
+    }
+    case 'type':
+      return error('E_ARGS', pointer, `${where} must be ${String(params.type)}, not ${jsonType(valueAt(call.args, e.instancePath))}`, base);
+    case 'enum':
+      return error('E_ARGS', pointer, `${where} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, base);
+    default:
+      return error('E_ARGS', pointer, `${where} ${e.message ?? 'is invalid'}`, base);
+  }
+}
+
+/** `/filter/0/id` → `argument 'filter[0].id'`. */
+function describeLocation(instancePath: string): string {
+  const tokens = splitPointer(instancePath);
+  if (tokens.length === 0) return 'the arguments';
+  let text = tokens[0]!;
+  for (const token of tokens.slice(1)) text += /^\d+$/.test(token) ? `[${token}]` : `.${token}`;
+  return `argument '${text}'`;
+}
+
+function valueAt(args: JsonObject, instancePath: string): unknown {
+  let current: unknown = args;
+  for (const token of splitPointer(instancePath)) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as JsonObject)[token];
+  }
+  return current;
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (Number.isInteger(value)) return 'integer';
+  return typeof value;
+}
+
+/** A copy of the arguments with one leading † dropped from each `††` literal. */
+function unescapeLiterals(args: JsonObject, literals: readonly string[]): JsonObject {
+  const copy = structuredClone(args);
+  for (const at of literals) {
+    const tokens = splitPointer(at);
+    let parent: unknown = copy;
+    for (const token of tokens.slice(0, -1)) parent = (parent as JsonObject)[token];
+    const last = tokens[tokens.length - 1]!;
+    const container = parent as JsonObject;
+    container[last] = (container[last] as string).slice(1);
+  }
+  return copy;
+}

@@ -1,0 +1,3 @@
+export { type CompileOptions, type CompileResult, compile } from './compile.js';
+export { editDistance, nearest } from './nearest.js';
+export type * from './types.js';

@@ -1,0 +1,101 @@
+/**
+ * Topological order (Kahn's algorithm, ties broken by array order with a binary heap),
+ * levels and the critical path, all iterative: a 100k-call chain must not touch the stack.
+ */
+import type { Dependency } from './types.js';
+
+export interface Ordering {
+  /** Call indices in a topological order; shorter than n when there is a cycle. */
+  readonly order: number[];
+  /** Depth of each call (0 without dependencies); -1 for calls on or after a cycle. */
+  readonly levels: number[];
+  /** Longest chain of dependent calls, first to last. */
+  readonly criticalPath: number[];
+  /** Successors in compressed form: call i's are `targets[offsets[i]..offsets[i+1]]`. */
+  readonly offsets: Int32Array;
+  readonly targets: Int32Array;
+}
+
+export function orderCalls(dependencies: readonly (readonly Dependency[])[]): Ordering {
+  const n = dependencies.length;
+  const indegree = new Int32Array(n);
+  const offsets = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) {
+    const deps = dependencies[i]!;
+    indegree[i] = deps.length;
+    for (const d of deps) offsets[d.from + 1]!++;
+  }
+  for (let i = 0; i < n; i++) offsets[i + 1]! += offsets[i]!;
+  const targets = new Int32Array(offsets[n]!);
+  const fill = offsets.slice(0, n);
+  for (let i = 0; i < n; i++) for (const d of dependencies[i]!) targets[fill[d.from]!++] = i;
+
+  const heap = new MinHeap(n);
+  for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(i);
+  const order: number[] = [];
+  const levels = new Array<number>(n).fill(-1);
+  const via = new Int32Array(n).fill(-1);
+  while (heap.size > 0) {
+    const v = heap.pop();
+    order.push(v);
+    let level = 0;
+    for (const d of dependencies[v]!) {
+      const l = levels[d.from]! + 1;
+      if (l > level || (l === level && via[v]! > d.from)) {
+        level = l;
+        via[v] = d.from;
+      }
+    }
+    levels[v] = level;
+    for (let k = offsets[v]!; k < offsets[v + 1]!; k++) {
+      const w = targets[k]!;
+      if (--indegree[w]! === 0) heap.push(w);
+    }
+  }
+
+  let end = -1;
+  for (const v of order) if (end < 0 || levels[v]! > levels[end]!) end = v;
+  const criticalPath: number[] = [];
+  for (let v = end; v >= 0; v = via[v]!) criticalPath.push(v);
+  criticalPath.reverse();
+  return { order, levels, criticalPath, offsets, targets };
+}
+
+/** A binary min-heap of small integers in a typed array. */
+class MinHeap {
+  readonly #items: Int32Array;
+  size = 0;
+  constructor(capacity: number) {
+    this.#items = new Int32Array(Math.max(1, capacity));
+  }
+
+  push(value: number): void {
+    const items = this.#items;
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (items[parent]! <= value) break;
+      items[i] = items[parent]!;
+      i = parent;
+    }
+    items[i] = value;
+  }
+
+  pop(): number {
+    const items = this.#items;
+    const top = items[0]!;
+    const last = items[--this.size]!;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      if (left >= this.size) break;
+      const right = left + 1;
+      const child = right < this.size && items[right]! < items[left]! ? right : left;
+      if (items[child]! >= last) break;
+      items[i] = items[child]!;
+      i = child;
+    }
+    items[i] = last;
+    return top;
+  }
+}

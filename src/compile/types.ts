@@ -1,0 +1,93 @@
+/** The compiled form of a plan: what the executor, the simulator and the pictures consume. */
+import type { Diagnostic } from '../language/diagnostics.js';
+import type { JsonObject, PlanMode } from '../language/document.js';
+import type { Path } from '../language/paths.js';
+import type { Expression, Reference } from '../language/reference.js';
+import type { ToolRegistry } from '../tools/registry.js';
+
+/** A reference expression inside a call's arguments. */
+export interface ArgumentReference {
+  /** JSON pointer inside the arguments object (`/amount`, `/filter/0/id`). */
+  readonly at: string;
+  readonly expression: Expression;
+  /** The string as written. */
+  readonly text: string;
+}
+
+/**
+ * How a read was bound (SPEC 4): to calls before it, to the initial state or input, to calls
+ * after it (a forward reference), or to nothing but a state-schema declaration.
+ */
+export type BindingKind = 'earlier' | 'initial' | 'later' | 'schema' | 'input';
+
+export interface ReadBinding {
+  readonly ref: Reference;
+  /** JSON pointer (inside the call's arguments) of the string holding the reference. */
+  readonly at: string;
+  /** The path the read covers in the graph: the reference's path up to its first `[*]`. */
+  readonly path: Path;
+  readonly kind: BindingKind;
+  /** Indices of the calls the read depends on for its value. */
+  readonly writers: readonly number[];
+}
+
+export interface OutputPath {
+  /** `||` alternatives, `&&` fan-out, or null for one path. */
+  readonly op: '||' | '&&' | null;
+  readonly paths: readonly Path[];
+  readonly text: string;
+}
+
+export type DependencyKind = 'data' | 'order';
+
+/** An edge into a call: `from` must end before the call starts. */
+export interface Dependency {
+  /** Index of the call depended on. */
+  readonly from: number;
+  /** `data`: a read bound to a write; `order`: write after write, or write after read. */
+  readonly kind: DependencyKind;
+  /** The state path that creates the edge, as text. */
+  readonly path: string;
+}
+
+export interface CompiledCall {
+  /** 0-based position in the plan array. */
+  readonly index: number;
+  /** `_id`, or the index as a string. */
+  readonly id: string;
+  readonly tool: string;
+  /** Pointer to the call object in the document. */
+  readonly pointer: string;
+  /** Arguments as written, without meta keys; references still unresolved. */
+  readonly args: JsonObject;
+  readonly refs: readonly ArgumentReference[];
+  /** Pointers (inside args) of `††` literal strings, which lose one leading † at run time. */
+  readonly literals: readonly string[];
+  readonly outputPath: OutputPath | null;
+  /** True when the call carries `_output` (a latent result the model wrote itself). */
+  readonly hasOutput: boolean;
+  readonly output?: unknown;
+  readonly reads: readonly ReadBinding[];
+  readonly dependencies: readonly Dependency[];
+}
+
+export interface CompiledPlan {
+  readonly mode: PlanMode;
+  /** Every call, in array order. */
+  readonly calls: readonly CompiledCall[];
+  /** A topological order (call indices); ties keep array order. */
+  readonly order: readonly number[];
+  /** `levels[i]` is call i's depth: 0 for calls without dependencies. */
+  readonly levels: readonly number[];
+  /** The longest chain of dependent calls (indices), first to last. */
+  readonly criticalPath: readonly number[];
+  readonly edgeCount: number;
+  readonly input?: JsonObject;
+  readonly state?: JsonObject;
+  readonly stateSchema?: JsonObject;
+  readonly tools?: ToolRegistry;
+  /** Warnings found while compiling (a compiled plan has no errors). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Index of the call with this id. */
+  indexOf(id: string): number | undefined;
+}

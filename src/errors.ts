@@ -1,0 +1,48 @@
+/**
+ * Typed errors, ky-style: one base class, a `name` on each, and guards that check the name
+ * too, so they work across copies of the package and across realms.
+ */
+import type { Diagnostic } from './language/diagnostics.js';
+
+export class PlanError extends Error {
+  override name = 'PlanError';
+}
+
+/** A plan that does not compile; `diagnostics` says why. */
+export class PlanValidationError extends PlanError {
+  override name = 'PlanValidationError';
+  constructor(
+    readonly diagnostics: readonly Diagnostic[],
+    message = summarize(diagnostics),
+  ) {
+    super(message);
+  }
+}
+
+/** A tool definition (or tools file) that cannot be used: bad name, invalid schema, duplicate. */
+export class ToolDefinitionError extends PlanError {
+  override name = 'ToolDefinitionError';
+  constructor(readonly problems: readonly string[]) {
+    super(problems.length === 1 ? (problems[0] ?? '') : `${problems.length} problems in the tool definitions: ${problems.join('; ')}`);
+  }
+}
+
+export function isPlanError(value: unknown): value is PlanError {
+  return value instanceof PlanError || (value instanceof Error && /^(Plan|Tool|Permission|Approval)\w*Error$/.test(value.name));
+}
+
+export function isPlanValidationError(value: unknown): value is PlanValidationError {
+  return isPlanError(value) && value.name === 'PlanValidationError';
+}
+
+export function isToolDefinitionError(value: unknown): value is ToolDefinitionError {
+  return isPlanError(value) && value.name === 'ToolDefinitionError';
+}
+
+function summarize(diagnostics: readonly Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const first = errors[0];
+  if (!first) return 'the plan is invalid';
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  return `${first.line}:${first.column}: ${first.code}: ${first.message}${more}`;
+}

@@ -1,0 +1,101 @@
+/** Severity of a diagnostic: errors make a plan invalid, warnings do not. */
+export type Severity = 'error' | 'warning';
+
+/** The stable diagnostic codes of SPEC 11. */
+export const DIAGNOSTIC_CODES = [
+  'E_JSON',
+  'E_SHAPE',
+  'E_NO_TOOL',
+  'E_UNKNOWN_TOOL',
+  'E_UNKNOWN_META',
+  'E_DUPLICATE_ID',
+  'E_REF_SYNTAX',
+  'E_REF_ROOT',
+  'E_REF_FORBIDDEN',
+  'E_MIXED_OPS',
+  'E_OUTPUT_PATH',
+  'E_UNRESOLVED',
+  'E_CYCLE',
+  'E_ARGS',
+  'E_LAZY_OUTPUT',
+  'E_STATE_SCHEMA',
+  'E_LIMIT',
+  'W_MULTIPLE_WRITERS',
+  'W_DAGGER_TEXT',
+] as const;
+
+export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
+
+/**
+ * One problem found in a plan. Diagnostics are values: they are collected and returned,
+ * never thrown, so a model (or a person) sees every mistake at once.
+ */
+export interface Diagnostic {
+  severity: Severity;
+  code: DiagnosticCode;
+  message: string;
+  /** RFC 6901 pointer into the document ("" is the whole document). */
+  pointer: string;
+  /** 1-based line of the value the pointer names, in the source text. */
+  line: number;
+  /** 1-based column of that value (or of the exact character inside a string). */
+  column: number;
+  /** Id of the call the diagnostic is about, when it is about one. */
+  call?: string;
+  /** How to fix it. */
+  hint?: string;
+}
+
+/**
+ * A diagnostic before it has a position. `offset` is a character offset inside the string
+ * value at `pointer`, for errors inside reference expressions.
+ */
+export interface PendingDiagnostic {
+  severity: Severity;
+  code: DiagnosticCode;
+  message: string;
+  pointer: string;
+  call?: string;
+  hint?: string;
+  offset?: number;
+  /** Point at the key of the member `pointer` names rather than at its value. */
+  atKey?: boolean;
+  /** Set when the position is already known (E_JSON comes with one). */
+  line?: number;
+  column?: number;
+}
+
+export function error(
+  code: DiagnosticCode,
+  pointer: string,
+  message: string,
+  extra: Partial<Pick<PendingDiagnostic, 'call' | 'hint' | 'offset' | 'atKey'>> = {},
+): PendingDiagnostic {
+  return { severity: 'error', code, message, pointer, ...withoutUndefined(extra) };
+}
+
+export function warning(
+  code: DiagnosticCode,
+  pointer: string,
+  message: string,
+  extra: Partial<Pick<PendingDiagnostic, 'call' | 'hint' | 'offset' | 'atKey'>> = {},
+): PendingDiagnostic {
+  return { severity: 'warning', code, message, pointer, ...withoutUndefined(extra) };
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const key of Object.keys(value) as (keyof T)[]) {
+    if (value[key] !== undefined) out[key] = value[key];
+  }
+  return out;
+}
+
+export function hasErrors(diagnostics: readonly { severity: Severity }[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+/** Source order: by line, then column, then code, so output is stable and reads top to bottom. */
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+}

@@ -1,0 +1,209 @@
+/** The four document shapes of SPEC 1, reduced to one form. */
+import { error, type PendingDiagnostic } from './diagnostics.js';
+import { joinPointer } from './pointer.js';
+import type { SourceText } from './source.js';
+
+export type PlanMode = 'eager' | 'lazy';
+export type DocumentShape = 'calls' | 'plan' | 'solution' | 'context';
+
+export type JsonObject = { [key: string]: unknown };
+
+/** A parsed plan document: its calls (still raw JSON) and everything around them. */
+export interface PlanDocument {
+  readonly shape: DocumentShape;
+  /** The mode the document asks for; compile's `mode` option overrides it. */
+  readonly mode: PlanMode;
+  /** The calls as written, not yet checked. */
+  readonly calls: readonly unknown[];
+  /** Pointer to the calls array, so `joinPointer(callsPointer, i)` points at call i. */
+  readonly callsPointer: string;
+  /** `†input` values from an input message, if any. */
+  readonly input?: JsonObject;
+  /** Initial state values from a state message, if any (its `schema` key excluded). */
+  readonly state?: JsonObject;
+  /** The state message's JSON Schema for the state object, if any. */
+  readonly stateSchema?: JsonObject;
+  readonly stateSchemaPointer?: string;
+  /** A solution's `output`, if the document is a solution. */
+  readonly output?: unknown;
+  /** The text the document came from, for positions. */
+  readonly source: SourceText;
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+const SHAPES_HINT =
+  'a plan is an array of calls [{"_tool": ...}], a plan message {"type": "plan", "plan": [...]}, ' +
+  'a solution {"calls": [...], "output": null}, or a context array [{"type": "input", ...}, {"type": "plan", ...}]';
+
+const PLAN_MESSAGE_KEYS = new Set(['type', 'mode', 'plan']);
+const SOLUTION_KEYS = new Set(['calls', 'output']);
+
+/** Recognizes the shape of a parsed JSON value. Returns null (with diagnostics) when none fits. */
+export function readDocument(
+  value: unknown,
+  source: SourceText,
+  diagnostics: PendingDiagnostic[],
+): PlanDocument | null {
+  if (Array.isArray(value)) {
+    if (value.length > 0 && value.every(isMessageLike)) return readContext(value, source, diagnostics);
+    return { shape: 'calls', mode: 'eager', calls: value, callsPointer: '', source };
+  }
+  if (isJsonObject(value)) {
+    if (value.type === 'plan') {
+      const plan = readPlanMessage(value, '', diagnostics);
+      return plan && { shape: 'plan', ...plan, source };
+    }
+    if ('calls' in value) {
+      unknownKeys(value, SOLUTION_KEYS, '', 'solution', diagnostics);
+      if (!Array.isArray(value.calls)) {
+        diagnostics.push(error('E_SHAPE', '/calls', 'a solution\'s "calls" must be an array of calls', { hint: SHAPES_HINT }));
+        return null;
+      }
+      return { shape: 'solution', mode: 'eager', calls: value.calls, callsPointer: '/calls', output: value.output, source };
+    }
+    if (typeof value.type === 'string') {
+      diagnostics.push(
+        error('E_SHAPE', '/type', `a lone "${value.type}" message is not a plan`, {
+          hint: 'put messages in a context array with a plan message: [{"type": "input", ...}, {"type": "plan", "plan": [...]}]',
+        }),
+      );
+      return null;
+    }
+  }
+  diagnostics.push(error('E_SHAPE', '', `expected a plan document but found ${describeJson(value)}`, { hint: SHAPES_HINT }));
+  return null;
+}
+
+/** A context message has a string `type` and no `_tool` (a call with a `type` argument still has `_tool`). */
+function isMessageLike(value: unknown): boolean {
+  return isJsonObject(value) && typeof value.type === 'string' && !('_tool' in value);
+}
+
+function readPlanMessage(
+  message: JsonObject,
+  pointer: string,
+  diagnostics: PendingDiagnostic[],
+): { mode: PlanMode; calls: unknown[]; callsPointer: string } | null {
+  unknownKeys(message, PLAN_MESSAGE_KEYS, pointer, 'plan message', diagnostics);
+  let mode: PlanMode = 'eager';
+  if (message.mode !== undefined) {
+    if (message.mode === 'eager' || message.mode === 'lazy') mode = message.mode;
+    else {
+      diagnostics.push(
+        error('E_SHAPE', joinPointer(pointer, 'mode'), `mode must be "eager" or "lazy", not ${describeJson(message.mode)}`, {
+          hint: 'leave mode out for eager',
+        }),
+      );
+    }
+  }
+  if (!Array.isArray(message.plan)) {
+    diagnostics.push(
+      error('E_SHAPE', joinPointer(pointer, 'plan'), `a plan message needs "plan": an array of calls, but found ${describeJson(message.plan)}`, {
+        hint: '{"type": "plan", "plan": [{"_tool": ...}]}',
+      }),
+    );
+    return null;
+  }
+  return { mode, calls: message.plan, callsPointer: joinPointer(pointer, 'plan') };
+}
+
+function readContext(messages: unknown[], source: SourceText, diagnostics: PendingDiagnostic[]): PlanDocument | null {
+  let plan: { mode: PlanMode; calls: unknown[]; callsPointer: string } | null = null;
+  let planSeen = false;
+  let input: JsonObject | undefined;
+  let state: JsonObject | undefined;
+  let stateSchema: JsonObject | undefined;
+  let stateSchemaPointer: string | undefined;
+  messages.forEach((message, index) => {
+    const m = message as JsonObject;
+    const pointer = joinPointer('', index);
+    switch (m.type) {
+      case 'plan':
+        if (planSeen) {
+          diagnostics.push(error('E_SHAPE', joinPointer(pointer, 'type'), 'a context array has one plan message; this is a second', { hint: 'merge the calls into one plan' }));
+          return;
+        }
+        planSeen = true;
+        plan = readPlanMessage(m, pointer, diagnostics);
+        return;
+      case 'input':
+        input = { ...input, ...withoutKey(m, 'type') };
+        return;
+      case 'state': {
+        const { schema, ...values } = withoutKey(m, 'type');
+        state = { ...state, ...values };
+        if (schema !== undefined) {
+          if (isJsonObject(schema) || typeof schema === 'boolean') {
+            stateSchema = isJsonObject(schema) ? schema : schema ? {} : { not: {} };
+            stateSchemaPointer = joinPointer(pointer, 'schema');
+          } else {
+            diagnostics.push(error('E_SHAPE', joinPointer(pointer, 'schema'), 'a state schema must be a JSON Schema object'));
+          }
+        }
+        return;
+      }
+      default:
+        diagnostics.push(
+          error('E_SHAPE', joinPointer(pointer, 'type'), `unknown message type "${String(m.type)}"`, {
+            hint: 'a context array holds "input", "state" and "plan" messages; tools come from the tool registry',
+          }),
+        );
+    }
+  });
+  if (!planSeen) {
+    diagnostics.push(error('E_SHAPE', '', 'a context array needs a plan message', { hint: 'add {"type": "plan", "plan": [...]}' }));
+    return null;
+  }
+  if (!plan) return null;
+  const found = plan as { mode: PlanMode; calls: unknown[]; callsPointer: string };
+  return {
+    shape: 'context',
+    mode: found.mode,
+    calls: found.calls,
+    callsPointer: found.callsPointer,
+    ...(input && { input }),
+    ...(state && { state }),
+    ...(stateSchema && { stateSchema, stateSchemaPointer }),
+    source,
+  };
+}
+
+function withoutKey(object: JsonObject, key: string): JsonObject {
+  const out: JsonObject = {};
+  for (const k of Object.keys(object)) if (k !== key) out[k] = object[k];
+  return out;
+}
+
+function unknownKeys(object: JsonObject, allowed: ReadonlySet<string>, pointer: string, what: string, diagnostics: PendingDiagnostic[]) {
+  for (const key of Object.keys(object)) {
+    if (!allowed.has(key)) {
+      diagnostics.push(
+        error('E_SHAPE', joinPointer(pointer, key), `unknown key "${key}" in a ${what}`, {
+          hint: `a ${what} has only ${[...allowed].map((k) => `"${k}"`).join(', ')}`,
+        }),
+      );
+    }
+  }
+}
+
+/** A short description of a JSON value for messages: `a number (42)`, `an object`. */
+export function describeJson(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string': {
+      const text = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+      return `a string (${JSON.stringify(text)})`;
+    }
+    case 'number':
+      return `a number (${value})`;
+    case 'boolean':
+      return `a boolean (${value})`;
+    default:
+      return 'an object';
+  }
+}

@@ -1,0 +1,75 @@
+import { compareDiagnostics, type Diagnostic, error, type PendingDiagnostic } from './diagnostics.js';
+import { type PlanDocument, readDocument } from './document.js';
+import { jsonSyntaxDiagnostic } from './json-error.js';
+import { type Limits, resolveLimits } from './limits.js';
+import { SourceText } from './source.js';
+
+export interface ParsePlanOptions {
+  /**
+   * Name of the document in diagnostics: a file path, or `<stdin>`.
+   * @default '<input>' for text, '<value>' for a value
+   */
+  readonly source?: string;
+  /**
+   * Bounds on the document; see {@link Limits}.
+   * @default DEFAULT_LIMITS
+   */
+  readonly limits?: Partial<Limits>;
+}
+
+export interface ParsePlanResult {
+  /** The document, or null when the text is not JSON or fits none of the four shapes. */
+  readonly document: PlanDocument | null;
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * Parses a plan document from JSON text (or an already parsed value) and recognizes its
+ * shape. Never throws on bad input: every problem is a diagnostic with a line and column.
+ */
+export function parsePlan(input: string | unknown, options: ParsePlanOptions = {}): ParsePlanResult {
+  const limits = resolveLimits(options.limits);
+  const pending: PendingDiagnostic[] = [];
+  let value: unknown;
+  let source: SourceText;
+  if (typeof input === 'string') {
+    source = SourceText.fromText(input, options.source ?? '<input>');
+    if (input.length > limits.maxTextLength) {
+      pending.push(
+        error('E_LIMIT', '', `the document is ${input.length} characters long; the limit is ${limits.maxTextLength}`, {
+          hint: 'split the plan, or raise limits.maxTextLength',
+        }),
+      );
+      return { document: null, diagnostics: positionDiagnostics(pending, source) };
+    }
+    try {
+      value = JSON.parse(input.charCodeAt(0) === 0xfeff ? input.slice(1) : input);
+    } catch (cause) {
+      return { document: null, diagnostics: positionDiagnostics([jsonSyntaxDiagnostic(source, cause)], source) };
+    }
+  } else {
+    value = input;
+    source = SourceText.fromValue(input, options.source ?? '<value>');
+  }
+  const document = readDocument(value, source, pending);
+  if (document && document.calls.length > limits.maxCalls) {
+    pending.push(
+      error('E_LIMIT', document.callsPointer, `the plan has ${document.calls.length} calls; the limit is ${limits.maxCalls}`, {
+        hint: 'split the plan, or raise limits.maxCalls',
+      }),
+    );
+    return { document: null, diagnostics: positionDiagnostics(pending, source) };
+  }
+  return { document, diagnostics: positionDiagnostics(pending, source) };
+}
+
+/** Gives pending diagnostics their line and column in `source`, in source order. */
+export function positionDiagnostics(pending: readonly PendingDiagnostic[], source: SourceText): Diagnostic[] {
+  const out: Diagnostic[] = pending.map((d) => {
+    const { offset, atKey, line, column, ...rest } = d;
+    if (line !== undefined && column !== undefined) return { ...rest, line, column };
+    const position = source.locate(d.pointer, { ...(offset !== undefined && { offset }), ...(atKey && { key: true }) });
+    return { ...rest, line: position.line, column: position.column };
+  });
+  return out.sort(compareDiagnostics);
+}

@@ -1,0 +1,71 @@
+/** State and input paths: the nodes of the data flow. */
+
+export type Root = 'input' | 'state';
+
+/** `[*]` in a read: every element of the array at that point. */
+export const WILDCARD: unique symbol = Symbol('[*]');
+export type Wildcard = typeof WILDCARD;
+
+/** A key (string) or an array index (number). */
+export type PathSegment = string | number;
+
+export interface Path {
+  readonly root: Root;
+  readonly segments: readonly PathSegment[];
+}
+
+/** Segments that would let a write reach an object's prototype. */
+export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+
+/** Canonical text of a path, as a model would write it: `†state.user.tags[0]["a b"]`. */
+export function formatPath(root: Root, segments: readonly (PathSegment | Wildcard)[]): string {
+  let out = `†${root}`;
+  for (const segment of segments) {
+    if (segment === WILDCARD) out += '[*]';
+    else if (typeof segment === 'number') out += `[${segment}]`;
+    else if (IDENTIFIER.test(segment)) out += `.${segment}`;
+    else out += `[${JSON.stringify(segment)}]`;
+  }
+  return out;
+}
+
+/**
+ * Two paths overlap when one is a prefix of the other, segment by segment. Array index 0 and
+ * key "0" name the same property, so segments compare as strings.
+ */
+export function pathsOverlap(a: Path, b: Path): boolean {
+  if (a.root !== b.root) return false;
+  const n = Math.min(a.segments.length, b.segments.length);
+  for (let i = 0; i < n; i++) {
+    if (String(a.segments[i]) !== String(b.segments[i])) return false;
+  }
+  return true;
+}
+
+/**
+ * The value at `segments` inside `value`, or undefined. Only own properties count, and arrays
+ * only have integer indices, so a path can never reach `length` or anything inherited.
+ */
+export function getAtPath(value: unknown, segments: readonly PathSegment[]): unknown {
+  let current = value;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    if (Array.isArray(current)) {
+      const index = typeof segment === 'number' ? segment : /^\d+$/.test(segment) ? Number(segment) : -1;
+      if (index < 0 || index >= current.length) return undefined;
+      current = current[index];
+    } else {
+      const key = String(segment);
+      if (!Object.hasOwn(current, key)) return undefined;
+      current = (current as Record<string, unknown>)[key];
+    }
+  }
+  return current;
+}
+
+/** True when `value` holds something (not undefined) at `segments`. */
+export function hasPath(value: unknown, segments: readonly PathSegment[]): boolean {
+  return getAtPath(value, segments) !== undefined;
+}

@@ -1,0 +1,262 @@
+/**
+ * The reference grammar of SPEC 3:
+ *
+ *     expr    := ref ( ws op ws ref )*        one kind of op per expression
+ *     op      := "||" | "&&"
+ *     ref     := "†" root ( "." segment | "[" digits "]" | "[" json-string "]" )*
+ *     root    := "input" | "state"
+ *     segment := [A-Za-z_$][A-Za-z0-9_$-]* | digits
+ *
+ * plus `[*]` (every element) in reads. A hand-written scanner rather than a regex, so every
+ * error carries the exact offset inside the string.
+ */
+import type { DiagnosticCode } from './diagnostics.js';
+import { FORBIDDEN_SEGMENTS, type PathSegment, type Root, WILDCARD, type Wildcard } from './paths.js';
+
+export const DAGGER = '†';
+
+export interface Reference {
+  readonly root: Root;
+  readonly segments: readonly (PathSegment | Wildcard)[];
+  /** The reference as written. */
+  readonly text: string;
+  /** Offset of its `†` in the string. */
+  readonly start: number;
+}
+
+export type Operator = '||' | '&&';
+
+export interface Expression {
+  /** `null` for a single reference. */
+  readonly op: Operator | null;
+  readonly refs: readonly Reference[];
+}
+
+export type ParsedString =
+  /** An ordinary string. `suspiciousDagger` is the offset of a `†` that looks like a reference. */
+  | { readonly kind: 'text'; readonly value: string; readonly suspiciousDagger?: number }
+  /** `††...`: literal text with one leading `†` dropped. */
+  | { readonly kind: 'literal'; readonly value: string }
+  | { readonly kind: 'expression'; readonly expression: Expression }
+  | {
+      readonly kind: 'error';
+      readonly code: Extract<DiagnosticCode, 'E_REF_SYNTAX' | 'E_REF_ROOT' | 'E_REF_FORBIDDEN' | 'E_MIXED_OPS'>;
+      readonly message: string;
+      readonly hint?: string;
+      /** Offset inside the string where the problem is. */
+      readonly offset: number;
+    };
+
+type ParseError = Extract<ParsedString, { kind: 'error' }>;
+
+const ROOTS: readonly Root[] = ['input', 'state'];
+
+/** Classifies a JSON string value: ordinary text, a `††` literal, a reference expression, or an error. */
+export function parseString(value: string): ParsedString {
+  if (!value.startsWith(DAGGER)) {
+    const dagger = value.search(/†[A-Za-z]/);
+    return dagger >= 0 ? { kind: 'text', value, suspiciousDagger: dagger } : { kind: 'text', value };
+  }
+  if (value.startsWith(DAGGER + DAGGER)) return { kind: 'literal', value: value.slice(1) };
+  return new ExpressionScanner(value).scan();
+}
+
+/** Parses a string that must be a reference expression (an `_outputPath`). */
+export function parseExpression(value: string): Expression | ParseError {
+  if (!value.startsWith(DAGGER)) {
+    return {
+      kind: 'error',
+      code: 'E_REF_SYNTAX',
+      message: `expected a reference starting with † but found ${describe(value, 0)}`,
+      offset: 0,
+    };
+  }
+  const parsed = new ExpressionScanner(value).scan();
+  return parsed.kind === 'expression' ? parsed.expression : (parsed as ParseError);
+}
+
+function isIdentStart(c: string): boolean {
+  return /[A-Za-z_$]/.test(c);
+}
+function isIdentPart(c: string): boolean {
+  return /[A-Za-z0-9_$-]/.test(c);
+}
+function isDigit(c: string): boolean {
+  return c >= '0' && c <= '9';
+}
+
+function describe(text: string, at: number): string {
+  return at >= text.length ? 'the end of the string' : `'${text[at]}'`;
+}
+
+class ExpressionScanner {
+  private pos = 0;
+  constructor(private readonly text: string) {}
+
+  scan(): ParsedString {
+    const refs: Reference[] = [];
+    let op: Operator | null = null;
+    for (;;) {
+      const ref = this.reference();
+      if ('kind' in ref) return ref;
+      refs.push(ref);
+      this.skipSpaces();
+      if (this.pos >= this.text.length) return { kind: 'expression', expression: { op, refs } };
+      const opStart = this.pos;
+      const two = this.text.slice(this.pos, this.pos + 2);
+      if (two !== '||' && two !== '&&') {
+        return this.fail(
+          `unexpected ${describe(this.text, this.pos)} after the reference '${ref.text}'`,
+          this.pos,
+          "a reference string holds only references joined by '||' or '&&'; to mix text and data, pass them as separate arguments",
+        );
+      }
+      if (op !== null && two !== op) {
+        return {
+          kind: 'error',
+          code: 'E_MIXED_OPS',
+          message: `'${two}' after '${op}': one expression may use only one kind of operator`,
+          hint: "split it: use '||' for alternatives (the first value that exists) or '&&' for gates (all must exist), not both",
+          offset: opStart,
+        };
+      }
+      op = two as Operator;
+      this.pos += 2;
+      this.skipSpaces();
+      if (this.text[this.pos] !== DAGGER) {
+        return this.fail(`expected a reference starting with † after '${op}' but found ${describe(this.text, this.pos)}`, this.pos);
+      }
+    }
+  }
+
+  private reference(): Reference | ParseError {
+    const start = this.pos;
+    this.pos++; // the dagger
+    const rootStart = this.pos;
+    const root = this.identifier();
+    if (root === '') {
+      return this.fail(
+        `expected a root after † but found ${describe(this.text, this.pos)}`,
+        this.pos,
+        'a reference looks like †state.path or †input.path; start a literal string with †† to keep one †',
+      );
+    }
+    if (!ROOTS.includes(root as Root)) {
+      return {
+        kind: 'error',
+        code: 'E_REF_ROOT',
+        message: `unknown root '${root}': a reference starts with †input or †state`,
+        hint: root.toLowerCase().startsWith('in') ? 'did you mean †input?' : 'did you mean †state?',
+        offset: rootStart,
+      };
+    }
+    const segments: (PathSegment | Wildcard)[] = [];
+    for (;;) {
+      const c = this.text[this.pos];
+      if (c === '.') {
+        this.pos++;
+        const segStart = this.pos;
+        if (isDigit(this.text[this.pos] ?? '')) {
+          const digits = this.digits();
+          if (isIdentPart(this.text[this.pos] ?? '')) {
+            return this.fail(`a segment is either digits or a name, not '${this.text.slice(segStart, this.pos + 1)}…'`, segStart, `write it as ["${this.segmentText(segStart)}"]`);
+          }
+          segments.push(Number(digits));
+          continue;
+        }
+        const name = this.identifier();
+        if (name === '') {
+          return this.fail(`expected a name after '.' but found ${describe(this.text, this.pos)}`, this.pos, `keys with other characters go in brackets: ["my key"]`);
+        }
+        const forbidden = this.forbidden(name, segStart);
+        if (forbidden) return forbidden;
+        segments.push(name);
+      } else if (c === '[') {
+        const open = this.pos;
+        this.pos++;
+        const next = this.text[this.pos] ?? '';
+        if (isDigit(next)) {
+          segments.push(Number(this.digits()));
+        } else if (next === '*') {
+          this.pos++;
+          segments.push(WILDCARD);
+        } else if (next === '"') {
+          const key = this.jsonString();
+          if (typeof key !== 'string') return key;
+          const forbidden = this.forbidden(key, open + 1);
+          if (forbidden) return forbidden;
+          segments.push(key);
+        } else {
+          return this.fail(`expected an index, [*] or a quoted key after '[' but found ${describe(this.text, this.pos)}`, this.pos, 'write [0], [*] or ["key"]');
+        }
+        if (this.text[this.pos] !== ']') {
+          return this.fail(`expected ']' but found ${describe(this.text, this.pos)}`, this.pos, `close the bracket opened at column offset ${open}`);
+        }
+        this.pos++;
+      } else {
+        break;
+      }
+    }
+    return { root: root as Root, segments, text: this.text.slice(start, this.pos), start };
+  }
+
+  private identifier(): string {
+    const start = this.pos;
+    if (!isIdentStart(this.text[this.pos] ?? '')) return '';
+    this.pos++;
+    while (isIdentPart(this.text[this.pos] ?? '')) this.pos++;
+    return this.text.slice(start, this.pos);
+  }
+
+  private digits(): string {
+    const start = this.pos;
+    while (isDigit(this.text[this.pos] ?? '')) this.pos++;
+    return this.text.slice(start, this.pos);
+  }
+
+  private segmentText(start: number): string {
+    let end = start;
+    while (end < this.text.length && /[^.[\]\s|&]/.test(this.text[end] ?? '')) end++;
+    return this.text.slice(start, end);
+  }
+
+  /** A JSON string inside brackets: `["a.b"]`; escapes as in JSON. */
+  private jsonString(): string | ParseError {
+    const start = this.pos;
+    this.pos++;
+    while (this.pos < this.text.length) {
+      const c = this.text[this.pos];
+      if (c === '\\') this.pos += 2;
+      else if (c === '"') {
+        this.pos++;
+        try {
+          return JSON.parse(this.text.slice(start, this.pos)) as string;
+        } catch {
+          return this.fail('invalid escape in the quoted key', start, 'quoted keys use JSON string escapes');
+        }
+      } else this.pos++;
+    }
+    return this.fail('unterminated quoted key', start, 'close the key with a double quote and a bracket: ["key"]');
+  }
+
+  private forbidden(name: string, offset: number): ParseError | null {
+    if (!FORBIDDEN_SEGMENTS.has(name)) return null;
+    return {
+      kind: 'error',
+      code: 'E_REF_FORBIDDEN',
+      message: `'${name}' is not allowed in a path`,
+      hint: "__proto__, prototype and constructor could reach an object's prototype; rename the key",
+      offset,
+    };
+  }
+
+  private skipSpaces(): void {
+    while (this.text[this.pos] === ' ' || this.text[this.pos] === '\t') this.pos++;
+  }
+
+  private fail(message: string, offset: number, hint?: string): ParseError {
+    return hint === undefined
+      ? { kind: 'error', code: 'E_REF_SYNTAX', message, offset }
+      : { kind: 'error', code: 'E_REF_SYNTAX', message, hint, offset };
+  }
+}

@@ -1,0 +1,3 @@
+export { type RegisteredTool, ToolRegistry } from './registry.js';
+export { SchemaCompiler, type SchemaValidate } from './schema-validator.js';
+export * from './tool.js';

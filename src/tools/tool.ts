@@ -1,0 +1,76 @@
+/** What a tool is (SPEC 8). */
+
+export type JsonSchema = { [key: string]: unknown } | boolean;
+
+/** MCP's tool annotations: hints, trusted only when the definition itself is trusted. */
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+/** When and how often a failed call is tried again. */
+export interface RetryPolicy {
+  /** Further attempts after the first. */
+  readonly limit: number;
+  /**
+   * Delay before the first retry; each later one is `factor` times longer.
+   * @default 100
+   */
+  readonly delayMs?: number;
+  /**
+   * Longest delay between attempts.
+   * @default 10_000
+   */
+  readonly maxDelayMs?: number;
+  /**
+   * Growth of the delay per attempt.
+   * @default 2
+   */
+  readonly factor?: number;
+}
+
+/** What `execute` gets besides its arguments: a superset of the AI SDK's tool options. */
+export interface ToolContext {
+  /** The call's id in the plan. */
+  readonly toolCallId: string;
+  /** Aborted on timeout or cancellation; a tool should stop when it fires. */
+  readonly abortSignal: AbortSignal;
+  /** The output paths the result will be written to, as written. */
+  readonly outputPaths: readonly string[];
+  /** Whatever the caller passed as `context` to run. */
+  readonly context?: unknown;
+}
+
+export interface Tool<Args = Record<string, unknown>, Output = unknown> {
+  readonly name: string;
+  readonly description?: string;
+  /** JSON Schema for the arguments (draft-07, or 2020-12 when `$schema` says so). */
+  readonly inputSchema?: JsonSchema;
+  /** JSON Schema for the result. */
+  readonly outputSchema?: JsonSchema;
+  readonly annotations?: ToolAnnotations;
+  /** Its result is produced by the model, not by code. */
+  readonly latent?: boolean;
+  /** A person approves each run. */
+  readonly needsApproval?: boolean;
+  /**
+   * A throw goes to the last output alternative (when there are two or more).
+   * @default true
+   */
+  readonly errorBranch?: boolean;
+  /** Per-call time limit; the run's default applies when absent. */
+  readonly timeoutMs?: number;
+  /** Retries after a failure: a count, or a policy. None when absent. */
+  readonly retries?: number | RetryPolicy;
+  /** Typical duration, for critical-path estimates. */
+  readonly estimatedMs?: number;
+  readonly execute?: (args: Args, context: ToolContext) => Output | Promise<Output>;
+}
+
+/** Identity helper that gives a tool literal its types. */
+export function defineTool<Args = Record<string, unknown>, Output = unknown>(tool: Tool<Args, Output>): Tool<Args, Output> {
+  return tool;
+}
