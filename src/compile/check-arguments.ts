@@ -38,7 +38,7 @@ export function checkLiteralArguments(call: CallSpec, tool: string, validate: Sc
   const refAt = call.refs.map((r) => r.at);
   const errors = (validate.errors ?? []).filter((e) => !dependsOnReference(e, refAt));
   for (const e of withoutBranchNoise(errors)) {
-    diagnostics.push(toDiagnostic(e, call, tool));
+    diagnostics.push(toDiagnostic(e, call, tool, validate.schema));
   }
 }
 
@@ -58,7 +58,7 @@ function withoutBranchNoise(errors: ErrorObject[]): ErrorObject[] {
   return errors.filter((e) => !branchRoots.some((root) => e.schemaPath.startsWith(root)));
 }
 
-function toDiagnostic(e: ErrorObject, call: CallSpec, tool: string): PendingDiagnostic {
+function toDiagnostic(e: ErrorObject, call: CallSpec, tool: string, rootSchema: unknown): PendingDiagnostic {
   const where = describeLocation(e.instancePath);
   const pointer = call.pointer + e.instancePath;
   const base = { call: call.id };
@@ -75,7 +75,8 @@ function toDiagnostic(e: ErrorObject, call: CallSpec, tool: string): PendingDiag
     }
     case 'additionalProperties': {
       const extra = String(params.additionalProperty);
-      const known = Object.keys(((e.parentSchema as JsonObject | undefined)?.properties as JsonObject | undefined) ?? {});
+      const parent = (e.parentSchema ?? parentSchemaOf(rootSchema, e.schemaPath)) as JsonObject | undefined;
+      const known = Object.keys((parent?.properties as JsonObject | undefined) ?? {});
       const near = nearest(extra, known);
       return error(
         'E_ARGS',
@@ -89,12 +90,41 @@ function toDiagnostic(e: ErrorObject, call: CallSpec, tool: string): PendingDiag
       );
     }
     case 'type':
-      return error('E_ARGS', pointer, `${where} must be ${String(params.type)}, not ${jsonType(valueAt(call.args, e.instancePath))}`, base);
-    case 'enum':
-      return error('E_ARGS', pointer, `${where} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`, base);
+      return error('E_ARGS', pointer, `${where} must be ${String(params.type)}, not ${jsonType(valueAt(call.args, e.instancePath))}`, {
+        ...base,
+        hint: `pass a value of type ${String(params.type)}`,
+      });
+    case 'enum': {
+      const allowed = params.allowedValues as unknown[];
+      const value = valueAt(call.args, e.instancePath);
+      const near = typeof value === 'string' ? nearest(value, allowed.filter((v): v is string => typeof v === 'string')) : undefined;
+      return error('E_ARGS', pointer, `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`, {
+        ...base,
+        hint: near ? `did you mean ${JSON.stringify(near)}?` : 'use one of the allowed values',
+      });
+    }
     default:
-      return error('E_ARGS', pointer, `${where} ${e.message ?? 'is invalid'}`, base);
+      return error('E_ARGS', pointer, `${where} ${e.message ?? 'is invalid'}`, {
+        ...base,
+        hint: `change the value to meet the tool's inputSchema (${e.keyword})`,
+      });
   }
+}
+
+/**
+ * The schema object holding the keyword at `schemaPath` (`#/properties/a/additionalProperties`
+ * gives `properties/a`). ajv only attaches `parentSchema` in verbose mode, which costs every
+ * validation; looking it up here costs only failing ones.
+ */
+function parentSchemaOf(root: unknown, schemaPath: string): unknown {
+  if (!schemaPath.startsWith('#')) return undefined;
+  const tokens = splitPointer(schemaPath.slice(1));
+  let current: unknown = root;
+  for (const token of tokens.slice(0, -1)) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as JsonObject)[token];
+  }
+  return current;
 }
 
 /** `/filter/0/id` → `argument 'filter[0].id'`. */
