@@ -23,12 +23,55 @@ export class PlanValidationError extends PlanError {
 export class ToolDefinitionError extends PlanError {
   override name = 'ToolDefinitionError';
   constructor(readonly problems: readonly string[]) {
-    super(problems.length === 1 ? (problems[0] ?? '') : `${problems.length} problems in the tool definitions: ${problems.join('; ')}`);
+    super(
+      problems.length === 1
+        ? (problems[0] ?? '')
+        : `${problems.length} problems in the tool definitions: ${problems.join('; ')}`,
+    );
+  }
+}
+
+/** Where in a tools file a problem is. */
+export interface ToolsFileErrorOptions {
+  /** The tools file as the user named it. */
+  readonly file: string;
+  /** Index of the bad tool in the file's tools array, when one tool is at fault. */
+  readonly index?: number;
+  /** Name of that tool, when it has one. */
+  readonly tool?: string;
+  /** 1-based line and column of a JSON syntax error. */
+  readonly line?: number;
+  readonly column?: number;
+  readonly cause?: unknown;
+}
+
+/**
+ * A tools file that cannot be loaded: missing, unreadable, not JSON, the wrong shape, or a
+ * module that throws. The message says what, where and how to fix it.
+ */
+export class ToolsFileError extends PlanError {
+  override name = 'ToolsFileError';
+  readonly file: string;
+  readonly index?: number;
+  readonly tool?: string;
+  readonly line?: number;
+  readonly column?: number;
+
+  constructor(message: string, options: ToolsFileErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.file = options.file;
+    if (options.index !== undefined) this.index = options.index;
+    if (options.tool !== undefined) this.tool = options.tool;
+    if (options.line !== undefined) this.line = options.line;
+    if (options.column !== undefined) this.column = options.column;
   }
 }
 
 export function isPlanError(value: unknown): value is PlanError {
-  return value instanceof PlanError || (value instanceof Error && /^(Plan|Tool|Permission|Approval)\w*Error$/.test(value.name));
+  return (
+    value instanceof PlanError ||
+    (value instanceof Error && /^(Plan|Tool|Permission|Approval)\w*Error$/.test(value.name))
+  );
 }
 
 export function isPlanValidationError(value: unknown): value is PlanValidationError {
@@ -37,6 +80,10 @@ export function isPlanValidationError(value: unknown): value is PlanValidationEr
 
 export function isToolDefinitionError(value: unknown): value is ToolDefinitionError {
   return isPlanError(value) && value.name === 'ToolDefinitionError';
+}
+
+export function isToolsFileError(value: unknown): value is ToolsFileError {
+  return isPlanError(value) && value.name === 'ToolsFileError';
 }
 
 function summarize(diagnostics: readonly Diagnostic[]): string {
