@@ -1,5 +1,5 @@
 /** planmode: compile the tool-call plans LLMs write into validated dependency graphs. */
-export { type CompileOptions, type CompileResult, compile } from './compile/index.js';
+
 export type {
   ArgumentReference,
   BindingKind,
@@ -10,13 +10,17 @@ export type {
   OutputPath,
   ReadBinding,
 } from './compile/index.js';
+export { type CompileOptions, type CompileResult, compile } from './compile/index.js';
 export {
   isPlanError,
   isPlanValidationError,
   isToolDefinitionError,
+  isToolsFileError,
   PlanError,
   PlanValidationError,
   ToolDefinitionError,
+  ToolsFileError,
+  type ToolsFileErrorOptions,
 } from './errors.js';
 export {
   DEFAULT_LIMITS,
@@ -41,4 +45,26 @@ export {
   resolveReference,
   type Severity,
 } from './language/index.js';
-export { defineTool, type JsonSchema, type RetryPolicy, type Tool, type ToolAnnotations, type ToolContext, ToolRegistry } from './tools/index.js';
+export {
+  type GraphJson,
+  type GraphJsonEdge,
+  type GraphJsonNode,
+  type GraphJsonOutput,
+  type GraphlibEdge,
+  type GraphlibNode,
+  toDot,
+  toGraphJson,
+  toGraphlib,
+  toMermaid,
+} from './report/index.js';
+export {
+  defineTool,
+  type JsonSchema,
+  loadToolsFile,
+  type RetryPolicy,
+  type Tool,
+  type ToolAnnotations,
+  type ToolContext,
+  ToolRegistry,
+  toolsFromManifest,
+} from './tools/index.js';

@@ -1,0 +1,164 @@
+/**
+ * The compiled graph as text other tools draw: Mermaid, Graphviz DOT, and plain JSON.
+ *
+ * Nodes are calls, labeled with their id and tool and, when they write, their `_outputPath`
+ * as written. Edges run from the call depended on to the dependent call and carry the state
+ * path that creates them: data edges (a read bound to a write) are solid, order-only edges
+ * (write after write, write after read) dashed. A call whose output has `||` alternatives
+ * (a branch) is drawn as a hexagon, so the places where a run can take different paths stand out.
+ */
+
+import type { CompiledCall, CompiledPlan, DependencyKind } from '../compile/types.js';
+import type { PlanMode } from '../language/document.js';
+import { formatPath } from '../language/paths.js';
+
+export interface GraphJsonNode {
+  /** The call's id (`_id`, or its index as a string). */
+  readonly id: string;
+  /** 0-based position in the plan array. */
+  readonly index: number;
+  readonly tool: string;
+  /** Depth in the graph: 0 for calls without dependencies. */
+  readonly level: number;
+  /** Where the result goes, or null when the call writes nothing. */
+  readonly output: GraphJsonOutput | null;
+}
+
+export interface GraphJsonOutput {
+  /** The `_outputPath` as written. */
+  readonly text: string;
+  /** `||`: exactly one of `paths` is written (a branch); `&&`: all of them; null: one path. */
+  readonly op: '||' | '&&' | null;
+  /** Each path in canonical form, in order (for `||`, the alternative's index is its position). */
+  readonly paths: readonly string[];
+}
+
+export interface GraphJsonEdge {
+  /** Id of the call depended on. */
+  readonly from: string;
+  /** Id of the dependent call. */
+  readonly to: string;
+  readonly kind: DependencyKind;
+  /** The state path that creates the edge. */
+  readonly path: string;
+}
+
+export interface GraphJson {
+  readonly mode: PlanMode;
+  readonly nodes: readonly GraphJsonNode[];
+  readonly edges: readonly GraphJsonEdge[];
+  /** A topological order (ids). */
+  readonly order: readonly string[];
+  /** The longest chain of dependent calls (ids), first to last. */
+  readonly criticalPath: readonly string[];
+}
+
+/** The graph as a plain JSON value (what `plan graph --format json` prints). */
+export function toGraphJson(plan: CompiledPlan): GraphJson {
+  const { calls } = plan;
+  const nodes: GraphJsonNode[] = calls.map((call) => ({
+    id: call.id,
+    index: call.index,
+    tool: call.tool,
+    level: plan.levels[call.index] ?? 0,
+    output: call.outputPath
+      ? {
+          text: call.outputPath.text,
+          op: call.outputPath.op,
+          paths: call.outputPath.paths.map((p) => formatPath(p.root, p.segments)),
+        }
+      : null,
+  }));
+  const edges: GraphJsonEdge[] = [];
+  for (const call of calls) {
+    for (const d of call.dependencies)
+      edges.push({ from: calls[d.from]!.id, to: call.id, kind: d.kind, path: d.path });
+  }
+  return {
+    mode: plan.mode,
+    nodes,
+    edges,
+    order: plan.order.map((i) => calls[i]!.id),
+    criticalPath: plan.criticalPath.map((i) => calls[i]!.id),
+  };
+}
+
+/** The graph as a Mermaid flowchart. Node ids are `n<index>`, so no call id can break the syntax. */
+export function toMermaid(plan: CompiledPlan): string {
+  const lines = [
+    `%% planmode ${plan.mode} plan: ${plan.calls.length} calls, ${plan.edgeCount} edges`,
+    'flowchart TD',
+  ];
+  for (const call of plan.calls) {
+    const label = nodeLabel(call)
+      .map((line) => mermaidText(line))
+      .join('<br/>');
+    lines.push(isBranch(call) ? `  n${call.index}{{"${label}"}}` : `  n${call.index}["${label}"]`);
+  }
+  for (const call of plan.calls) {
+    for (const d of call.dependencies) {
+      const arrow = d.kind === 'data' ? '-->' : '-.->';
+      lines.push(`  n${d.from} ${arrow}|"${mermaidText(d.path).replaceAll('|', '#124;')}"| n${call.index}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The graph as Graphviz DOT. Node ids are `n<index>`; labels are quoted and escaped. */
+export function toDot(plan: CompiledPlan): string {
+  const lines = [
+    `// planmode ${plan.mode} plan: ${plan.calls.length} calls, ${plan.edgeCount} edges`,
+    'digraph plan {',
+    '  charset="UTF-8";',
+    '  node [shape=box];',
+  ];
+  for (const call of plan.calls) {
+    const label = nodeLabel(call).map(dotText).join('\\n');
+    lines.push(`  n${call.index} [label="${label}"${isBranch(call) ? ', shape=hexagon' : ''}];`);
+  }
+  for (const call of plan.calls) {
+    for (const d of call.dependencies) {
+      lines.push(
+        `  n${d.from} -> n${call.index} [label="${dotText(d.path)}"${d.kind === 'order' ? ', style=dashed' : ''}];`,
+      );
+    }
+  }
+  lines.push('}');
+  return `${lines.join('\n')}\n`;
+}
+
+/** A call's label, one entry per line: `id: tool`, then `→ <_outputPath>` when it writes. */
+function nodeLabel(call: CompiledCall): string[] {
+  const title = `${call.id}: ${call.tool}`;
+  return call.outputPath ? [title, `→ ${call.outputPath.text}`] : [title];
+}
+
+function isBranch(call: CompiledCall): boolean {
+  return call.outputPath?.op === '||' && call.outputPath.paths.length > 1;
+}
+
+const MERMAID_ENTITIES: Record<string, string> = {
+  '#': '#35;',
+  '"': '#quot;',
+  '<': '#lt;',
+  '>': '#gt;',
+  '`': '#96;',
+  '&': '#38;',
+};
+
+/**
+ * Text for a quoted Mermaid label. Mermaid decodes `#name;` entities and renders labels as
+ * HTML, so `#`, quotes, angle brackets, backticks (markdown strings) and an `&` that could
+ * start an HTML entity are written as entities; line breaks become `<br/>`.
+ */
+function mermaidText(text: string): string {
+  return text.replace(/\r\n?|\n|[#"<>`]|&(?=[A-Za-z#])/g, (c) => MERMAID_ENTITIES[c] ?? '<br/>');
+}
+
+/** Text for a quoted DOT string: backslashes and quotes escaped, line breaks as `\n`. */
+function dotText(text: string): string {
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/"/g, '\\"')
+    .replace(/\r\n?|\n/g, '\\n');
+}

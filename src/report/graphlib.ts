@@ -1,0 +1,34 @@
+/**
+ * The compiled graph as a `@dagrejs/graphlib` Graph, for its algorithms (paths, components).
+ *
+ * Built on demand: the compiler keeps the graph in flat arrays because building a graphlib
+ * Graph costs seconds and hundreds of megabytes at 100k calls. Call this when you need it.
+ */
+import { Graph } from '@dagrejs/graphlib';
+import type { CompiledPlan, DependencyKind } from '../compile/types.js';
+
+/** A node's value: the call's tool and its 0-based position in the plan. */
+export interface GraphlibNode {
+  readonly tool: string;
+  readonly index: number;
+}
+
+/** An edge's value: data (a read bound to a write) or order, and the state path behind it. */
+export interface GraphlibEdge {
+  readonly kind: DependencyKind;
+  readonly path: string;
+}
+
+/**
+ * A directed graph with one node per call (named by call id) and one edge from each
+ * dependency to its dependent call.
+ */
+export function toGraphlib(plan: CompiledPlan): Graph<undefined, GraphlibNode, GraphlibEdge> {
+  const graph = new Graph<undefined, GraphlibNode, GraphlibEdge>({ directed: true });
+  for (const call of plan.calls) graph.setNode(call.id, { tool: call.tool, index: call.index });
+  for (const call of plan.calls) {
+    for (const d of call.dependencies)
+      graph.setEdge(plan.calls[d.from]!.id, call.id, { kind: d.kind, path: d.path });
+  }
+  return graph;
+}
