@@ -1,0 +1,63 @@
+/** `plan graph <file|->`: the compiled dependency graph as Mermaid, DOT or JSON on stdout. */
+import { compile } from '../../compile/compile.js';
+import type { CompiledPlan } from '../../compile/types.js';
+import { toDot, toGraphJson, toMermaid } from '../../report/graph-export.js';
+import { CliInputError } from '../cli-input-error.js';
+import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
+import { ExitCode } from '../exit-codes.js';
+import { formatDiagnostics, formatSummary, shouldUseColor } from '../format.js';
+import type { CliIo } from '../io.js';
+
+export const GRAPH_FORMATS = ['mermaid', 'dot', 'json'] as const;
+export type GraphFormat = (typeof GRAPH_FORMATS)[number];
+
+export interface GraphFlags extends CommonFlags {
+  /**
+   * The picture's format.
+   * @default 'mermaid'
+   */
+  readonly format?: string;
+  /**
+   * Shorthand for `--format json`.
+   * @default false
+   */
+  readonly json?: boolean;
+}
+
+const RENDER: Record<GraphFormat, (plan: CompiledPlan) => string> = {
+  mermaid: toMermaid,
+  dot: toDot,
+  json: (plan) => `${JSON.stringify(toGraphJson(plan), null, 2)}\n`,
+};
+
+/** @returns 0 printed, 1 plan invalid (diagnostics on stderr). Input problems throw CliInputError. */
+export async function graphCommand(file: string, flags: GraphFlags, io: CliIo): Promise<number> {
+  const format = chooseFormat(flags);
+  const inputs = await loadCompileInputs(file, flags, io);
+  const result = compile(inputs.text, inputs.options);
+  const options = { file: inputs.source, color: shouldUseColor(io.stderr, io.env) };
+  if (!result.ok || !result.plan) {
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+    const counts = {
+      calls: result.document?.calls.length ?? 0,
+      edges: 0,
+      errors,
+      warnings: result.diagnostics.length - errors,
+    };
+    io.stderr.write(formatDiagnostics(result.diagnostics, options) + formatSummary(counts, options));
+    return ExitCode.INVALID;
+  }
+  if (result.diagnostics.length > 0) io.stderr.write(formatDiagnostics(result.diagnostics, options));
+  io.stdout.write(RENDER[format](result.plan));
+  return ExitCode.OK;
+}
+
+function chooseFormat(flags: GraphFlags): GraphFormat {
+  const format = flags.format ?? (flags.json ? 'json' : 'mermaid');
+  if (!(GRAPH_FORMATS as readonly string[]).includes(format)) {
+    throw new CliInputError(`--format must be one of ${GRAPH_FORMATS.join(', ')}, not '${format}'`);
+  }
+  if (flags.json && format !== 'json')
+    throw new CliInputError(`--json asks for JSON but --format asks for ${format}; use one of them`);
+  return format as GraphFormat;
+}

@@ -1,0 +1,59 @@
+/** `plan validate <file|->`: compile a plan and report every diagnostic. */
+import { type CompileResult, compile } from '../../compile/compile.js';
+import type { Diagnostic } from '../../language/diagnostics.js';
+import type { PlanMode } from '../../language/document.js';
+import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
+import { ExitCode } from '../exit-codes.js';
+import { formatDiagnostics, formatSummary, shouldUseColor } from '../format.js';
+import type { CliIo } from '../io.js';
+
+export interface ValidateFlags extends CommonFlags {
+  /**
+   * Print one JSON object to stdout instead of human output on stderr.
+   * @default false
+   */
+  readonly json?: boolean;
+}
+
+/** What `validate --json` prints (schemas/ describes it). */
+export interface ValidateJson {
+  readonly ok: boolean;
+  readonly mode: PlanMode;
+  readonly calls: number;
+  readonly edges: number;
+  /** A topological order of call ids; empty when the plan is invalid. */
+  readonly order: string[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/** @returns 0 valid (warnings allowed), 1 errors found. Input problems throw CliInputError. */
+export async function validateCommand(file: string, flags: ValidateFlags, io: CliIo): Promise<number> {
+  const inputs = await loadCompileInputs(file, flags, io);
+  const result = compile(inputs.text, inputs.options);
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify(toValidateJson(result))}\n`);
+  } else {
+    const options = { file: inputs.source, color: shouldUseColor(io.stderr, io.env) };
+    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+    const counts = {
+      calls: result.document?.calls.length ?? 0,
+      edges: result.plan?.edgeCount ?? 0,
+      errors,
+      warnings: result.diagnostics.length - errors,
+    };
+    io.stderr.write(formatDiagnostics(result.diagnostics, options) + formatSummary(counts, options));
+  }
+  return result.ok ? ExitCode.OK : ExitCode.INVALID;
+}
+
+export function toValidateJson(result: CompileResult): ValidateJson {
+  const plan = result.plan;
+  return {
+    ok: result.ok,
+    mode: plan?.mode ?? result.document?.mode ?? 'eager',
+    calls: result.document?.calls.length ?? 0,
+    edges: plan?.edgeCount ?? 0,
+    order: plan ? plan.order.map((i) => plan.calls[i]!.id) : [],
+    diagnostics: result.diagnostics,
+  };
+}

@@ -1,0 +1,63 @@
+/** The flags every plan command shares (--tools, --input, --state), turned into compile options. */
+import type { CompileOptions } from '../compile/compile.js';
+import { isToolDefinitionError, isToolsFileError } from '../errors.js';
+import { loadToolsFile } from '../tools/load-tools-file.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { CliInputError } from './cli-input-error.js';
+import { type CliIo, displayName, readJsonObject, readText, STDIN } from './io.js';
+
+export interface CommonFlags {
+  /** A tools file: a .json manifest or a .js/.mjs module. Without it, tools are not checked. */
+  readonly tools?: string;
+  /** A JSON object file of `†input` values. */
+  readonly input?: string;
+  /** A JSON object file of initial state. */
+  readonly state?: string;
+}
+
+export interface CompileInputs {
+  /** The plan text. */
+  readonly text: string;
+  /** The plan's name in messages: the path as given, or `<stdin>`. */
+  readonly source: string;
+  /** Everything for `compile` but the text. */
+  readonly options: CompileOptions;
+}
+
+/**
+ * Reads the plan and everything the flags name, in that order, so the first problem reported
+ * is the first a user would look for.
+ *
+ * @throws {CliInputError} for any file that cannot be used (exit code 2).
+ */
+export async function loadCompileInputs(file: string, flags: CommonFlags, io: CliIo): Promise<CompileInputs> {
+  const fromStdin = [file, flags.input, flags.state].filter((f) => f === STDIN).length;
+  if (fromStdin > 1)
+    throw new CliInputError(
+      "only one of the plan, --input and --state can be read from standard input ('-')",
+    );
+  if (flags.tools === STDIN)
+    throw new CliInputError('--tools cannot read standard input; name a .json manifest or a .js/.mjs module');
+  const text = await readText(file, { io, what: 'plan file' });
+  const tools = flags.tools === undefined ? undefined : await loadRegistry(flags.tools);
+  const input =
+    flags.input === undefined ? undefined : await readJsonObject(flags.input, { io, what: 'input file' });
+  const state =
+    flags.state === undefined ? undefined : await readJsonObject(flags.state, { io, what: 'state file' });
+  const source = displayName(file);
+  return {
+    text,
+    source,
+    options: { source, ...(tools && { tools }), ...(input && { input }), ...(state && { state }) },
+  };
+}
+
+async function loadRegistry(file: string): Promise<ToolRegistry> {
+  try {
+    return new ToolRegistry(await loadToolsFile(file));
+  } catch (e) {
+    if (isToolsFileError(e)) throw new CliInputError(e.message);
+    if (isToolDefinitionError(e)) throw new CliInputError(`tools file '${file}': ${e.message}`);
+    throw e;
+  }
+}

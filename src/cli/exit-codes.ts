@@ -1,0 +1,19 @@
+/** The `plan` command's exit codes (SPEC 12). */
+export const ExitCode = {
+  /** Valid plan (warnings allowed), or the command did what was asked. */
+  OK: 0,
+  /** The plan has errors. */
+  INVALID: 1,
+  /** Bad usage, or an input of the CLI's own (plan file, tools, input, state) that cannot be used. */
+  USAGE: 2,
+  /** `plan run`: the run failed. */
+  RUN_FAILED: 3,
+  /** `plan run`: a call was rejected at approval. */
+  REJECTED: 4,
+  /** A bug in planmode itself (EX_SOFTWARE); the message asks for a report. */
+  INTERNAL: 70,
+  /** Interrupted by a signal (128 + SIGINT). */
+  INTERRUPTED: 130,
+} as const;
+
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -1,0 +1,104 @@
+/** What the CLI reads and writes: streams passed in, so `main` runs in-process in tests. */
+import { readFile } from 'node:fs/promises';
+import { jsonSyntaxDiagnostic } from '../language/json-error.js';
+import { SourceText } from '../language/source.js';
+import { CliInputError } from './cli-input-error.js';
+
+export interface OutputStream {
+  write(text: string): unknown;
+  /** True for a terminal; colors are only used then. */
+  readonly isTTY?: boolean;
+}
+
+export interface CliIo {
+  /** Where results go: `--json` objects, graphs. */
+  readonly stdout: OutputStream;
+  /** Where people read: diagnostics, summaries, errors. */
+  readonly stderr: OutputStream;
+  /** Read when a file argument is `-`. */
+  readonly stdin: AsyncIterable<string | Uint8Array>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** The file argument that means standard input. */
+export const STDIN = '-';
+
+/** How a file argument is named in messages: the path as given, or `<stdin>`. */
+export function displayName(file: string): string {
+  return file === STDIN ? '<stdin>' : file;
+}
+
+export interface ReadOptions {
+  readonly io: CliIo;
+  /**
+   * What the file is, for messages.
+   * @default 'file'
+   */
+  readonly what?: string;
+}
+
+/**
+ * Reads a whole file, or standard input for `-`, as UTF-8.
+ * @throws {CliInputError} when the file is missing or unreadable.
+ */
+export async function readText(file: string, options: ReadOptions): Promise<string> {
+  const what = options.what ?? 'file';
+  if (file === STDIN) {
+    try {
+      const chunks: Buffer[] = [];
+      for await (const chunk of options.io.stdin)
+        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
+      return Buffer.concat(chunks).toString('utf8');
+    } catch (cause) {
+      throw new CliInputError(`cannot read the ${what} from standard input: ${(cause as Error).message}`);
+    }
+  }
+  try {
+    return await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new CliInputError(unreadable(file, what, cause));
+  }
+}
+
+/**
+ * Reads a file that must hold a JSON object (an input or state file).
+ * @throws {CliInputError} when it is unreadable, not JSON, or not an object.
+ */
+export async function readJsonObject(file: string, options: ReadOptions): Promise<Record<string, unknown>> {
+  const what = options.what ?? 'file';
+  const name = displayName(file);
+  const raw = await readText(file, options);
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    const d = jsonSyntaxDiagnostic(SourceText.fromText(text, name), cause);
+    const found = d.message.replace(/^invalid JSON: /, '');
+    throw new CliInputError(
+      `${what} '${name}' is not valid JSON at ${d.line ?? 1}:${d.column ?? 1}: ${found}; ${d.hint}`,
+    );
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new CliInputError(
+      `${what} '${name}' must hold a JSON object, not ${describe(value)}; write {"key": value, ...}`,
+    );
+  }
+  return value as Record<string, unknown>;
+}
+
+function unreadable(file: string, what: string, cause: unknown): string {
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT') return `${what} '${file}' does not exist; check the path`;
+  if (code === 'EISDIR') return `${what} '${file}' is a directory, not a file`;
+  if (code === 'EACCES' || code === 'EPERM')
+    return `${what} '${file}' cannot be read (permission denied); check its permissions`;
+  return `${what} '${file}' cannot be read: ${cause instanceof Error ? cause.message : String(cause)}`;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return 'a string';
+  return `a ${typeof value}`;
+}

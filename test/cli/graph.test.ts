@@ -1,0 +1,105 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { ANSI_ESCAPE, MANIFEST, PLANS, runPlan, tempDir } from './helpers.js';
+
+const { dir, cleanup } = tempDir({
+  'plan.json': PLANS.valid,
+  'warning.json': PLANS.warning,
+  'invalid.json': PLANS.invalid,
+  'tools.json': MANIFEST,
+  'unknown-tool.json': [{ _tool: 'get_usr', id: 1 }],
+});
+afterAll(cleanup);
+const run = (args: string[], stdin?: string) =>
+  runPlan(args, { cwd: dir, ...(stdin !== undefined && { stdin }) });
+
+describe('plan graph', () => {
+  it('prints Mermaid by default, on stdout only', () => {
+    const r = run(['graph', 'plan.json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^%% .*\nflowchart TD\n/);
+    expect(r.stdout).toContain('n0["fetch: get_user<br/>→ †state.user"]');
+    expect(r.stdout).toContain('n1{{"check: check_user<br/>→ †state.ok || †state.err"}}');
+    expect(r.stdout).toMatch(/n0 -->\|"†state\.user\.name"\| n1/);
+    expect(r.stdout).toMatch(/n1 -->\|"[^"]*†state\.ok[^"]*"\| n2/);
+    expect(run(['graph', 'plan.json', '--format', 'mermaid']).stdout).toBe(r.stdout);
+  });
+
+  it('prints Graphviz DOT', () => {
+    const r = run(['graph', 'plan.json', '--format', 'dot']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/digraph plan \{\n/);
+    expect(r.stdout).toContain('n0 [label="fetch: get_user\\n→ †state.user"];');
+    expect(r.stdout).toContain('n1 [label="check: check_user\\n→ †state.ok || †state.err", shape=hexagon];');
+    expect(r.stdout).toContain('n0 -> n1 [label="†state.user.name"];');
+    expect(r.stdout.trimEnd().endsWith('}')).toBe(true);
+  });
+
+  it('prints JSON with --format json or --json', () => {
+    const r = run(['graph', 'plan.json', '--format', 'json', '--tools', 'tools.json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const graph = JSON.parse(r.stdout);
+    expect(graph.nodes.map((n: { id: string; tool: string }) => `${n.id}:${n.tool}`)).toEqual([
+      'fetch:get_user',
+      'check:check_user',
+      'notify:notify',
+    ]);
+    expect(graph.nodes[1].output).toEqual({
+      text: '†state.ok || †state.err',
+      op: '||',
+      paths: ['†state.ok', '†state.err'],
+    });
+    expect(graph.edges).toContainEqual({
+      from: 'fetch',
+      to: 'check',
+      kind: 'data',
+      path: '†state.user.name',
+    });
+    expect(graph.edges.map((e: { from: string; to: string }) => `${e.from}->${e.to}`)).toEqual([
+      'fetch->check',
+      'check->notify',
+    ]);
+    expect(graph.order).toEqual(['fetch', 'check', 'notify']);
+    expect(run(['graph', 'plan.json', '--json']).stdout).toBe(r.stdout);
+  });
+
+  it('draws order-only edges dashed in every format', () => {
+    const mermaid = run(['graph', 'warning.json']);
+    expect(mermaid.code).toBe(0);
+    expect(mermaid.stdout).toMatch(/n0 -\.->\|"†state\.x"\| n1/);
+    // The warning goes to stderr, so the graph on stdout stays clean.
+    expect(mermaid.stderr).toMatch(/^warning\.json:\d+:\d+: warning W_MULTIPLE_WRITERS: /);
+    expect(run(['graph', 'warning.json', '--format', 'dot']).stdout).toContain(
+      'n0 -> n1 [label="†state.x", style=dashed];',
+    );
+    const json = JSON.parse(run(['graph', 'warning.json', '--json']).stdout);
+    expect(json.edges).toEqual([{ from: '0', to: '1', kind: 'order', path: '†state.x' }]);
+  });
+
+  it('reads the plan from stdin', () => {
+    const r = run(['graph', '-', '--format', 'dot'], JSON.stringify(PLANS.valid));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\/\/ .*\ndigraph plan/);
+  });
+
+  it('exits 1 for an invalid plan, with diagnostics on stderr and nothing on stdout', () => {
+    for (const format of ['mermaid', 'dot', 'json']) {
+      const r = run(['graph', 'invalid.json', '--format', format]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^invalid\.json:\d+:\d+: error E_/m);
+      expect(r.stderr).not.toMatch(ANSI_ESCAPE);
+    }
+    const r = run(['graph', 'unknown-tool.json', '--tools', 'tools.json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/E_UNKNOWN_TOOL/);
+  });
+
+  it('prints its help with exit 0', () => {
+    const r = run(['graph', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/--format <format>/);
+  });
+});
