@@ -17,10 +17,27 @@ export function resolveReference(ref: Reference, roots: Roots): unknown {
   const head = ref.segments.slice(0, wildcard) as PathSegment[];
   const container = getAtPath(base, head);
   if (!Array.isArray(container)) return undefined;
-  // Every key is backtick-escaped, so names such as "a,b" or "@" are literal own properties,
-  // never JSONPath syntax; `eval: false` forbids script and filter expressions outright.
-  const path = ['$', ...ref.segments.slice(wildcard).map((s) => (s === WILDCARD ? '*' : `\`${String(s)}`))];
-  return JSONPath({ path: path as unknown as string, json: container as unknown as object, eval: false, wrap: true });
+  // jsonpath-plus selects the elements of each [*]; keys are followed with getAtPath. A key
+  // inside a JSONPath string is never safe: jsonpath-plus turns a path array back into text
+  // and re-splits it, so "a;b", "x^y" or "]" broke apart, and a missing "x,y" read x and y.
+  // getAtPath also keeps array `length` and inherited properties out of reach, as without [*].
+  let selected: unknown[] = [container];
+  for (const segment of ref.segments.slice(wildcard)) {
+    const next: unknown[] = [];
+    for (const value of selected) {
+      if (segment === WILDCARD) {
+        if (value === null || typeof value !== 'object') continue;
+        // A loop, not push(...): a spread of a huge array overflows the argument stack.
+        for (const element of JSONPath({ path: '$.*', json: value, eval: false, wrap: true }) as unknown[])
+          next.push(element);
+      } else {
+        const found = getAtPath(value, [segment]);
+        if (found !== undefined) next.push(found);
+      }
+    }
+    selected = next;
+  }
+  return selected;
 }
 
 export type ExpressionValue = { readonly exists: true; readonly value: unknown } | { readonly exists: false };
