@@ -14,16 +14,20 @@ export function jsonSyntaxDiagnostic(source: SourceText, cause: unknown): Pendin
 }
 
 function syntaxErrorOffset(text: string, cause: unknown): number {
-  // momoa reports the exact line and column of the offending token; V8's message only
-  // sometimes carries a position.
+  // JSON.parse is the parser that rejected the text, and V8 usually names the exact character
+  // it stopped at. momoa only says where the offending token starts, reports the end of the
+  // text as offset 0 for "[\n" or "  ", and accepts raw control characters in strings.
+  const message = cause instanceof Error ? cause.message : '';
+  const match = /position (\d+)/.exec(message);
+  if (match) return Number(match[1]);
+  if (/end of JSON input/.test(message)) return text.length;
+  // "Unexpected token ..." without a position: momoa knows where that token is.
   try {
     parseWithPositions(text, { mode: 'json' });
   } catch (e) {
     const offset = (e as { offset?: unknown }).offset;
     if (typeof offset === 'number') return offset;
   }
-  const match = /position (\d+)/.exec(cause instanceof Error ? cause.message : '');
-  if (match) return Number(match[1]);
   return text.trim() === '' ? text.length : 0;
 }
 
@@ -37,6 +41,9 @@ function hintFor(text: string, offset: number): string {
   if ((c === ']' || c === '}') && text[before] === ',') return 'remove the trailing comma before it';
   if (c === "'") return 'JSON strings use double quotes';
   if (c === '/') return 'JSON has no comments';
+  if (c !== undefined && c < ' ') {
+    return 'a string cannot hold a raw line break, tab or control character: escape it (\\n, \\t) or close the string';
+  }
   if (/[A-Za-z_$]/.test(c ?? '') && (text[before] === '{' || text[before] === ',')) return 'object keys must be double-quoted strings';
   if (c === '"' && (text[before] === '}' || text[before] === ']' || text[before] === '"' || /[\d\w]/.test(text[before] ?? ''))) {
     return 'a comma is missing before it';

@@ -33,7 +33,10 @@ export function parsePlan(input: string | unknown, options: ParsePlanOptions = {
   let value: unknown;
   let source: SourceText;
   if (typeof input === 'string') {
-    source = SourceText.fromText(input, options.source ?? '<input>');
+    // The byte order mark is not part of the JSON, and editors do not count it as a column;
+    // left in, it also made the positioned parse fail, so every position fell back to 1:1.
+    const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+    source = SourceText.fromText(text, options.source ?? '<input>');
     if (input.length > limits.maxTextLength) {
       pending.push(
         error('E_LIMIT', '', `the document is ${input.length} characters long; the limit is ${limits.maxTextLength}`, {
@@ -43,7 +46,7 @@ export function parsePlan(input: string | unknown, options: ParsePlanOptions = {
       return { document: null, diagnostics: positionDiagnostics(pending, source) };
     }
     try {
-      value = JSON.parse(input.charCodeAt(0) === 0xfeff ? input.slice(1) : input);
+      value = JSON.parse(text);
     } catch (cause) {
       return { document: null, diagnostics: positionDiagnostics([jsonSyntaxDiagnostic(source, cause)], source) };
     }
