@@ -29,7 +29,8 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}): Pr
   const cli: CliIo = {
     stdout: io.stdout ?? process.stdout,
     stderr: io.stderr ?? process.stderr,
-    stdin: io.stdin ?? process.stdin,
+    // Touched only when a file argument is `-`: opening process.stdin has side effects.
+    stdin: io.stdin ?? { [Symbol.asyncIterator]: () => process.stdin[Symbol.asyncIterator]() },
     env: io.env ?? process.env,
   };
   let exitCode: number = ExitCode.OK;
