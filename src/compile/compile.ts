@@ -5,6 +5,7 @@ import { type Limits, resolveLimits } from '../language/limits.js';
 import { parsePlan, positionDiagnostics } from '../language/parse-plan.js';
 import { formatPath } from '../language/paths.js';
 import { joinPointer } from '../language/pointer.js';
+import { createStringParser } from '../language/reference.js';
 import { SourceText } from '../language/source.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
@@ -14,9 +15,10 @@ import { DataFlow, type OverlappingWrite } from './data-flow.js';
 import { ExclusiveBranches } from './exclusive-branches.js';
 import { nearest } from './nearest.js';
 import { orderCalls } from './order.js';
+import { DuplicateIds } from './duplicate-ids.js';
 import { type CallSpec, readCall } from './read-call.js';
 import { checkStatePath } from './state-schema.js';
-import type { CompiledCall, CompiledPlan, Dependency, ReadBinding } from './types.js';
+import type { CompiledCall, CompiledPlan } from './types.js';
 
 export interface CompileOptions {
   /**
@@ -93,54 +95,33 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   const state: JsonObject = { ...document.state, ...options.state };
   const stateSchema = document.stateSchema;
   const flow = new DataFlow(
-    { input: givenInput, state, stateSchema, stateSchemaPointer: document.stateSchemaPointer },
+    { input: givenInput, state, stateSchema },
     pending,
   );
 
-  const firstWithId = new Map<string, number>();
+  const ids = new DuplicateIds(document.calls.length);
+  const parser = createStringParser();
   document.calls.forEach((raw, index) => {
     const pointer = joinPointer(document.callsPointer, index);
-    const spec = readCall(raw, { index, pointer, mode, maxDepth: limits.maxDepth }, pending) ?? placeholder(index, pointer);
-    const earlier = firstWithId.get(spec.id);
-    if (earlier === undefined) firstWithId.set(spec.id, index);
-    else {
-      const explicit = raw !== null && typeof raw === 'object' && '_id' in raw;
-      pending.push(
-        error('E_DUPLICATE_ID', explicit ? joinPointer(pointer, '_id') : pointer, `call id "${spec.id}" is already used by call ${earlier}`, {
-          call: spec.id,
-          hint: explicit ? 'give every call its own _id' : `this call's default id is its index; pick another _id for call ${earlier}`,
-        }),
-      );
-    }
+    const spec = readCall(raw, { index, pointer, mode, maxDepth: limits.maxDepth, parser }, pending) ?? placeholder(index, pointer);
+    ids.add(spec, raw !== null && typeof raw === 'object' && '_id' in raw);
     if (tools && spec.tool !== null) checkTool(spec, tools, mode, pending);
     if (stateSchema && spec.outputPath) checkOutputAgainstSchema(spec, stateSchema, pending);
     flow.add(spec);
   });
-  const { reads, dependencies } = flow.finish();
-  const ordering = orderCalls(dependencies);
-  if (ordering.order.length < flow.calls.length) reportCycles(flow.calls, reads, dependencies, ordering.order, pending);
-  if (flow.overlappingWrites.length > 0) {
-    reportMultipleWriters(flow.calls, reads, ordering.order, flow.overlappingWrites, pending);
-  }
+  flow.finish();
+  const specs = flow.calls;
+  ids.report(specs, pending);
+  const ordering = orderCalls(specs);
+  if (ordering.order.length < specs.length) reportCycles(specs, ordering.order, pending);
+  if (flow.overlappingWrites.length > 0) reportMultipleWriters(specs, ordering.order, flow.overlappingWrites, pending);
 
   const diagnostics = [...parseDiagnostics, ...positionDiagnostics(pending, document.source)];
   if (hasErrors(diagnostics)) return { ok: false, diagnostics, document };
-  const calls: CompiledCall[] = flow.calls.map((spec, i) => ({
-    index: spec.index,
-    id: spec.id,
-    tool: spec.tool!,
-    pointer: spec.pointer,
-    args: spec.args,
-    refs: spec.refs,
-    literals: spec.literals,
-    outputPath: spec.outputPath,
-    hasOutput: spec.hasOutput,
-    ...(spec.hasOutput && { output: spec.output }),
-    reads: reads[i]!,
-    dependencies: dependencies[i]!,
-  }));
+  // Without errors every call has its tool, so the specs are the compiled calls as they are.
+  const calls = specs as readonly CompiledCall[];
   let edgeCount = 0;
-  for (const deps of dependencies) edgeCount += deps.length;
+  for (const call of calls) edgeCount += call.dependencies.length;
   const plan = new Plan({
     mode,
     calls,
@@ -186,7 +167,19 @@ function isPlanDocument(value: unknown): value is PlanDocument {
 }
 
 function placeholder(index: number, pointer: string): CallSpec {
-  return { index, id: String(index), tool: null, pointer, args: {}, refs: [], literals: [], outputPath: null, hasOutput: false };
+  return {
+    index,
+    id: String(index),
+    tool: null,
+    pointer,
+    args: {},
+    refs: [],
+    literals: [],
+    outputPath: null,
+    hasOutput: false,
+    reads: [],
+    dependencies: [],
+  };
 }
 
 function checkTool(spec: CallSpec, tools: ToolRegistry, mode: PlanMode, pending: PendingDiagnostic[]): void {
@@ -239,18 +232,12 @@ function checkOutputAgainstSchema(spec: CallSpec, schema: JsonObject, pending: P
   }
 }
 
-function reportCycles(
-  calls: readonly CallSpec[],
-  reads: readonly ReadBinding[][],
-  dependencies: readonly Dependency[][],
-  order: readonly number[],
-  pending: PendingDiagnostic[],
-): void {
+function reportCycles(calls: readonly CallSpec[], order: readonly number[], pending: PendingDiagnostic[]): void {
   const placed = new Uint8Array(calls.length);
   for (const v of order) placed[v] = 1;
   const remaining: number[] = [];
   for (let i = 0; i < calls.length; i++) if (!placed[i]) remaining.push(i);
-  for (const cycle of findCycles(remaining, dependencies)) {
+  for (const cycle of findCycles(remaining, calls)) {
     const names = cycle.map((i) => calls[i]!.id).join(' -> ');
     // Only a forward reference can close a cycle: point at it.
     let pointer = calls[cycle[0]!]!.pointer;
@@ -259,7 +246,7 @@ function reportCycles(
     for (let k = 0; k + 1 < cycle.length; k++) {
       const from = cycle[k]!;
       const to = cycle[k + 1]!;
-      const read = reads[to]!.find((r) => r.kind === 'later' && r.writers.includes(from));
+      const read = calls[to]!.reads.find((r) => r.kind === 'later' && r.writers.includes(from));
       if (read) {
         pointer = calls[to]!.pointer + read.at;
         offset = read.ref.start;
@@ -279,12 +266,11 @@ function reportCycles(
 
 function reportMultipleWriters(
   calls: readonly CallSpec[],
-  reads: readonly ReadBinding[][],
   order: readonly number[],
   writes: readonly OverlappingWrite[],
   pending: PendingDiagnostic[],
 ): void {
-  const branches = new ExclusiveBranches(calls, reads, order);
+  const branches = new ExclusiveBranches(calls, order);
   const byLater = new Map<number, OverlappingWrite[]>();
   for (const w of writes) {
     if (branches.exclusive(w.earlier, w.later)) continue;

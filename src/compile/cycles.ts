@@ -3,10 +3,10 @@
  * algorithm (iterative) splits those into strongly connected components, and a breadth-first
  * search inside each finds one cycle to name whole: `a -> b -> c -> a`.
  */
-import type { Dependency } from './types.js';
+import type { HasDependencies } from './order.js';
 
 /** Every cycle among `remaining`, one per strongly connected component, in data-flow direction. */
-export function findCycles(remaining: readonly number[], dependencies: readonly (readonly Dependency[])[]): number[][] {
+export function findCycles(remaining: readonly number[], calls: readonly HasDependencies[]): number[][] {
   const inRest = new Set(remaining);
   const index = new Map<number, number>();
   const low = new Map<number, number>();
@@ -24,7 +24,7 @@ export function findCycles(remaining: readonly number[], dependencies: readonly 
     onStack.add(start);
     while (work.length > 0) {
       const frame = work[work.length - 1]!;
-      const deps = dependencies[frame.v]!;
+      const deps = calls[frame.v]!.dependencies;
       if (frame.k < deps.length) {
         const w = deps[frame.k++]!.from;
         if (!inRest.has(w)) continue;
@@ -50,16 +50,16 @@ export function findCycles(remaining: readonly number[], dependencies: readonly 
           onStack.delete(w);
           component.push(w);
         } while (w !== frame.v);
-        const selfLoop = component.length === 1 && dependencies[w]!.some((d) => d.from === w);
+        const selfLoop = component.length === 1 && calls[w]!.dependencies.some((d) => d.from === w);
         if (component.length > 1 || selfLoop) components.push(component);
       }
     }
   }
-  return components.map((c) => cycleThrough(c, dependencies)).sort((a, b) => a[0]! - b[0]!);
+  return components.map((c) => cycleThrough(c, calls)).sort((a, b) => a[0]! - b[0]!);
 }
 
 /** One cycle inside a component, starting and ending at its first call in array order. */
-function cycleThrough(component: number[], dependencies: readonly (readonly Dependency[])[]): number[] {
+function cycleThrough(component: number[], calls: readonly HasDependencies[]): number[] {
   const members = new Set(component);
   const start = Math.min(...component);
   // Breadth-first search over dependencies (backwards) from start until start is reached again.
@@ -67,7 +67,7 @@ function cycleThrough(component: number[], dependencies: readonly (readonly Depe
   const queue: number[] = [start];
   for (let head = 0; head < queue.length; head++) {
     const v = queue[head]!;
-    for (const d of dependencies[v]!) {
+    for (const d of calls[v]!.dependencies) {
       const w = d.from;
       if (!members.has(w)) continue;
       if (w === start) {

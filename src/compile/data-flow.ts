@@ -3,30 +3,21 @@
  * it arrives) and each read and write is bound against what came before. Forward references
  * wait for `finish()`.
  *
- * Two tries index the writes. The *frontier* trie keeps, per path, only what a newcomer must
- * order itself after: the last writer at that exact path and the readers since. A write at P
- * supersedes everything under P (whoever touches that region later will meet P's writer and
- * inherit its order), so the subtree is dropped, which keeps the work per call amortized
- * constant. The *full* trie keeps every writer, for forward references and hints.
+ * The *frontier* trie keeps, per path, only what a newcomer must order itself after: the last
+ * writer at that exact path and the readers since. A write at P supersedes everything under P
+ * (whoever touches that region later meets P's writer and inherits its order), so the subtree
+ * is dropped, which keeps the work per call amortized constant. The *full* index of every
+ * writer is only needed for forward references and hints, so it is built when first needed.
  */
 import { error, type PendingDiagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import { formatPath, getAtPath, type Path, type PathSegment, WILDCARD } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
 import { nearest } from './nearest.js';
-import { PathTrie, type TrieNode } from './path-trie.js';
+import { PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
 import type { CallSpec } from './read-call.js';
 import { checkStatePath } from './state-schema.js';
-import type { BindingKind, Dependency, ReadBinding } from './types.js';
-
-interface Frontier {
-  lastWriter: number;
-  readers: number[] | null;
-}
-
-interface AllWriters {
-  writers: number[] | null;
-}
+import type { Dependency, ReadBinding } from './types.js';
 
 export interface DataFlowOptions {
   /** `†input` values; undefined means unknown, and input reads are then not checked. */
@@ -34,7 +25,6 @@ export interface DataFlowOptions {
   /** Initial state values. */
   readonly state: JsonObject;
   readonly stateSchema: JsonObject | undefined;
-  readonly stateSchemaPointer: string | undefined;
 }
 
 /** A write that overlaps an earlier one: the raw material of W_MULTIPLE_WRITERS. */
@@ -47,24 +37,27 @@ export interface OverlappingWrite {
 interface PendingRead {
   readonly call: number;
   readonly slot: number;
-  readonly ref: Reference;
-  readonly at: string;
-  readonly path: Path;
   readonly pointer: string;
 }
 
 const NO_WRITER = -1;
+const NO_WRITERS: number[] = [];
 
 export class DataFlow {
-  readonly #frontier = new PathTrie<Frontier>(() => ({ lastWriter: NO_WRITER, readers: null }));
-  readonly #all = new PathTrie<AllWriters>(() => ({ writers: null }));
+  readonly #frontier = new PathTrie();
+  readonly #readers = new ReaderLists();
+  #all: PathTrie | undefined;
   readonly #calls: CallSpec[] = [];
-  readonly #dependencies: Dependency[][] = [];
-  readonly #reads: ReadBinding[][] = [];
   /** `#marked[j] === i` when call j is already a dependency of call i: dedupe without a Set per call. */
   readonly #marked: number[] = [];
   readonly #forward: PendingRead[] = [];
   readonly overlappingWrites: OverlappingWrite[] = [];
+  // Per-call scratch: arrays grown by push reserve 17 slots, so each call's lists are built
+  // here and stored as exact-size copies (memory on 100k-call plans was mostly that slack).
+  readonly #scratchReads: ReadBinding[] = [];
+  readonly #scratchDependencies: Dependency[] = [];
+  readonly #scratchWriters: number[] = [];
+  #adding = -1;
 
   constructor(
     private readonly options: DataFlowOptions,
@@ -79,97 +72,119 @@ export class DataFlow {
   add(call: CallSpec): void {
     const i = this.#calls.length;
     this.#calls.push(call);
-    this.#dependencies.push([]);
-    this.#reads.push([]);
     this.#marked.push(NO_WRITER);
+    this.#adding = i;
+    this.#scratchReads.length = 0;
+    this.#scratchDependencies.length = 0;
     for (const argument of call.refs) {
       for (const ref of argument.expression.refs) this.#bindRead(i, ref, argument.at);
     }
-    if (call.outputPath) for (const path of call.outputPath.paths) this.#bindWrite(i, path);
+    const output = call.outputPath;
+    if (output) for (const ref of output.refs) this.#bindWrite(i, ref);
+    call.reads = this.#scratchReads.length === 0 ? [] : this.#scratchReads.slice();
+    call.dependencies = this.#scratchDependencies.length === 0 ? [] : this.#scratchDependencies.slice();
+    this.#adding = -1;
   }
 
-  /** Binds forward references, then returns every call's reads and dependencies. */
-  finish(): { reads: ReadBinding[][]; dependencies: Dependency[][] } {
+  /** Binds the forward references; afterwards every call's reads and dependencies are final. */
+  finish(): void {
     for (const pending of this.#forward) this.#bindForward(pending);
-    return { reads: this.#reads, dependencies: this.#dependencies };
   }
 
   #depend(i: number, from: number, kind: Dependency['kind'], path: string): void {
     if (from === i || this.#marked[from] === i) return;
     this.#marked[from] = i;
-    this.#dependencies[i]!.push({ from, kind, path });
+    (i === this.#adding ? this.#scratchDependencies : this.#calls[i]!.dependencies).push({ from, kind, path });
   }
 
   #bindRead(i: number, ref: Reference, at: string): void {
-    const pointer = this.#calls[i]!.pointer + at;
     const wildcard = ref.segments.indexOf(WILDCARD);
-    const segments = (wildcard < 0 ? ref.segments : ref.segments.slice(0, wildcard)) as PathSegment[];
-    const path: Path = { root: ref.root, segments };
-    const reads = this.#reads[i]!;
+    // A read through [*] covers the whole path before it.
+    const path: Path = wildcard < 0 ? (ref as Path) : { root: ref.root, segments: ref.segments.slice(0, wildcard) as PathSegment[] };
+    const segments = path.segments;
+    const reads = this.#scratchReads;
     if (ref.root === 'input') {
       const input = this.options.input;
-      if (input !== undefined && getAtPath(input, segments) === undefined) {
-        this.#unresolved(i, ref, path, pointer);
-      }
-      reads.push({ ref, at, path, kind: 'input', writers: [] });
+      if (input !== undefined && getAtPath(input, segments) === undefined) this.#unresolved(i, ref, path, at);
+      reads.push({ ref, at, path, kind: 'input', writers: NO_WRITERS });
       return;
     }
-    const writers = this.#frontierOverlapping(segments, i);
-    let kind: BindingKind;
-    if (writers.length > 0) kind = 'earlier';
-    else if (getAtPath(this.options.state, segments) !== undefined) kind = 'initial';
-    else {
-      this.#forward.push({ call: i, slot: reads.length, ref, at, path, pointer });
+    const { writers, node } = this.#frontierOverlapping(segments, i);
+    if (writers.length === 0 && getAtPath(this.options.state, segments) === undefined) {
+      this.#forward.push({ call: i, slot: reads.length, pointer: this.#calls[i]!.pointer + at });
       reads.push({ ref, at, path, kind: 'later', writers: [] });
       return;
     }
-    const text = formatPath('state', segments);
-    for (const w of writers) this.#depend(i, w, 'data', text);
-    const node = this.#frontier.ensure(segments).value;
-    (node.readers ??= []).push(i);
-    reads.push({ ref, at, path, kind, writers });
+    for (const w of writers) this.#depend(i, w, 'data', ref.text);
+    const readAt = node ?? this.#frontier.ensure(segments);
+    readAt.readers = this.#readers.add(readAt.readers, i);
+    reads.push({ ref, at, path, kind: writers.length > 0 ? 'earlier' : 'initial', writers });
   }
 
-  #bindWrite(i: number, path: Path): void {
-    const segments = path.segments;
-    const text = formatPath('state', segments);
-    const collect = (entry: Frontier) => {
-      if (entry.lastWriter !== NO_WRITER && entry.lastWriter !== i) {
-        if (this.#marked[entry.lastWriter] !== i) this.overlappingWrites.push({ earlier: entry.lastWriter, later: i, path: text });
-        this.#depend(i, entry.lastWriter, 'order', text);
+  #bindWrite(i: number, ref: Reference): void {
+    const segments = ref.segments as PathSegment[];
+    const collect = (node: TrieNode) => {
+      const w = node.lastWriter;
+      if (w !== NO_WRITER && w !== i) {
+        if (this.#marked[w] !== i) this.overlappingWrites.push({ earlier: w, later: i, path: ref.text });
+        this.#depend(i, w, 'order', ref.text);
       }
-      if (entry.readers) for (const r of entry.readers) this.#depend(i, r, 'order', text);
+      if (node.readers >= 0) this.#readers.forEach(node.readers, (r) => this.#depend(i, r, 'order', ref.text));
     };
-    this.#frontier.walk(segments, (node) => collect(node.value));
-    const node = this.#frontier.ensure(segments);
-    PathTrie.forEachDescendant(node, (n) => collect(n.value));
+    const node = this.#frontier.ensure(segments, collect);
+    PathTrie.forEachDescendant(node, collect);
     node.children = null;
-    node.value.readers = null;
-    node.value.lastWriter = i;
-    const all = this.#all.ensure(segments).value;
-    all.writers ??= [];
-    if (all.writers[all.writers.length - 1] !== i) all.writers.push(i);
+    node.readers = -1;
+    node.lastWriter = i;
+    this.#all = undefined; // the full index, if built, is stale now
   }
 
   /** Last writers at, above and below `segments`, other than call `self`. */
-  #frontierOverlapping(segments: readonly PathSegment[], self: number): number[] {
-    const out: number[] = [];
-    const take = (node: TrieNode<Frontier>) => {
-      const w = node.value.lastWriter;
+  #frontierOverlapping(segments: readonly PathSegment[], self: number): { writers: number[]; node: TrieNode | undefined } {
+    const out = this.#scratchWriters;
+    out.length = 0;
+    // The walk is written out (no visitor closure): this runs for every read of every call.
+    let node: TrieNode | undefined = this.#frontier.root;
+    for (let k = 0; ; k++) {
+      const w = node.lastWriter;
       if (w !== NO_WRITER && w !== self) out.push(w);
-    };
-    const node = this.#frontier.walk(segments, take);
-    if (node) PathTrie.forEachDescendant(node, take);
-    return out;
+      if (k === segments.length) break;
+      node = node.child(segments[k]!);
+      if (!node) break;
+    }
+    if (node?.children) {
+      PathTrie.forEachDescendant(node, (d) => {
+        if (d.lastWriter !== NO_WRITER && d.lastWriter !== self) out.push(d.lastWriter);
+      });
+    }
+    return { writers: out.length === 0 ? NO_WRITERS : out.slice(), node };
+  }
+
+  /** Every write of every call so far, by path. */
+  #fullIndex(): PathTrie {
+    if (this.#all) return this.#all;
+    const all = new PathTrie();
+    this.#calls.forEach((call, i) => {
+      if (!call.outputPath) return;
+      for (const path of call.outputPath.paths) {
+        const node = all.ensure(path.segments);
+        node.writers ??= [];
+        if (node.writers[node.writers.length - 1] !== i) node.writers.push(i);
+      }
+    });
+    this.#all = all;
+    return all;
   }
 
   #bindForward(pending: PendingRead): void {
-    const { call: i, ref, at, path } = pending;
-    const segments = path.segments;
-    const writers: number[] = [];
+    const i = pending.call;
+    const reads = this.#calls[i]!.reads;
+    const read = reads[pending.slot]!;
+    const { ref, path } = read;
+    const writers = read.writers as number[];
     let selfWrites = false;
-    const take = (node: TrieNode<AllWriters>) => {
-      const list = node.value.writers;
+    const take = (node: TrieNode) => {
+      const list = node.writers;
       if (!list) return;
       // Every writer here comes after the reader (none came before, or the read would be
       // bound already), and writers of one path are chained, so the last one stands for all.
@@ -180,13 +195,11 @@ export class DataFlow {
       }
       if (k >= 0) writers.push(list[k]!);
     };
-    const node = this.#all.walk(segments, take);
+    const all = this.#fullIndex();
+    const node = all.walk(path.segments, take);
     if (node) PathTrie.forEachDescendant(node, take);
-    const reads = this.#reads[i]!;
     if (writers.length > 0) {
-      const text = formatPath('state', segments);
-      for (const w of writers) this.#depend(i, w, 'data', text);
-      reads[pending.slot] = { ref, at, path, kind: 'later', writers };
+      for (const w of writers) this.#depend(i, w, 'data', ref.text);
       return;
     }
     const id = this.#calls[i]!.id;
@@ -201,26 +214,26 @@ export class DataFlow {
       return;
     }
     const schema = this.options.stateSchema;
-    if (schema && checkStatePath(schema, segments).declared) {
-      reads[pending.slot] = { ref, at, path, kind: 'schema', writers: [] };
+    if (schema && checkStatePath(schema, path.segments).declared) {
+      reads[pending.slot] = { ...read, kind: 'schema' };
       return;
     }
-    this.#unresolved(i, ref, path, pending.pointer);
+    this.#unresolved(i, ref, path, read.at);
   }
 
-  #unresolved(i: number, ref: Reference, path: Path, pointer: string): void {
-    const id = this.#calls[i]!.id;
+  #unresolved(i: number, ref: Reference, path: Path, at: string): void {
+    const call = this.#calls[i]!;
     const suggestion = this.#nearestKnownPath(path);
     const where = path.root === 'input' ? 'the input does not hold it' : 'no call writes it and the initial state does not hold it';
     this.diagnostics.push(
-      error('E_UNRESOLVED', pointer, `${ref.text} is never set: ${where}`, {
-        call: id,
+      error('E_UNRESOLVED', call.pointer + at, `${ref.text} is never set: ${where}`, {
+        call: call.id,
         offset: ref.start,
         hint: suggestion
           ? `did you mean ${suggestion}?`
           : path.root === 'input'
             ? 'add it to the input'
-            : 'write it with an earlier call\'s _outputPath, or give it in the initial state',
+            : "write it with an earlier call's _outputPath, or give it in the initial state",
       }),
     );
   }
@@ -228,17 +241,26 @@ export class DataFlow {
   /** Walks the known paths segment by segment, correcting likely typos, for "did you mean". */
   #nearestKnownPath(path: Path): string | undefined {
     const base: unknown = path.root === 'input' ? this.options.input : this.options.state;
-    let trie: TrieNode<AllWriters> | undefined = path.root === 'state' ? this.#all.root : undefined;
+    let trie: TrieNode | undefined = path.root === 'state' ? this.#fullIndex().root : undefined;
     let value: unknown = base;
     const fixed: PathSegment[] = [];
     let changed = false;
-    for (const segment of path.segments) {
+    for (let at = 0; at < path.segments.length; at++) {
+      const segment = path.segments[at]!;
       const key = String(segment);
       const candidates = new Set<string>();
       if (trie?.children) for (const k of trie.children.keys()) candidates.add(k);
       if (value !== null && typeof value === 'object') for (const k of Object.keys(value)) candidates.add(k);
       const choice = candidates.has(key) ? key : nearest(key, candidates);
-      if (choice === undefined) return undefined;
+      if (choice === undefined) {
+        // Below a path a call writes, every path is written: †state.usr.name, with
+        // †state.user written, is †state.user.name.
+        if (changed && trie?.writers) {
+          fixed.push(...path.segments.slice(at));
+          break;
+        }
+        return undefined;
+      }
       if (choice !== key) changed = true;
       fixed.push(typeof segment === 'number' && choice === key ? segment : choice);
       trie = trie?.children?.get(choice);

@@ -6,7 +6,6 @@
  */
 import { pathsOverlap } from '../language/paths.js';
 import type { CallSpec } from './read-call.js';
-import type { ReadBinding } from './types.js';
 
 type Guards = Map<number, number> | null;
 
@@ -15,7 +14,7 @@ const MAX_GUARDS = 8;
 export class ExclusiveBranches {
   readonly #guards: Guards[];
 
-  constructor(calls: readonly CallSpec[], reads: readonly (readonly ReadBinding[])[], order: readonly number[]) {
+  constructor(calls: readonly CallSpec[], order: readonly number[]) {
     this.#guards = new Array<Guards>(calls.length).fill(null);
     for (const c of order) {
       let guards: Guards = null;
@@ -28,7 +27,7 @@ export class ExclusiveBranches {
         // In an `||` expression no single reference is needed, so none of them guards.
         if (argument.expression.op === '||' && argument.expression.refs.length > 1) continue;
         for (const ref of argument.expression.refs) {
-          const read = reads[c]!.find((r) => r.ref === ref);
+          const read = call.reads.find((r) => r.ref === ref);
           if (!read || read.writers.length !== 1) continue;
           const writer = read.writers[0]!;
           const output = calls[writer]!.outputPath;

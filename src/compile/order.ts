@@ -4,6 +4,11 @@
  */
 import type { Dependency } from './types.js';
 
+/** Anything with a list of dependencies: a call spec or a compiled call. */
+export interface HasDependencies {
+  readonly dependencies: readonly Dependency[];
+}
+
 export interface Ordering {
   /** Call indices in a topological order; shorter than n when there is a cycle. */
   readonly order: number[];
@@ -16,19 +21,19 @@ export interface Ordering {
   readonly targets: Int32Array;
 }
 
-export function orderCalls(dependencies: readonly (readonly Dependency[])[]): Ordering {
-  const n = dependencies.length;
+export function orderCalls(calls: readonly HasDependencies[]): Ordering {
+  const n = calls.length;
   const indegree = new Int32Array(n);
   const offsets = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
-    const deps = dependencies[i]!;
+    const deps = calls[i]!.dependencies;
     indegree[i] = deps.length;
     for (const d of deps) offsets[d.from + 1]!++;
   }
   for (let i = 0; i < n; i++) offsets[i + 1]! += offsets[i]!;
   const targets = new Int32Array(offsets[n]!);
   const fill = offsets.slice(0, n);
-  for (let i = 0; i < n; i++) for (const d of dependencies[i]!) targets[fill[d.from]!++] = i;
+  for (let i = 0; i < n; i++) for (const d of calls[i]!.dependencies) targets[fill[d.from]!++] = i;
 
   const heap = new MinHeap(n);
   for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(i);
@@ -39,7 +44,7 @@ export function orderCalls(dependencies: readonly (readonly Dependency[])[]): Or
     const v = heap.pop();
     order.push(v);
     let level = 0;
-    for (const d of dependencies[v]!) {
+    for (const d of calls[v]!.dependencies) {
       const l = levels[d.from]! + 1;
       if (l > level || (l === level && via[v]! > d.from)) {
         level = l;

@@ -5,33 +5,40 @@
  */
 import type { PathSegment } from '../language/paths.js';
 
-export class TrieNode<T> {
-  children: Map<string, TrieNode<T>> | null = null;
-  constructor(public value: T) {}
+export class TrieNode {
+  children: Map<string, TrieNode> | null = null;
+  /** Last call that wrote exactly this path (and is not superseded), or -1. */
+  lastWriter = -1;
+  /** Calls that read this path since it was last written: head of a list in a {@link ReaderLists}, or -1. */
+  readers = -1;
+  /** Every call that writes exactly this path, in array order (only in the full index). */
+  writers: number[] | null = null;
 
-  child(segment: PathSegment): TrieNode<T> | undefined {
-    return this.children?.get(String(segment));
+  child(segment: PathSegment): TrieNode | undefined {
+    return this.children?.get(typeof segment === 'string' ? segment : String(segment));
   }
 }
 
-export class PathTrie<T> {
-  readonly root: TrieNode<T>;
-  constructor(private readonly make: () => T) {
-    this.root = new TrieNode(make());
-  }
+export class PathTrie {
+  readonly root = new TrieNode();
 
-  /** The node at `segments`, created with its ancestors when missing. */
-  ensure(segments: readonly PathSegment[]): TrieNode<T> {
+  /**
+   * The node at `segments`, created with its ancestors when missing. `visit` sees the chain
+   * from the root down, the node itself last.
+   */
+  ensure(segments: readonly PathSegment[], visit?: (node: TrieNode) => void): TrieNode {
     let node = this.root;
+    visit?.(node);
     for (const segment of segments) {
-      const key = String(segment);
+      const key = typeof segment === 'string' ? segment : String(segment);
       node.children ??= new Map();
       let next = node.children.get(key);
       if (!next) {
-        next = new TrieNode(this.make());
+        next = new TrieNode();
         node.children.set(key, next);
       }
       node = next;
+      visit?.(node);
     }
     return node;
   }
@@ -40,8 +47,8 @@ export class PathTrie<T> {
    * Visits the root-to-`segments` chain that exists: ancestors first, then the node itself.
    * Returns the node at `segments`, or undefined when the chain stops short.
    */
-  walk(segments: readonly PathSegment[], visit: (node: TrieNode<T>) => void): TrieNode<T> | undefined {
-    let node: TrieNode<T> | undefined = this.root;
+  walk(segments: readonly PathSegment[], visit: (node: TrieNode) => void): TrieNode | undefined {
+    let node: TrieNode | undefined = this.root;
     visit(node);
     for (const segment of segments) {
       node = node.child(segment);
@@ -52,13 +59,43 @@ export class PathTrie<T> {
   }
 
   /** Visits every node strictly below `node` (iteratively: paths can be deep). */
-  static forEachDescendant<T>(node: TrieNode<T>, visit: (node: TrieNode<T>) => void): void {
+  static forEachDescendant(node: TrieNode, visit: (node: TrieNode) => void): void {
     if (!node.children) return;
-    const stack: TrieNode<T>[] = [...node.children.values()];
+    const stack: TrieNode[] = [...node.children.values()];
     while (stack.length > 0) {
       const next = stack.pop()!;
       visit(next);
       if (next.children) for (const child of next.children.values()) stack.push(child);
     }
+  }
+}
+
+/**
+ * Linked lists of call indices in two growable typed arrays: a reader list per trie node
+ * without an array per node (arrays grown by push reserve 17 slots each).
+ */
+export class ReaderLists {
+  #call = new Int32Array(1024);
+  #next = new Int32Array(1024);
+  #size = 0;
+
+  /** Prepends `call` to the list starting at `head`; returns the new head. */
+  add(head: number, call: number): number {
+    if (this.#size === this.#call.length) {
+      const call2 = new Int32Array(this.#size * 2);
+      const next2 = new Int32Array(this.#size * 2);
+      call2.set(this.#call);
+      next2.set(this.#next);
+      this.#call = call2;
+      this.#next = next2;
+    }
+    const at = this.#size++;
+    this.#call[at] = call;
+    this.#next[at] = head;
+    return at;
+  }
+
+  forEach(head: number, visit: (call: number) => void): void {
+    for (let k = head; k >= 0; k = this.#next[k]!) visit(this.#call[k]!);
   }
 }

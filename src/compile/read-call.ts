@@ -2,13 +2,16 @@
 import { error, type PendingDiagnostic, warning } from '../language/diagnostics.js';
 import { describeJson, isJsonObject, type JsonObject, type PlanMode } from '../language/document.js';
 import { joinPointer } from '../language/pointer.js';
-import { WILDCARD } from '../language/paths.js';
-import { parseExpression, parseString } from '../language/reference.js';
-import type { ArgumentReference, OutputPath } from './types.js';
+import { type Path, WILDCARD } from '../language/paths.js';
+import { DAGGER, type StringParser } from '../language/reference.js';
+import type { ArgumentReference, Dependency, OutputPath, ReadBinding } from './types.js';
 
 const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id']);
 
-/** A call after its own checks, before it is placed in the graph. */
+/**
+ * A call after its own checks. The data flow fills in `reads` and `dependencies`, and the
+ * same object then serves as the compiled call: no copy per call on large plans.
+ */
 export interface CallSpec {
   readonly index: number;
   readonly id: string;
@@ -21,6 +24,10 @@ export interface CallSpec {
   readonly outputPath: OutputPath | null;
   readonly hasOutput: boolean;
   readonly output?: unknown;
+  /** Filled in by the data flow. */
+  reads: ReadBinding[];
+  /** Filled in by the data flow. */
+  dependencies: Dependency[];
 }
 
 export interface ReadCallOptions {
@@ -28,6 +35,8 @@ export interface ReadCallOptions {
   readonly pointer: string;
   readonly mode: PlanMode;
   readonly maxDepth: number;
+  /** Parses reference strings; one per compile, so equal strings are parsed once. */
+  readonly parser: StringParser;
 }
 
 /** Checks one call on its own. Returns null when it is not even an object. */
@@ -92,9 +101,10 @@ export function readCall(raw: unknown, options: ReadCallOptions, diagnostics: Pe
     );
   }
 
-  const { refs, literals } = scanArguments(args, pointer, id, options.maxDepth, diagnostics);
-  const outputPath = raw._outputPath === undefined ? null : readOutputPath(raw._outputPath, joinPointer(pointer, '_outputPath'), id, diagnostics);
+  const { refs, literals } = scanArguments(args, pointer, id, options, diagnostics);
+  const outputPath = raw._outputPath === undefined ? null : readOutputPath(raw._outputPath, pointer, id, options.parser, diagnostics);
 
+  // One literal with every field, so all calls share one object shape.
   return {
     index,
     id,
@@ -105,40 +115,48 @@ export function readCall(raw: unknown, options: ReadCallOptions, diagnostics: Pe
     literals,
     outputPath,
     hasOutput,
-    ...(hasOutput && { output: raw._output }),
+    output: hasOutput ? raw._output : undefined,
+    reads: NO_READS,
+    dependencies: NO_DEPENDENCIES,
   };
 }
+
+const NO_READS: ReadBinding[] = [];
+const NO_DEPENDENCIES: Dependency[] = [];
 
 /** Finds every reference, literal and suspicious string in the arguments, iteratively. */
 function scanArguments(
   args: JsonObject,
   callPointer: string,
   id: string,
-  maxDepth: number,
+  { maxDepth, parser }: ReadCallOptions,
   diagnostics: PendingDiagnostic[],
 ): { refs: ArgumentReference[]; literals: string[] } {
-  const refs: ArgumentReference[] = [];
-  const literals: string[] = [];
-  const stack: { value: unknown; at: string; depth: number }[] = [{ value: args, at: '', depth: 0 }];
-  while (stack.length > 0) {
-    const { value, at, depth } = stack.pop()!;
+  const refs = scratchRefs;
+  const literals = scratchLiterals;
+  let refCount = 0;
+  let literalCount = 0;
+  const stack: { value: unknown; at: string; depth: number }[] = [];
+  const visit = (value: unknown, at: string, depth: number) => {
     if (typeof value === 'string') {
-      const parsed = parseString(value);
-      const pointer = callPointer + at;
+      if (value.indexOf(DAGGER) < 0) return; // the common case: plain text, nothing to parse
+      const parsed = parser.parseString(value);
       switch (parsed.kind) {
         case 'expression':
-          refs.push({ at, expression: parsed.expression, text: value });
+          refs[refCount++] = { at, expression: parsed.expression, text: value };
           break;
         case 'literal':
-          literals.push(at);
+          literals[literalCount++] = at;
           break;
         case 'error':
-          diagnostics.push(error(parsed.code, pointer, parsed.message, { call: id, offset: parsed.offset, ...(parsed.hint && { hint: parsed.hint }) }));
+          diagnostics.push(
+            error(parsed.code, callPointer + at, parsed.message, { call: id, offset: parsed.offset, ...(parsed.hint && { hint: parsed.hint }) }),
+          );
           break;
         case 'text':
           if (parsed.suspiciousDagger !== undefined) {
             diagnostics.push(
-              warning('W_DAGGER_TEXT', pointer, 'a † inside text is not a reference', {
+              warning('W_DAGGER_TEXT', callPointer + at, 'a † inside text is not a reference', {
                 call: id,
                 offset: parsed.suspiciousDagger,
                 hint: 'a reference must be the whole string ("†state.x"); pass text and data as separate arguments, or write †† to mean a literal †',
@@ -148,30 +166,59 @@ function scanArguments(
           break;
       }
     } else if (value !== null && typeof value === 'object') {
-      if (depth >= maxDepth) {
-        diagnostics.push(
-          error('E_LIMIT', callPointer + at, `arguments nest deeper than ${maxDepth} levels`, {
-            call: id,
-            hint: 'flatten the value, or raise limits.maxDepth',
-          }),
-        );
-        continue;
-      }
-      if (Array.isArray(value)) {
-        for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], at: joinPointer(at, i), depth: depth + 1 });
-      } else {
-        const keys = Object.keys(value);
-        for (let i = keys.length - 1; i >= 0; i--) {
-          const key = keys[i]!;
-          stack.push({ value: (value as JsonObject)[key], at: joinPointer(at, key), depth: depth + 1 });
-        }
-      }
+      stack.push({ value, at, depth });
+    }
+  };
+  // Top-level arguments are visited directly: most are strings and numbers, and their
+  // pointers ("/key") are interned, since every call of a plan tends to use the same keys.
+  for (const key of Object.keys(args)) visit(args[key], topLevelPointer(key), 1);
+  while (stack.length > 0) {
+    const { value, at, depth } = stack.pop()!;
+    if (depth >= maxDepth) {
+      diagnostics.push(
+        error('E_LIMIT', callPointer + at, `arguments nest deeper than ${maxDepth} levels`, {
+          call: id,
+          hint: 'flatten the value, or raise limits.maxDepth',
+        }),
+      );
+      continue;
+    }
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) visit(value[i], joinPointer(at, i), depth + 1);
+    } else {
+      const object = value as JsonObject;
+      const keys = Object.keys(object);
+      for (let i = keys.length - 1; i >= 0; i--) visit(object[keys[i]!], joinPointer(at, keys[i]!), depth + 1);
     }
   }
-  return { refs, literals };
+  return { refs: refs.slice(0, refCount), literals: literalCount === 0 ? NO_LITERALS : literals.slice(0, literalCount) };
 }
 
-function readOutputPath(raw: unknown, pointer: string, id: string, diagnostics: PendingDiagnostic[]): OutputPath | null {
+const topLevelPointers = new Map<string, string>();
+
+function topLevelPointer(key: string): string {
+  let pointer = topLevelPointers.get(key);
+  if (pointer === undefined) {
+    pointer = joinPointer('', key);
+    if (topLevelPointers.size < 10_000) topLevelPointers.set(key, pointer);
+  }
+  return pointer;
+}
+
+// Collected in scratch arrays and copied at exact size: arrays grown by push reserve 17 slots,
+// which on a 100k-call plan cost more memory than the plan itself.
+const scratchRefs: ArgumentReference[] = [];
+const scratchLiterals: string[] = [];
+const NO_LITERALS: string[] = [];
+
+function readOutputPath(
+  raw: unknown,
+  callPointer: string,
+  id: string,
+  parser: StringParser,
+  diagnostics: PendingDiagnostic[],
+): OutputPath | null {
+  const pointer = joinPointer(callPointer, '_outputPath');
   const hint = '_outputPath names where the result goes: "†state.result", "†state.ok || †state.error" or "†state.a && †state.b"';
   if (typeof raw !== 'string') {
     diagnostics.push(error('E_OUTPUT_PATH', pointer, `_outputPath must be a string, not ${describeJson(raw)}`, { call: id, hint }));
@@ -181,7 +228,7 @@ function readOutputPath(raw: unknown, pointer: string, id: string, diagnostics: 
     diagnostics.push(error('E_OUTPUT_PATH', pointer, `_outputPath must be a reference to state, not text`, { call: id, hint, offset: 0 }));
     return null;
   }
-  const parsed = parseExpression(raw);
+  const parsed = parser.parseExpression(raw);
   if ('kind' in parsed) {
     diagnostics.push(error(parsed.code, pointer, parsed.message, { call: id, offset: parsed.offset, ...(parsed.hint && { hint: parsed.hint }) }));
     return null;
@@ -211,7 +258,8 @@ function readOutputPath(raw: unknown, pointer: string, id: string, diagnostics: 
   if (!ok) return null;
   return {
     op: parsed.op,
-    paths: parsed.refs.map((ref) => ({ root: 'state' as const, segments: ref.segments as (string | number)[] })),
+    paths: parsed.refs as readonly Path[],
+    refs: parsed.refs,
     text: raw,
   };
 }

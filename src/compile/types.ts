@@ -34,7 +34,10 @@ export interface ReadBinding {
 export interface OutputPath {
   /** `||` alternatives, `&&` fan-out, or null for one path. */
   readonly op: '||' | '&&' | null;
+  /** The paths written, one per alternative (or per fan-out target). */
   readonly paths: readonly Path[];
+  /** The same paths as written, with their offsets in `text`. */
+  readonly refs: readonly Reference[];
   readonly text: string;
 }
 
@@ -46,7 +49,7 @@ export interface Dependency {
   readonly from: number;
   /** `data`: a read bound to a write; `order`: write after write, or write after read. */
   readonly kind: DependencyKind;
-  /** The state path that creates the edge, as text. */
+  /** The state path that creates the edge, as written in the plan. */
   readonly path: string;
 }
 

@@ -6,7 +6,8 @@ export interface Limits {
    */
   readonly maxCalls: number;
   /**
-   * Deepest nesting of arrays and objects in an argument value (a call's arguments are depth 1).
+   * Deepest nesting of objects and arrays in a call, the call object itself counting as level 1
+   * (so with 3, `{"a": {"b": {}}}` is too deep). Bounds every walk over argument values.
    * @default 64
    */
   readonly maxDepth: number;

@@ -40,7 +40,10 @@ export type ParsedString =
   | { readonly kind: 'expression'; readonly expression: Expression }
   | {
       readonly kind: 'error';
-      readonly code: Extract<DiagnosticCode, 'E_REF_SYNTAX' | 'E_REF_ROOT' | 'E_REF_FORBIDDEN' | 'E_MIXED_OPS'>;
+      readonly code: Extract<
+        DiagnosticCode,
+        'E_REF_SYNTAX' | 'E_REF_ROOT' | 'E_REF_FORBIDDEN' | 'E_MIXED_OPS'
+      >;
       readonly message: string;
       readonly hint?: string;
       /** Offset inside the string where the problem is. */
@@ -49,20 +52,24 @@ export type ParsedString =
 
 type ParseError = Extract<ParsedString, { kind: 'error' }>;
 
-const ROOTS: readonly Root[] = ['input', 'state'];
+const DOT = 46;
+const OPEN_BRACKET = 91;
 
-/** Classifies a JSON string value: ordinary text, a `††` literal, a reference expression, or an error. */
-export function parseString(value: string): ParsedString {
+/**
+ * Classifies a JSON string value: ordinary text, a `††` literal, a reference expression, or an
+ * error. `cache` (see {@link createStringParser}) shares results between equal strings.
+ */
+export function parseString(value: string, cache?: Map<string, ParsedString>): ParsedString {
   if (!value.startsWith(DAGGER)) {
-    const dagger = value.search(/†[A-Za-z]/);
+    const dagger = value.indexOf(DAGGER) < 0 ? -1 : value.search(/†[A-Za-z]/);
     return dagger >= 0 ? { kind: 'text', value, suspiciousDagger: dagger } : { kind: 'text', value };
   }
   if (value.startsWith(DAGGER + DAGGER)) return { kind: 'literal', value: value.slice(1) };
-  return new ExpressionScanner(value).scan();
+  return scanCached(value, cache);
 }
 
 /** Parses a string that must be a reference expression (an `_outputPath`). */
-export function parseExpression(value: string): Expression | ParseError {
+export function parseExpression(value: string, cache?: Map<string, ParsedString>): Expression | ParseError {
   if (!value.startsWith(DAGGER)) {
     return {
       kind: 'error',
@@ -71,37 +78,78 @@ export function parseExpression(value: string): Expression | ParseError {
       offset: 0,
     };
   }
-  const parsed = new ExpressionScanner(value).scan();
+  const parsed = scanCached(value, cache);
   return parsed.kind === 'expression' ? parsed.expression : (parsed as ParseError);
 }
 
-function isIdentStart(c: string): boolean {
-  return /[A-Za-z_$]/.test(c);
+// Character tests by code, not regex: the scanner runs over every reference of every call.
+// (charCodeAt of a position past the end is NaN, which every test below rejects.)
+function isIdentStart(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36;
 }
-function isIdentPart(c: string): boolean {
-  return /[A-Za-z0-9_$-]/.test(c);
+function isIdentPart(code: number): boolean {
+  return isIdentStart(code) || isDigit(code) || code === 45;
 }
-function isDigit(c: string): boolean {
-  return c >= '0' && c <= '9';
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 function describe(text: string, at: number): string {
   return at >= text.length ? 'the end of the string' : `'${text[at]}'`;
 }
 
+/**
+ * Arrays grown by push reserve 17 slots; on a 100k-call plan that waste dominated memory. The
+ * scanner collects into these scratch arrays and keeps exact-size copies (it never re-enters).
+ */
+const scratchRefs: Reference[] = [];
+const scratchSegments: (PathSegment | Wildcard)[] = [];
+
+function scanCached(text: string, cache?: Map<string, ParsedString>): ParsedString {
+  if (!cache) return scanner.scan(text);
+  let parsed = cache.get(text);
+  if (parsed === undefined) {
+    parsed = scanner.scan(text);
+    cache.set(text, parsed);
+  }
+  return parsed;
+}
+
+/**
+ * A parser that remembers what it parsed. Plans repeat their references (every read of a
+ * value and its write name the same path) and parsed results are immutable, so one compile
+ * shares them; the memory goes when the parser does.
+ */
+export interface StringParser {
+  parseString(value: string): ParsedString;
+  parseExpression(value: string): Expression | ParseError;
+}
+
+export function createStringParser(): StringParser {
+  const cache = new Map<string, ParsedString>();
+  return {
+    parseString: (value) => parseString(value, cache),
+    parseExpression: (value) => parseExpression(value, cache),
+  };
+}
+
 class ExpressionScanner {
   private pos = 0;
-  constructor(private readonly text: string) {}
+  private text = '';
 
-  scan(): ParsedString {
-    const refs: Reference[] = [];
+  scan(text: string): ParsedString {
+    this.text = text;
+    this.pos = 0;
+    const refs = scratchRefs;
+    let count = 0;
     let op: Operator | null = null;
     for (;;) {
       const ref = this.reference();
       if ('kind' in ref) return ref;
-      refs.push(ref);
+      refs[count++] = ref;
       this.skipSpaces();
-      if (this.pos >= this.text.length) return { kind: 'expression', expression: { op, refs } };
+      if (this.pos >= this.text.length)
+        return { kind: 'expression', expression: { op, refs: refs.slice(0, count) } };
       const opStart = this.pos;
       const two = this.text.slice(this.pos, this.pos + 2);
       if (two !== '||' && two !== '&&') {
@@ -124,7 +172,10 @@ class ExpressionScanner {
       this.pos += 2;
       this.skipSpaces();
       if (this.text[this.pos] !== DAGGER) {
-        return this.fail(`expected a reference starting with † after '${op}' but found ${describe(this.text, this.pos)}`, this.pos);
+        return this.fail(
+          `expected a reference starting with † after '${op}' but found ${describe(this.text, this.pos)}`,
+          this.pos,
+        );
       }
     }
   }
@@ -133,7 +184,7 @@ class ExpressionScanner {
     const start = this.pos;
     this.pos++; // the dagger
     const rootStart = this.pos;
-    const root = this.identifier();
+    const root = this.root();
     if (root === '') {
       return this.fail(
         `expected a root after † but found ${describe(this.text, this.pos)}`,
@@ -141,7 +192,7 @@ class ExpressionScanner {
         'a reference looks like †state.path or †input.path; start a literal string with †† to keep one †',
       );
     }
-    if (!ROOTS.includes(root as Root)) {
+    if (root !== 'state' && root !== 'input') {
       return {
         kind: 'error',
         code: 'E_REF_ROOT',
@@ -150,67 +201,109 @@ class ExpressionScanner {
         offset: rootStart,
       };
     }
-    const segments: (PathSegment | Wildcard)[] = [];
+    const segments = scratchSegments;
+    let count = 0;
     for (;;) {
-      const c = this.text[this.pos];
-      if (c === '.') {
+      const c = this.text.charCodeAt(this.pos);
+      if (c === DOT) {
         this.pos++;
         const segStart = this.pos;
-        if (isDigit(this.text[this.pos] ?? '')) {
+        if (isDigit(this.text.charCodeAt(this.pos))) {
           const digits = this.digits();
-          if (isIdentPart(this.text[this.pos] ?? '')) {
-            return this.fail(`a segment is either digits or a name, not '${this.text.slice(segStart, this.pos + 1)}…'`, segStart, `write it as ["${this.segmentText(segStart)}"]`);
+          if (isIdentPart(this.text.charCodeAt(this.pos))) {
+            return this.fail(
+              `a segment is either digits or a name, not '${this.text.slice(segStart, this.pos + 1)}…'`,
+              segStart,
+              `write it as ["${this.segmentText(segStart)}"]`,
+            );
           }
-          segments.push(Number(digits));
+          segments[count++] = Number(digits);
           continue;
         }
         const name = this.identifier();
         if (name === '') {
-          return this.fail(`expected a name after '.' but found ${describe(this.text, this.pos)}`, this.pos, `keys with other characters go in brackets: ["my key"]`);
+          return this.fail(
+            `expected a name after '.' but found ${describe(this.text, this.pos)}`,
+            this.pos,
+            `keys with other characters go in brackets: ["my key"]`,
+          );
         }
         const forbidden = this.forbidden(name, segStart);
         if (forbidden) return forbidden;
-        segments.push(name);
-      } else if (c === '[') {
+        segments[count++] = name;
+      } else if (c === OPEN_BRACKET) {
         const open = this.pos;
         this.pos++;
         const next = this.text[this.pos] ?? '';
-        if (isDigit(next)) {
-          segments.push(Number(this.digits()));
+        if (isDigit(this.text.charCodeAt(this.pos))) {
+          segments[count++] = Number(this.digits());
         } else if (next === '*') {
           this.pos++;
-          segments.push(WILDCARD);
+          segments[count++] = WILDCARD;
         } else if (next === '"') {
           const key = this.jsonString();
           if (typeof key !== 'string') return key;
           const forbidden = this.forbidden(key, open + 1);
           if (forbidden) return forbidden;
-          segments.push(key);
+          segments[count++] = key;
         } else {
-          return this.fail(`expected an index, [*] or a quoted key after '[' but found ${describe(this.text, this.pos)}`, this.pos, 'write [0], [*] or ["key"]');
+          return this.fail(
+            `expected an index, [*] or a quoted key after '[' but found ${describe(this.text, this.pos)}`,
+            this.pos,
+            'write [0], [*] or ["key"]',
+          );
         }
         if (this.text[this.pos] !== ']') {
-          return this.fail(`expected ']' but found ${describe(this.text, this.pos)}`, this.pos, `close the bracket opened at column offset ${open}`);
+          return this.fail(
+            `expected ']' but found ${describe(this.text, this.pos)}`,
+            this.pos,
+            `close the bracket with ']'`,
+          );
         }
         this.pos++;
       } else {
         break;
       }
     }
-    return { root: root as Root, segments, text: this.text.slice(start, this.pos), start };
+    return {
+      root: root as Root,
+      segments: segments.slice(0, count),
+      text: this.text.slice(start, this.pos),
+      start,
+    };
+  }
+
+  /** The root name; 'state' and 'input' come back as constants, without a new string. */
+  private root(): string {
+    const start = this.pos;
+    const end = this.identifierEnd(start);
+    this.pos = end;
+    if (end - start === 5) {
+      if (this.text.startsWith('state', start)) return 'state';
+      if (this.text.startsWith('input', start)) return 'input';
+    }
+    return this.text.slice(start, end);
+  }
+
+  private identifierEnd(start: number): number {
+    const text = this.text;
+    if (!isIdentStart(text.charCodeAt(start))) return start;
+    let end = start + 1;
+    while (isIdentPart(text.charCodeAt(end))) end++;
+    return end;
   }
 
   private identifier(): string {
     const start = this.pos;
-    if (!isIdentStart(this.text[this.pos] ?? '')) return '';
+    if (!isIdentStart(this.text.charCodeAt(this.pos))) return '';
     this.pos++;
-    while (isIdentPart(this.text[this.pos] ?? '')) this.pos++;
+    while (isIdentPart(this.text.charCodeAt(this.pos))) this.pos++;
     return this.text.slice(start, this.pos);
   }
 
   private digits(): string {
     const start = this.pos;
-    while (isDigit(this.text[this.pos] ?? '')) this.pos++;
+    while (isDigit(this.text.charCodeAt(this.pos))) this.pos++;
     return this.text.slice(start, this.pos);
   }
 
@@ -236,11 +329,16 @@ class ExpressionScanner {
         }
       } else this.pos++;
     }
-    return this.fail('unterminated quoted key', start, 'close the key with a double quote and a bracket: ["key"]');
+    return this.fail(
+      'unterminated quoted key',
+      start,
+      'close the key with a double quote and a bracket: ["key"]',
+    );
   }
 
   private forbidden(name: string, offset: number): ParseError | null {
-    if (!FORBIDDEN_SEGMENTS.has(name)) return null;
+    // Only names of these lengths can be forbidden; skip the set lookup (and hashing) otherwise.
+    if ((name.length !== 9 && name.length !== 11) || !FORBIDDEN_SEGMENTS.has(name)) return null;
     return {
       kind: 'error',
       code: 'E_REF_FORBIDDEN',
@@ -260,3 +358,6 @@ class ExpressionScanner {
       : { kind: 'error', code: 'E_REF_SYNTAX', message, hint, offset };
   }
 }
+
+/** One scanner for everything: it holds no state between scans. */
+const scanner = new ExpressionScanner();
