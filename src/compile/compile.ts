@@ -280,7 +280,13 @@ function reportMultipleWriters(
   }
   for (const [later, list] of byLater) {
     const call = calls[later]!;
-    const others = list.map((w) => `call ${calls[w.earlier]!.id} (${calls[w.earlier]!.tool ?? '?'}) writes ${w.path}`).join('; ');
+    // w.path is this call's write; name the earlier call's own output path beside it.
+    const others = list
+      .map((w) => {
+        const earlier = calls[w.earlier]!;
+        return `${w.path} overlaps call ${earlier.id} (${earlier.tool ?? '?'}), which writes ${earlier.outputPath?.text ?? w.path}`;
+      })
+      .join('; ');
     pending.push(
       warning('W_MULTIPLE_WRITERS', joinPointer(call.pointer, '_outputPath'), `this call overwrites what an earlier call wrote: ${others}`, {
         call: call.id,
