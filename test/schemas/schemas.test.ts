@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { toValidateJson as cliValidateJson } from '../../src/cli/commands/validate.js';
 import { type CompileResult, compile } from '../../src/compile/index.js';
 import { DIAGNOSTIC_CODES, type JsonObject, parseString } from '../../src/language/index.js';
 import { type Tool, ToolRegistry } from '../../src/tools/index.js';
@@ -294,6 +295,20 @@ describe('schemas/validate-output.schema.json', () => {
       expect(errorsOf('validate-output.schema.json', output)).toEqual([]);
     },
   );
+
+  it("matches what the CLI's validate --json prints, for every fixture", () => {
+    const texts = [
+      ...exampleNames().map((name) => loadExample(name).text),
+      ...readdirSync(INVALID)
+        .filter((f) => /^[A-Z_]+\.json$/.test(f))
+        .map((f) => readFileSync(join(INVALID, f), 'utf8')),
+    ];
+    for (const text of texts) {
+      const result = compile(text);
+      expect(cliValidateJson(result)).toEqual(toValidateJson(result));
+      expect(errorsOf('validate-output.schema.json', cliValidateJson(result))).toEqual([]);
+    }
+  });
 
   it('rejects outputs that contradict themselves or SPEC 11', () => {
     const valid = toValidateJson(compile('[{"_tool": "a", "x": "†state.nope"}]'));
