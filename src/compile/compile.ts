@@ -1,5 +1,12 @@
 /** compile(): one pass from a document to a validated, ordered dependency graph. */
-import { type Diagnostic, error, hasErrors, type PendingDiagnostic, warning } from '../language/diagnostics.js';
+import {
+  compareDiagnostics,
+  type Diagnostic,
+  error,
+  hasErrors,
+  type PendingDiagnostic,
+  warning,
+} from '../language/diagnostics.js';
 import type { JsonObject, PlanDocument, PlanMode } from '../language/document.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
 import { parsePlan, positionDiagnostics } from '../language/parse-plan.js';
@@ -116,7 +123,8 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   if (ordering.order.length < specs.length) reportCycles(specs, ordering.order, pending);
   if (flow.overlappingWrites.length > 0) reportMultipleWriters(specs, ordering.order, flow.overlappingWrites, pending);
 
-  const diagnostics = [...parseDiagnostics, ...positionDiagnostics(pending, document.source)];
+  // Each list is in source order; together they must be too (CompileResult promises it).
+  const diagnostics = [...parseDiagnostics, ...positionDiagnostics(pending, document.source)].sort(compareDiagnostics);
   if (hasErrors(diagnostics)) return { ok: false, diagnostics, document };
   // Without errors every call has its tool, so the specs are the compiled calls as they are.
   const calls = specs as readonly CompiledCall[];

@@ -101,7 +101,7 @@ export function depsOf(
 }
 
 /** True when `a` comes before `b` in the plan's order. */
-export function before(order: readonly number[], a: number, b: number): boolean {
+export function precedes(order: readonly number[], a: number, b: number): boolean {
   const ia = order.indexOf(a);
   const ib = order.indexOf(b);
   expect(ia).toBeGreaterThanOrEqual(0);
