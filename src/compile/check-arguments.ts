@@ -33,8 +33,16 @@ const VALUE_DEPENDENT = new Set([
 ]);
 
 export function checkLiteralArguments(call: CallSpec, tool: string, validate: SchemaValidate, diagnostics: PendingDiagnostic[]): void {
-  const args = call.literals.length > 0 ? unescapeLiterals(call.args, call.literals) : call.args;
-  if (validate(args)) return;
+  try {
+    const args = call.literals.length > 0 ? unescapeLiterals(call.args, call.literals) : call.args;
+    if (validate(args)) return;
+  } catch (e) {
+    // A recursive schema ($ref: '#') makes ajv recurse as deep as the arguments go; past the
+    // stack they cannot be checked here (E_LIMIT already says they nest too deep), and a plan
+    // gets diagnostics, never a crash.
+    if (e instanceof RangeError) return;
+    throw e;
+  }
   const refAt = call.refs.map((r) => r.at);
   const errors = (validate.errors ?? []).filter((e) => !dependsOnReference(e, refAt));
   for (const e of withoutBranchNoise(errors)) {

@@ -1,0 +1,107 @@
+/**
+ * Property: random acyclic plans compile, and the order and levels respect every dependency,
+ * including every ordering SPEC 4 demands (checked against an oracle, not the compiler's edges).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type CompiledPlan, compile } from '../../src/index.js';
+import { buildPlan, INITIAL_STATE, planChoices } from './plans.js';
+
+function checkPlan(plan: CompiledPlan): void {
+  const n = plan.calls.length;
+  const position = new Int32Array(n).fill(-1);
+  plan.order.forEach((c, k) => {
+    position[c] = k;
+  });
+  // The order is a permutation of the calls.
+  expect(plan.order).toHaveLength(n);
+  expect(position.every((p) => p >= 0)).toBe(true);
+  let maxLevel = -1;
+  for (const call of plan.calls) {
+    for (const d of call.dependencies) {
+      expect(d.from).not.toBe(call.index);
+      expect(position[d.from]!).toBeLessThan(position[call.index]!);
+      expect(plan.levels[call.index]!).toBeGreaterThan(plan.levels[d.from]!);
+    }
+    const expected = call.dependencies.reduce((l, d) => Math.max(l, plan.levels[d.from]! + 1), 0);
+    expect(plan.levels[call.index]).toBe(expected);
+    maxLevel = Math.max(maxLevel, expected);
+  }
+  // The critical path is a chain of dependencies as long as the deepest level.
+  expect(plan.criticalPath).toHaveLength(maxLevel + 1);
+  for (let k = 1; k < plan.criticalPath.length; k++) {
+    const call = plan.calls[plan.criticalPath[k]!]!;
+    expect(call.dependencies.map((d) => d.from)).toContain(plan.criticalPath[k - 1]);
+  }
+}
+
+describe('the oracle', () => {
+  it('orders read after write, write after write and write after read, and forward references', () => {
+    const style = [0, 0, 0, 0, 0];
+    const read = { pick: 0, shape: 'same' as const, extension: 'x', combine: null, pick2: 0, nest: 0, style };
+    const built = buildPlan([
+      { write: { op: null, paths: [['a', 'x']] }, reads: [], forward: false },
+      { write: null, reads: [read], forward: true },
+      { write: { op: null, paths: [['a']] }, reads: [], forward: false },
+    ]);
+    expect(built.calls[1]).toMatchObject({ arg0: '†state.a.x', later: '†state.fwd1' });
+    expect(built.calls[3]).toMatchObject({ _outputPath: '†state.fwd1' });
+    expect(built.constraints).toEqual([
+      [0, 1],
+      [0, 2],
+      [1, 2],
+      [3, 1],
+    ]);
+  });
+});
+
+describe('random acyclic plans', () => {
+  it('compile with ok=true, and order and levels respect every dependency and every SPEC 4 ordering', () => {
+    fc.assert(
+      fc.property(planChoices(), (choices) => {
+        const built = buildPlan(choices);
+        const text = JSON.stringify(built.calls, null, 1);
+        const result = compile(text, { state: INITIAL_STATE });
+        const errors = result.diagnostics.filter((d) => d.severity === 'error');
+        expect(errors).toEqual([]);
+        expect(result.ok).toBe(true);
+        const plan = result.plan!;
+        checkPlan(plan);
+        // Every read is there, bound as SPEC 4's order of preference says.
+        const label = (kind: string, path: readonly unknown[]) =>
+          `${kind} ${JSON.stringify(path.map(String))}`;
+        plan.calls.forEach((call, i) => {
+          const got = call.reads.map((r) => label(r.kind, r.path.segments)).sort();
+          expect(got).toEqual(built.reads[i]!.map((r) => label(r.kind, r.path)).sort());
+        });
+        // Every ordering SPEC 4 implies holds in the order, even where the graph leaves an
+        // implied edge out.
+        const position = new Map(plan.order.map((c, k) => [c, k]));
+        for (const [first, then] of built.constraints) {
+          expect(
+            position.get(first)!,
+            `${plan.calls[first]!.id} before ${plan.calls[then]!.id}`,
+          ).toBeLessThan(position.get(then)!);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('compile the same way from text and from the value', () => {
+    fc.assert(
+      fc.property(planChoices(12), (choices) => {
+        const { calls } = buildPlan(choices);
+        const fromText = compile(JSON.stringify(calls), { state: INITIAL_STATE });
+        const fromValue = compile(calls, { state: INITIAL_STATE });
+        expect(fromValue.ok).toBe(fromText.ok);
+        expect(fromValue.plan!.order).toEqual(fromText.plan!.order);
+        expect(fromValue.plan!.levels).toEqual(fromText.plan!.levels);
+        expect(fromValue.diagnostics.map((d) => [d.code, d.pointer])).toEqual(
+          fromText.diagnostics.map((d) => [d.code, d.pointer]),
+        );
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
