@@ -1,6 +1,6 @@
 /** SPEC 11: the diagnostics compile reports that need no tools, each with its pointer and position. */
 import { describe, expect, it } from 'vitest';
-import { compile, DIAGNOSTIC_CODES, type Diagnostic } from '../../src/index.js';
+import { compile, DIAGNOSTIC_CODES, type Diagnostic, parsePlan } from '../../src/index.js';
 import {
   compileErrors,
   compileOk,
@@ -397,6 +397,16 @@ describe('all diagnostics in one pass', () => {
     );
     // Tool names and arguments are not checked without tools.
     expect(result.diagnostics.some((d) => d.code === 'E_UNKNOWN_TOOL' || d.code === 'E_ARGS')).toBe(false);
+  });
+
+  it('a document from parsePlan compiles with the same positions as its text', () => {
+    const text = doc([{ _tool: 't', v: '†state.q' }]);
+    const parsed = parsePlan(text, { source: 'plan.json' });
+    expect(parsed.document!.source.name).toBe('plan.json');
+    const fromDocument = compile(parsed.document);
+    expect(fromDocument.document).toBe(parsed.document);
+    expect(fromDocument.diagnostics).toEqual(compile(text).diagnostics);
+    expect(at(only(fromDocument.diagnostics, 'E_UNRESOLVED'))).toEqual(positionInString(text, '†state.q', 0));
   });
 
   it('parse diagnostics and call diagnostics come together', () => {
