@@ -91,10 +91,10 @@ export class DataFlow {
     for (const pending of this.#forward) this.#bindForward(pending);
   }
 
-  #depend(i: number, from: number, kind: Dependency['kind'], path: string): void {
+  #depend(i: number, from: number, kind: Dependency['kind'], path: string, shared?: Dependency): void {
     if (from === i || this.#marked[from] === i) return;
     this.#marked[from] = i;
-    (i === this.#adding ? this.#scratchDependencies : this.#calls[i]!.dependencies).push({ from, kind, path });
+    (i === this.#adding ? this.#scratchDependencies : this.#calls[i]!.dependencies).push(shared ?? { from, kind, path });
   }
 
   #bindRead(i: number, ref: Reference, at: string): void {
@@ -109,14 +109,18 @@ export class DataFlow {
       reads.push({ ref, at, path, kind: 'input', writers: NO_WRITERS });
       return;
     }
-    const { writers, node } = this.#frontierOverlapping(segments, i);
+    const { writers, node } = this.#frontierOverlapping(ref, segments, i);
     if (writers.length === 0 && getAtPath(this.options.state, segments) === undefined) {
       this.#forward.push({ call: i, slot: reads.length, pointer: this.#calls[i]!.pointer + at });
       reads.push({ ref, at, path, kind: 'later', writers: [] });
       return;
     }
-    for (const w of writers) this.#depend(i, w, 'data', ref.text);
-    const readAt = node ?? this.#frontier.ensure(segments);
+    for (const w of writers) this.#depend(i, w, 'data', ref.text, node?.lastWriter === w ? sharedDependency(node, ref.text) : undefined);
+    let readAt = node;
+    if (!readAt) {
+      readAt = this.#frontier.ensure(segments);
+      if (segments === ref.segments) ref.slot = readAt;
+    }
     readAt.readers = this.#readers.add(readAt.readers, i);
     reads.push({ ref, at, path, kind: writers.length > 0 ? 'earlier' : 'initial', writers });
   }
@@ -131,33 +135,59 @@ export class DataFlow {
       }
       if (node.readers >= 0) this.#readers.forEach(node.readers, (r) => this.#depend(i, r, 'order', ref.text));
     };
-    const node = this.#frontier.ensure(segments, collect);
-    PathTrie.forEachDescendant(node, collect);
+    let node = ref.slot as TrieNode | undefined;
+    if (node && !node.detached) {
+      for (let up: TrieNode | null = node; up; up = up.parent) collect(up);
+    } else {
+      node = this.#frontier.ensure(segments, collect);
+      ref.slot = node;
+    }
+    PathTrie.forEachDescendant(node, (d) => {
+      collect(d);
+      d.detached = true;
+    });
     node.children = null;
     node.readers = -1;
     node.lastWriter = i;
     this.#all = undefined; // the full index, if built, is stale now
   }
 
-  /** Last writers at, above and below `segments`, other than call `self`. */
-  #frontierOverlapping(segments: readonly PathSegment[], self: number): { writers: number[]; node: TrieNode | undefined } {
+  /**
+   * Last writers at, above and below the read path, other than call `self`, and the path's node
+   * when it exists. A reference remembers its node in its slot, so repeated reads of one path
+   * skip the hash lookups; a node dropped by a write above it is looked up afresh.
+   */
+  #frontierOverlapping(ref: Reference, segments: readonly PathSegment[], self: number): { writers: number[]; node: TrieNode | undefined } {
     const out = this.#scratchWriters;
     out.length = 0;
-    // The walk is written out (no visitor closure): this runs for every read of every call.
-    let node: TrieNode | undefined = this.#frontier.root;
-    for (let k = 0; ; k++) {
-      const w = node.lastWriter;
-      if (w !== NO_WRITER && w !== self) out.push(w);
-      if (k === segments.length) break;
-      node = node.child(segments[k]!);
-      if (!node) break;
+    let node = segments === ref.segments ? (ref.slot as TrieNode | undefined) : undefined;
+    if (node?.detached) node = undefined;
+    if (node) {
+      for (let up: TrieNode | null = node; up; up = up.parent) {
+        if (up.lastWriter !== NO_WRITER && up.lastWriter !== self) out.push(up.lastWriter);
+      }
+    } else {
+      // The walk is written out (no visitor closure): this runs for every read of every call.
+      node = this.#frontier.root;
+      for (let k = 0; ; k++) {
+        const w = node.lastWriter;
+        if (w !== NO_WRITER && w !== self) out.push(w);
+        if (k === segments.length) break;
+        node = node.child(segments[k]!);
+        if (!node) break;
+      }
+      if (node && segments === ref.segments) ref.slot = node;
     }
     if (node?.children) {
       PathTrie.forEachDescendant(node, (d) => {
         if (d.lastWriter !== NO_WRITER && d.lastWriter !== self) out.push(d.lastWriter);
       });
     }
-    return { writers: out.length === 0 ? NO_WRITERS : out.slice(), node };
+    let writers: number[];
+    if (out.length === 0) writers = NO_WRITERS;
+    else if (out.length === 1 && node && node.lastWriter === out[0]) writers = soleWriter(node);
+    else writers = out.slice();
+    return { writers, node };
   }
 
   /** Every write of every call so far, by path. */
@@ -268,4 +298,20 @@ export class DataFlow {
     }
     return changed ? formatPath(path.root, fixed) : undefined;
   }
+}
+
+// Dependencies and writer lists are immutable, and every read of a path through the same
+// reference text gets identical ones, so they are made once per node and shared: a fan-out
+// of 100k readers holds one of each, not 100k. They live on the node, which the read has
+// loaded already.
+function sharedDependency(node: TrieNode, path: string): Dependency {
+  const cached = node.dataDependency;
+  if (cached && cached.from === node.lastWriter && cached.path === path) return cached;
+  return (node.dataDependency = { from: node.lastWriter, kind: 'data', path });
+}
+
+function soleWriter(node: TrieNode): number[] {
+  const cached = node.soleWriter;
+  if (cached && cached[0] === node.lastWriter) return cached;
+  return (node.soleWriter = [node.lastWriter]);
 }

@@ -4,15 +4,23 @@
  * depth plus what lies under it, never a comparison with every other path.
  */
 import type { PathSegment } from '../language/paths.js';
+import type { Dependency } from './types.js';
 
 export class TrieNode {
   children: Map<string, TrieNode> | null = null;
+  /** Set when a write above dropped this node from the trie. */
+  detached = false;
+  constructor(readonly parent: TrieNode | null = null) {}
   /** Last call that wrote exactly this path (and is not superseded), or -1. */
   lastWriter = -1;
   /** Calls that read this path since it was last written: head of a list in a {@link ReaderLists}, or -1. */
   readers = -1;
   /** Every call that writes exactly this path, in array order (only in the full index). */
   writers: number[] | null = null;
+  /** The data dependency on `lastWriter`, shared by its readers (see data-flow.ts). */
+  dataDependency: Dependency | null = null;
+  /** `[lastWriter]`, shared by the reads bound to it alone. */
+  soleWriter: number[] | null = null;
 
   child(segment: PathSegment): TrieNode | undefined {
     return this.children?.get(typeof segment === 'string' ? segment : String(segment));
@@ -34,7 +42,7 @@ export class PathTrie {
       node.children ??= new Map();
       let next = node.children.get(key);
       if (!next) {
-        next = new TrieNode();
+        next = new TrieNode(node);
         node.children.set(key, next);
       }
       node = next;

@@ -22,6 +22,12 @@ export interface Reference {
   readonly text: string;
   /** Offset of its `†` in the string. */
   readonly start: number;
+  /**
+   * @internal A slot the compiler uses to remember where this reference's path sits in its
+   * index, saving a hash lookup per use. References are made per compile, so it never leaks
+   * between plans. Not part of the API.
+   */
+  slot?: unknown;
 }
 
 export type Operator = '||' | '&&';
@@ -270,6 +276,7 @@ class ExpressionScanner {
       segments: segments.slice(0, count),
       text: this.text.slice(start, this.pos),
       start,
+      slot: undefined,
     };
   }
 
