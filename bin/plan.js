@@ -5,7 +5,8 @@ let main;
 try {
   ({ main } = await import('../dist/src/cli/main.js'));
 } catch (error) {
-  const distMissing = error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/src/cli/main.js');
+  const distMissing =
+    error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/src/cli/main.js');
   if (!distMissing) throw error;
   process.stderr.write('plan: error: dist/ is missing: run `npm run build` in the planmode package first\n');
   process.exit(2);

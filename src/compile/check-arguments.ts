@@ -32,7 +32,12 @@ const VALUE_DEPENDENT = new Set([
   'false schema',
 ]);
 
-export function checkLiteralArguments(call: CallSpec, tool: string, validate: SchemaValidate, diagnostics: PendingDiagnostic[]): void {
+export function checkLiteralArguments(
+  call: CallSpec,
+  tool: string,
+  validate: SchemaValidate,
+  diagnostics: PendingDiagnostic[],
+): void {
   try {
     const args = call.literals.length > 0 ? unescapeLiterals(call.args, call.literals) : call.args;
     if (validate(args)) return;
@@ -61,7 +66,9 @@ function dependsOnReference(e: ErrorObject, refAt: readonly string[]): boolean {
 
 /** With anyOf/oneOf, ajv also reports every branch's own failures; the summary is enough. */
 function withoutBranchNoise(errors: ErrorObject[]): ErrorObject[] {
-  const branchRoots = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => `${e.schemaPath}/`);
+  const branchRoots = errors
+    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+    .map((e) => `${e.schemaPath}/`);
   if (branchRoots.length === 0) return errors;
   return errors.filter((e) => !branchRoots.some((root) => e.schemaPath.startsWith(root)));
 }
@@ -77,7 +84,9 @@ function toDiagnostic(e: ErrorObject, call: CallSpec, tool: string, rootSchema: 
       return error(
         'E_ARGS',
         pointer,
-        e.instancePath === '' ? `missing required argument '${missing}' for tool '${tool}'` : `${where} is missing required property '${missing}'`,
+        e.instancePath === ''
+          ? `missing required argument '${missing}' for tool '${tool}'`
+          : `${where} is missing required property '${missing}'`,
         { ...base, hint: `add "${missing}"` },
       );
     }
@@ -89,27 +98,49 @@ function toDiagnostic(e: ErrorObject, call: CallSpec, tool: string, rootSchema: 
       return error(
         'E_ARGS',
         joinPointer(pointer, extra),
-        e.instancePath === '' ? `unknown argument '${extra}' for tool '${tool}'` : `${where} has no property '${extra}'`,
+        e.instancePath === ''
+          ? `unknown argument '${extra}' for tool '${tool}'`
+          : `${where} has no property '${extra}'`,
         {
           ...base,
           atKey: true,
-          hint: near ? `did you mean '${near}'?` : known.length > 0 ? `allowed: ${known.join(', ')}` : 'remove it',
+          hint: near
+            ? `did you mean '${near}'?`
+            : known.length > 0
+              ? `allowed: ${known.join(', ')}`
+              : 'remove it',
         },
       );
     }
     case 'type':
-      return error('E_ARGS', pointer, `${where} must be ${String(params.type)}, not ${jsonType(valueAt(call.args, e.instancePath))}`, {
-        ...base,
-        hint: `pass a value of type ${String(params.type)}`,
-      });
+      return error(
+        'E_ARGS',
+        pointer,
+        `${where} must be ${String(params.type)}, not ${jsonType(valueAt(call.args, e.instancePath))}`,
+        {
+          ...base,
+          hint: `pass a value of type ${String(params.type)}`,
+        },
+      );
     case 'enum': {
       const allowed = params.allowedValues as unknown[];
       const value = valueAt(call.args, e.instancePath);
-      const near = typeof value === 'string' ? nearest(value, allowed.filter((v): v is string => typeof v === 'string')) : undefined;
-      return error('E_ARGS', pointer, `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`, {
-        ...base,
-        hint: near ? `did you mean ${JSON.stringify(near)}?` : 'use one of the allowed values',
-      });
+      const near =
+        typeof value === 'string'
+          ? nearest(
+              value,
+              allowed.filter((v): v is string => typeof v === 'string'),
+            )
+          : undefined;
+      return error(
+        'E_ARGS',
+        pointer,
+        `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
+        {
+          ...base,
+          hint: near ? `did you mean ${JSON.stringify(near)}?` : 'use one of the allowed values',
+        },
+      );
     }
     default:
       return error('E_ARGS', pointer, `${where} ${e.message ?? 'is invalid'}`, {

@@ -19,10 +19,10 @@ import type { Tool } from '../tools/tool.js';
 import { checkLiteralArguments } from './check-arguments.js';
 import { findCycles } from './cycles.js';
 import { DataFlow, type OverlappingWrite } from './data-flow.js';
+import { DuplicateIds } from './duplicate-ids.js';
 import { ExclusiveBranches } from './exclusive-branches.js';
 import { nearest } from './nearest.js';
 import { orderCalls } from './order.js';
-import { DuplicateIds } from './duplicate-ids.js';
 import { type CallSpec, readCall } from './read-call.js';
 import { checkStatePath } from './state-schema.js';
 import type { CompiledCall, CompiledPlan } from './types.js';
@@ -90,7 +90,10 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   let parseDiagnostics: Diagnostic[] = [];
   if (isPlanDocument(input)) document = input;
   else {
-    const parsed = parsePlan(input, { limits, ...(options.source !== undefined && { source: options.source }) });
+    const parsed = parsePlan(input, {
+      limits,
+      ...(options.source !== undefined && { source: options.source }),
+    });
     document = parsed.document;
     parseDiagnostics = parsed.diagnostics;
   }
@@ -101,16 +104,15 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   const givenInput = document.input || options.input ? { ...document.input, ...options.input } : undefined;
   const state: JsonObject = { ...document.state, ...options.state };
   const stateSchema = document.stateSchema;
-  const flow = new DataFlow(
-    { input: givenInput, state, stateSchema },
-    pending,
-  );
+  const flow = new DataFlow({ input: givenInput, state, stateSchema }, pending);
 
   const ids = new DuplicateIds(document.calls.length);
   const parser = createStringParser();
   document.calls.forEach((raw, index) => {
     const pointer = joinPointer(document.callsPointer, index);
-    const spec = readCall(raw, { index, pointer, mode, maxDepth: limits.maxDepth, parser }, pending) ?? placeholder(index, pointer);
+    const spec =
+      readCall(raw, { index, pointer, mode, maxDepth: limits.maxDepth, parser }, pending) ??
+      placeholder(index, pointer);
     ids.add(spec, raw !== null && typeof raw === 'object' && '_id' in raw);
     if (tools && spec.tool !== null) checkTool(spec, tools, mode, pending);
     if (stateSchema && spec.outputPath) checkOutputAgainstSchema(spec, stateSchema, pending);
@@ -121,10 +123,13 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   ids.report(specs, pending);
   const ordering = orderCalls(specs);
   if (ordering.order.length < specs.length) reportCycles(specs, ordering.order, pending);
-  if (flow.overlappingWrites.length > 0) reportMultipleWriters(specs, ordering.order, flow.overlappingWrites, pending);
+  if (flow.overlappingWrites.length > 0)
+    reportMultipleWriters(specs, ordering.order, flow.overlappingWrites, pending);
 
   // Each list is in source order; together they must be too (CompileResult promises it).
-  const diagnostics = [...parseDiagnostics, ...positionDiagnostics(pending, document.source)].sort(compareDiagnostics);
+  const diagnostics = [...parseDiagnostics, ...positionDiagnostics(pending, document.source)].sort(
+    compareDiagnostics,
+  );
   if (hasErrors(diagnostics)) return { ok: false, diagnostics, document };
   // Without errors every call has its tool, so the specs are the compiled calls as they are.
   const calls = specs as readonly CompiledCall[];
@@ -171,7 +176,12 @@ class Plan implements CompiledPlan {
 }
 
 function isPlanDocument(value: unknown): value is PlanDocument {
-  return value !== null && typeof value === 'object' && (value as PlanDocument).source instanceof SourceText && 'shape' in value;
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    (value as PlanDocument).source instanceof SourceText &&
+    'shape' in value
+  );
 }
 
 function placeholder(index: number, pointer: string): CallSpec {
@@ -198,7 +208,11 @@ function checkTool(spec: CallSpec, tools: ToolRegistry, mode: PlanMode, pending:
     pending.push(
       error('E_UNKNOWN_TOOL', joinPointer(spec.pointer, '_tool'), `unknown tool "${spec.tool}"`, {
         call: spec.id,
-        hint: near ? `did you mean "${near}"?` : names.length <= 12 ? `the tools are: ${names.join(', ')}` : 'check the tool name against the tools file',
+        hint: near
+          ? `did you mean "${near}"?`
+          : names.length <= 12
+            ? `the tools are: ${names.join(', ')}`
+            : 'check the tool name against the tools file',
       }),
     );
     return;
@@ -206,11 +220,16 @@ function checkTool(spec: CallSpec, tools: ToolRegistry, mode: PlanMode, pending:
   if (registered.validateInput) checkLiteralArguments(spec, spec.tool!, registered.validateInput, pending);
   if (spec.hasOutput && mode === 'eager' && !registered.tool.latent) {
     pending.push(
-      error('E_UNKNOWN_META', joinPointer(spec.pointer, '_output'), `_output is only for latent tools, and "${spec.tool}" is not latent`, {
-        call: spec.id,
-        atKey: true,
-        hint: 'remove _output: the tool runs and produces the result itself',
-      }),
+      error(
+        'E_UNKNOWN_META',
+        joinPointer(spec.pointer, '_output'),
+        `_output is only for latent tools, and "${spec.tool}" is not latent`,
+        {
+          call: spec.id,
+          atKey: true,
+          hint: 'remove _output: the tool runs and produces the result itself',
+        },
+      ),
     );
   }
 }
@@ -227,20 +246,29 @@ function checkOutputAgainstSchema(spec: CallSpec, schema: JsonObject, pending: P
     const segment = String(path.segments[verdict.failedAt ?? 0]);
     const near = nearest(segment, verdict.known);
     pending.push(
-      error('E_STATE_SCHEMA', joinPointer(spec.pointer, '_outputPath'), `the state schema has no place for ${text}`, {
-        call: spec.id,
-        offset,
-        hint: near
-          ? `did you mean "${near}"?`
-          : verdict.known.length > 0
-            ? `the schema declares: ${verdict.known.join(', ')}`
-            : 'write to a path the state schema declares, or extend the schema',
-      }),
+      error(
+        'E_STATE_SCHEMA',
+        joinPointer(spec.pointer, '_outputPath'),
+        `the state schema has no place for ${text}`,
+        {
+          call: spec.id,
+          offset,
+          hint: near
+            ? `did you mean "${near}"?`
+            : verdict.known.length > 0
+              ? `the schema declares: ${verdict.known.join(', ')}`
+              : 'write to a path the state schema declares, or extend the schema',
+        },
+      ),
     );
   }
 }
 
-function reportCycles(calls: readonly CallSpec[], order: readonly number[], pending: PendingDiagnostic[]): void {
+function reportCycles(
+  calls: readonly CallSpec[],
+  order: readonly number[],
+  pending: PendingDiagnostic[],
+): void {
   const placed = new Uint8Array(calls.length);
   for (const v of order) placed[v] = 1;
   const remaining: number[] = [];
@@ -296,10 +324,15 @@ function reportMultipleWriters(
       })
       .join('; ');
     pending.push(
-      warning('W_MULTIPLE_WRITERS', joinPointer(call.pointer, '_outputPath'), `this call overwrites what an earlier call wrote: ${others}`, {
-        call: call.id,
-        hint: 'array order decides and the last write wins; give each result its own path if both are needed',
-      }),
+      warning(
+        'W_MULTIPLE_WRITERS',
+        joinPointer(call.pointer, '_outputPath'),
+        `this call overwrites what an earlier call wrote: ${others}`,
+        {
+          call: call.id,
+          hint: 'array order decides and the last write wins; give each result its own path if both are needed',
+        },
+      ),
     );
   }
 }

@@ -94,13 +94,18 @@ export class DataFlow {
   #depend(i: number, from: number, kind: Dependency['kind'], path: string, shared?: Dependency): void {
     if (from === i || this.#marked[from] === i) return;
     this.#marked[from] = i;
-    (i === this.#adding ? this.#scratchDependencies : this.#calls[i]!.dependencies).push(shared ?? { from, kind, path });
+    (i === this.#adding ? this.#scratchDependencies : this.#calls[i]!.dependencies).push(
+      shared ?? { from, kind, path },
+    );
   }
 
   #bindRead(i: number, ref: Reference, at: string): void {
     const wildcard = ref.segments.indexOf(WILDCARD);
     // A read through [*] covers the whole path before it.
-    const path: Path = wildcard < 0 ? (ref as Path) : { root: ref.root, segments: ref.segments.slice(0, wildcard) as PathSegment[] };
+    const path: Path =
+      wildcard < 0
+        ? (ref as Path)
+        : { root: ref.root, segments: ref.segments.slice(0, wildcard) as PathSegment[] };
     const segments = path.segments;
     const reads = this.#scratchReads;
     if (ref.root === 'input') {
@@ -115,7 +120,14 @@ export class DataFlow {
       reads.push({ ref, at, path, kind: 'later', writers: [] });
       return;
     }
-    for (const w of writers) this.#depend(i, w, 'data', ref.text, node?.lastWriter === w ? sharedDependency(node, ref.text) : undefined);
+    for (const w of writers)
+      this.#depend(
+        i,
+        w,
+        'data',
+        ref.text,
+        node?.lastWriter === w ? sharedDependency(node, ref.text) : undefined,
+      );
     let readAt = node;
     if (!readAt) {
       readAt = this.#frontier.ensure(segments);
@@ -133,7 +145,8 @@ export class DataFlow {
         if (this.#marked[w] !== i) this.overlappingWrites.push({ earlier: w, later: i, path: ref.text });
         this.#depend(i, w, 'order', ref.text);
       }
-      if (node.readers >= 0) this.#readers.forEach(node.readers, (r) => this.#depend(i, r, 'order', ref.text));
+      if (node.readers >= 0)
+        this.#readers.forEach(node.readers, (r) => this.#depend(i, r, 'order', ref.text));
     };
     let node = ref.slot as TrieNode | undefined;
     if (node && !node.detached) {
@@ -157,7 +170,11 @@ export class DataFlow {
    * when it exists. A reference remembers its node in its slot, so repeated reads of one path
    * skip the hash lookups; a node dropped by a write above it is looked up afresh.
    */
-  #frontierOverlapping(ref: Reference, segments: readonly PathSegment[], self: number): { writers: number[]; node: TrieNode | undefined } {
+  #frontierOverlapping(
+    ref: Reference,
+    segments: readonly PathSegment[],
+    self: number,
+  ): { writers: number[]; node: TrieNode | undefined } {
     const out = this.#scratchWriters;
     out.length = 0;
     let node = segments === ref.segments ? (ref.slot as TrieNode | undefined) : undefined;
@@ -235,11 +252,16 @@ export class DataFlow {
     const id = this.#calls[i]!.id;
     if (selfWrites) {
       this.diagnostics.push(
-        error('E_CYCLE', pending.pointer, `dependency cycle: ${id} -> ${id} (call ${id} reads ${ref.text}, which only it writes)`, {
-          call: id,
-          offset: ref.start,
-          hint: 'give the value a start in the initial state, or write it in an earlier call',
-        }),
+        error(
+          'E_CYCLE',
+          pending.pointer,
+          `dependency cycle: ${id} -> ${id} (call ${id} reads ${ref.text}, which only it writes)`,
+          {
+            call: id,
+            offset: ref.start,
+            hint: 'give the value a start in the initial state, or write it in an earlier call',
+          },
+        ),
       );
       return;
     }
@@ -254,7 +276,10 @@ export class DataFlow {
   #unresolved(i: number, ref: Reference, path: Path, at: string): void {
     const call = this.#calls[i]!;
     const suggestion = this.#nearestKnownPath(path);
-    const where = path.root === 'input' ? 'the input does not hold it' : 'no call writes it and the initial state does not hold it';
+    const where =
+      path.root === 'input'
+        ? 'the input does not hold it'
+        : 'no call writes it and the initial state does not hold it';
     this.diagnostics.push(
       error('E_UNRESOLVED', call.pointer + at, `${ref.text} is never set: ${where}`, {
         call: call.id,
@@ -307,11 +332,13 @@ export class DataFlow {
 function sharedDependency(node: TrieNode, path: string): Dependency {
   const cached = node.dataDependency;
   if (cached && cached.from === node.lastWriter && cached.path === path) return cached;
-  return (node.dataDependency = { from: node.lastWriter, kind: 'data', path });
+  node.dataDependency = { from: node.lastWriter, kind: 'data', path };
+  return node.dataDependency;
 }
 
 function soleWriter(node: TrieNode): number[] {
   const cached = node.soleWriter;
   if (cached && cached[0] === node.lastWriter) return cached;
-  return (node.soleWriter = [node.lastWriter]);
+  node.soleWriter = [node.lastWriter];
+  return node.soleWriter;
 }

@@ -30,16 +30,25 @@ export class DuplicateIds {
       const other = Number(id);
       if (other >= specs.length || other === holder || this.#explicit[other]) continue;
       // Call `other` has the default id `id`, which call `holder` chose explicitly.
-      this.#clashes.push(other < holder ? { later: holder, earlier: other } : { later: other, earlier: holder });
+      this.#clashes.push(
+        other < holder ? { later: holder, earlier: other } : { later: other, earlier: holder },
+      );
     }
     for (const { later, earlier } of this.#clashes.sort((a, b) => a.later - b.later)) {
       const spec = specs[later]!;
       const explicit = this.#explicit[later] === 1;
       pending.push(
-        error('E_DUPLICATE_ID', explicit ? joinPointer(spec.pointer, '_id') : spec.pointer, `call id "${spec.id}" is already used by call ${earlier}`, {
-          call: spec.id,
-          hint: explicit ? 'give every call its own _id' : `this call's default id is its index; pick another _id for call ${earlier}`,
-        }),
+        error(
+          'E_DUPLICATE_ID',
+          explicit ? joinPointer(spec.pointer, '_id') : spec.pointer,
+          `call id "${spec.id}" is already used by call ${earlier}`,
+          {
+            call: spec.id,
+            hint: explicit
+              ? 'give every call its own _id'
+              : `this call's default id is its index; pick another _id for call ${earlier}`,
+          },
+        ),
       );
     }
   }

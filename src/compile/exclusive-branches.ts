@@ -28,7 +28,7 @@ export class ExclusiveBranches {
         if (argument.expression.op === '||' && argument.expression.refs.length > 1) continue;
         for (const ref of argument.expression.refs) {
           const read = call.reads.find((r) => r.ref === ref);
-          if (!read || read.writers.length !== 1) continue;
+          if (read?.writers.length !== 1) continue;
           const writer = read.writers[0]!;
           const output = calls[writer]!.outputPath;
           if (output?.op === '||' && output.paths.length > 1) {

@@ -32,7 +32,8 @@ export function nearest(name: string, candidates: Iterable<string>): string | un
   const lower = name.toLowerCase();
   for (const candidate of candidates) {
     if (candidate === name) continue;
-    const distance = candidate.toLowerCase() === lower ? 0 : editDistance(lower, candidate.toLowerCase(), bestDistance);
+    const distance =
+      candidate.toLowerCase() === lower ? 0 : editDistance(lower, candidate.toLowerCase(), bestDistance);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

@@ -1,8 +1,8 @@
 /** One raw call object to a checked call: meta keys, tool name, references, output path. */
 import { error, type PendingDiagnostic, warning } from '../language/diagnostics.js';
 import { describeJson, isJsonObject, type JsonObject, type PlanMode } from '../language/document.js';
-import { joinPointer } from '../language/pointer.js';
 import { type Path, WILDCARD } from '../language/paths.js';
+import { joinPointer } from '../language/pointer.js';
 import { DAGGER, type StringParser } from '../language/reference.js';
 import type { ArgumentReference, Dependency, OutputPath, ReadBinding } from './types.js';
 
@@ -40,7 +40,11 @@ export interface ReadCallOptions {
 }
 
 /** Checks one call on its own. Returns null when it is not even an object. */
-export function readCall(raw: unknown, options: ReadCallOptions, diagnostics: PendingDiagnostic[]): CallSpec | null {
+export function readCall(
+  raw: unknown,
+  options: ReadCallOptions,
+  diagnostics: PendingDiagnostic[],
+): CallSpec | null {
   const { index, pointer } = options;
   if (!isJsonObject(raw)) {
     diagnostics.push(
@@ -55,7 +59,12 @@ export function readCall(raw: unknown, options: ReadCallOptions, diagnostics: Pe
     if (typeof raw._id === 'string' && raw._id !== '') id = raw._id;
     else {
       diagnostics.push(
-        error('E_SHAPE', joinPointer(pointer, '_id'), `_id must be a non-empty string, not ${describeJson(raw._id)}`, { call: id }),
+        error(
+          'E_SHAPE',
+          joinPointer(pointer, '_id'),
+          `_id must be a non-empty string, not ${describeJson(raw._id)}`,
+          { call: id },
+        ),
       );
     }
   }
@@ -66,7 +75,9 @@ export function readCall(raw: unknown, options: ReadCallOptions, diagnostics: Pe
       error(
         'E_NO_TOOL',
         raw._tool === undefined ? pointer : joinPointer(pointer, '_tool'),
-        raw._tool === undefined ? `call ${id} has no _tool` : `_tool must be a tool name, not ${describeJson(raw._tool)}`,
+        raw._tool === undefined
+          ? `call ${id} has no _tool`
+          : `_tool must be a tool name, not ${describeJson(raw._tool)}`,
         { call: id, hint: 'every call names its tool: {"_tool": "search", ...}' },
       ),
     );
@@ -102,7 +113,10 @@ export function readCall(raw: unknown, options: ReadCallOptions, diagnostics: Pe
   }
 
   const { refs, literals } = scanArguments(args, pointer, id, options, diagnostics);
-  const outputPath = raw._outputPath === undefined ? null : readOutputPath(raw._outputPath, pointer, id, options.parser, diagnostics);
+  const outputPath =
+    raw._outputPath === undefined
+      ? null
+      : readOutputPath(raw._outputPath, pointer, id, options.parser, diagnostics);
 
   // One literal with every field, so all calls share one object shape.
   return {
@@ -150,7 +164,11 @@ function scanArguments(
           break;
         case 'error':
           diagnostics.push(
-            error(parsed.code, callPointer + at, parsed.message, { call: id, offset: parsed.offset, ...(parsed.hint && { hint: parsed.hint }) }),
+            error(parsed.code, callPointer + at, parsed.message, {
+              call: id,
+              offset: parsed.offset,
+              ...(parsed.hint && { hint: parsed.hint }),
+            }),
           );
           break;
         case 'text':
@@ -188,10 +206,14 @@ function scanArguments(
     } else {
       const object = value as JsonObject;
       const keys = Object.keys(object);
-      for (let i = keys.length - 1; i >= 0; i--) visit(object[keys[i]!], joinPointer(at, keys[i]!), depth + 1);
+      for (let i = keys.length - 1; i >= 0; i--)
+        visit(object[keys[i]!], joinPointer(at, keys[i]!), depth + 1);
     }
   }
-  return { refs: refs.slice(0, refCount), literals: literalCount === 0 ? NO_LITERALS : literals.slice(0, literalCount) };
+  return {
+    refs: refs.slice(0, refCount),
+    literals: literalCount === 0 ? NO_LITERALS : literals.slice(0, literalCount),
+  };
 }
 
 const topLevelPointers = new Map<string, string>();
@@ -219,18 +241,36 @@ function readOutputPath(
   diagnostics: PendingDiagnostic[],
 ): OutputPath | null {
   const pointer = joinPointer(callPointer, '_outputPath');
-  const hint = '_outputPath names where the result goes: "†state.result", "†state.ok || †state.error" or "†state.a && †state.b"';
+  const hint =
+    '_outputPath names where the result goes: "†state.result", "†state.ok || †state.error" or "†state.a && †state.b"';
   if (typeof raw !== 'string') {
-    diagnostics.push(error('E_OUTPUT_PATH', pointer, `_outputPath must be a string, not ${describeJson(raw)}`, { call: id, hint }));
+    diagnostics.push(
+      error('E_OUTPUT_PATH', pointer, `_outputPath must be a string, not ${describeJson(raw)}`, {
+        call: id,
+        hint,
+      }),
+    );
     return null;
   }
   if (!raw.startsWith('†') || raw.startsWith('††')) {
-    diagnostics.push(error('E_OUTPUT_PATH', pointer, `_outputPath must be a reference to state, not text`, { call: id, hint, offset: 0 }));
+    diagnostics.push(
+      error('E_OUTPUT_PATH', pointer, `_outputPath must be a reference to state, not text`, {
+        call: id,
+        hint,
+        offset: 0,
+      }),
+    );
     return null;
   }
   const parsed = parser.parseExpression(raw);
   if ('kind' in parsed) {
-    diagnostics.push(error(parsed.code, pointer, parsed.message, { call: id, offset: parsed.offset, ...(parsed.hint && { hint: parsed.hint }) }));
+    diagnostics.push(
+      error(parsed.code, pointer, parsed.message, {
+        call: id,
+        offset: parsed.offset,
+        ...(parsed.hint && { hint: parsed.hint }),
+      }),
+    );
     return null;
   }
   let ok = true;
@@ -246,11 +286,16 @@ function readOutputPath(
       ok = false;
     } else if (ref.segments.includes(WILDCARD)) {
       diagnostics.push(
-        error('E_OUTPUT_PATH', pointer, `_outputPath cannot use [*]: ${ref.text} names no single place to write`, {
-          call: id,
-          offset: ref.start + ref.text.indexOf('[*]'),
-          hint: 'write the whole array to one path, e.g. "†state.items"',
-        }),
+        error(
+          'E_OUTPUT_PATH',
+          pointer,
+          `_outputPath cannot use [*]: ${ref.text} names no single place to write`,
+          {
+            call: id,
+            offset: ref.start + ref.text.indexOf('[*]'),
+            hint: 'write the whole array to one path, e.g. "†state.items"',
+          },
+        ),
       );
       ok = false;
     }

@@ -68,7 +68,8 @@ function expand(schemas: Schema[], root: JsonObject): Schema[] {
         stack.push(...(list as Schema[]));
       }
     }
-    if (!combined || schema.properties || schema.items || schema.additionalProperties !== undefined) out.push(schema);
+    if (!combined || schema.properties || schema.items || schema.additionalProperties !== undefined)
+      out.push(schema);
   }
   return out;
 }
@@ -80,12 +81,14 @@ function resolveLocalRef(root: JsonObject, ref: string): Schema | undefined {
     if (current === null || typeof current !== 'object') return undefined;
     current = (current as JsonObject)[token];
   }
-  return typeof current === 'boolean' || (current !== null && typeof current === 'object') ? (current as Schema) : undefined;
+  return typeof current === 'boolean' || (current !== null && typeof current === 'object')
+    ? (current as Schema)
+    : undefined;
 }
 
 function stepInto(schema: Schema, segment: string): { next?: Schema; declared: boolean; known: string[] } {
   if (schema === true) return { next: true, declared: false, known: [] };
-  if (schema === false) return { declared: false, known: [] };
+  if (schema === false || isNothing(schema)) return { declared: false, known: [] };
   const types = schema.type === undefined ? null : ([] as unknown[]).concat(schema.type);
   const allowsObject = types === null || types.includes('object');
   const allowsArray = types === null || types.includes('array');
@@ -99,8 +102,16 @@ function stepInto(schema: Schema, segment: string): { next?: Schema; declared: b
       if (safeTest(pattern, segment)) return { next: sub as Schema, declared: true, known };
     }
   }
-  if (allowsArray && /^\d+$/.test(segment) && (schema.items !== undefined || schema.prefixItems !== undefined)) {
-    const prefix = Array.isArray(schema.prefixItems) ? (schema.prefixItems as Schema[]) : Array.isArray(schema.items) ? (schema.items as Schema[]) : [];
+  if (
+    allowsArray &&
+    /^\d+$/.test(segment) &&
+    (schema.items !== undefined || schema.prefixItems !== undefined)
+  ) {
+    const prefix = Array.isArray(schema.prefixItems)
+      ? (schema.prefixItems as Schema[])
+      : Array.isArray(schema.items)
+        ? (schema.items as Schema[])
+        : [];
     const n = Number(segment);
     if (n < prefix.length) return { next: prefix[n]!, declared: true, known };
     const rest = Array.isArray(schema.items) ? schema.additionalItems : schema.items;
@@ -120,4 +131,10 @@ function safeTest(pattern: string, text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `{"not": {}}` (how a `false` state schema is kept) allows no value at all. */
+function isNothing(schema: JsonObject): boolean {
+  const not = schema.not;
+  return not === true || (not !== null && typeof not === 'object' && Object.keys(not).length === 0);
 }

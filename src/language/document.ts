@@ -59,10 +59,21 @@ export function readDocument(
     if ('calls' in value) {
       unknownKeys(value, SOLUTION_KEYS, '', 'solution', diagnostics);
       if (!Array.isArray(value.calls)) {
-        diagnostics.push(error('E_SHAPE', '/calls', 'a solution\'s "calls" must be an array of calls', { hint: SHAPES_HINT }));
+        diagnostics.push(
+          error('E_SHAPE', '/calls', 'a solution\'s "calls" must be an array of calls', {
+            hint: SHAPES_HINT,
+          }),
+        );
         return null;
       }
-      return { shape: 'solution', mode: 'eager', calls: value.calls, callsPointer: '/calls', output: value.output, source };
+      return {
+        shape: 'solution',
+        mode: 'eager',
+        calls: value.calls,
+        callsPointer: '/calls',
+        output: value.output,
+        source,
+      };
     }
     if (typeof value.type === 'string') {
       diagnostics.push(
@@ -73,7 +84,9 @@ export function readDocument(
       return null;
     }
   }
-  diagnostics.push(error('E_SHAPE', '', `expected a plan document but found ${describeJson(value)}`, { hint: SHAPES_HINT }));
+  diagnostics.push(
+    error('E_SHAPE', '', `expected a plan document but found ${describeJson(value)}`, { hint: SHAPES_HINT }),
+  );
   return null;
 }
 
@@ -93,24 +106,38 @@ function readPlanMessage(
     if (message.mode === 'eager' || message.mode === 'lazy') mode = message.mode;
     else {
       diagnostics.push(
-        error('E_SHAPE', joinPointer(pointer, 'mode'), `mode must be "eager" or "lazy", not ${describeJson(message.mode)}`, {
-          hint: 'leave mode out for eager',
-        }),
+        error(
+          'E_SHAPE',
+          joinPointer(pointer, 'mode'),
+          `mode must be "eager" or "lazy", not ${describeJson(message.mode)}`,
+          {
+            hint: 'leave mode out for eager',
+          },
+        ),
       );
     }
   }
   if (!Array.isArray(message.plan)) {
     diagnostics.push(
-      error('E_SHAPE', joinPointer(pointer, 'plan'), `a plan message needs "plan": an array of calls, but found ${describeJson(message.plan)}`, {
-        hint: '{"type": "plan", "plan": [{"_tool": ...}]}',
-      }),
+      error(
+        'E_SHAPE',
+        joinPointer(pointer, 'plan'),
+        `a plan message needs "plan": an array of calls, but found ${describeJson(message.plan)}`,
+        {
+          hint: '{"type": "plan", "plan": [{"_tool": ...}]}',
+        },
+      ),
     );
     return null;
   }
   return { mode, calls: message.plan, callsPointer: joinPointer(pointer, 'plan') };
 }
 
-function readContext(messages: unknown[], source: SourceText, diagnostics: PendingDiagnostic[]): PlanDocument | null {
+function readContext(
+  messages: unknown[],
+  source: SourceText,
+  diagnostics: PendingDiagnostic[],
+): PlanDocument | null {
   let plan: { mode: PlanMode; calls: unknown[]; callsPointer: string } | null = null;
   let planSeen = false;
   let input: JsonObject | undefined;
@@ -123,7 +150,14 @@ function readContext(messages: unknown[], source: SourceText, diagnostics: Pendi
     switch (m.type) {
       case 'plan':
         if (planSeen) {
-          diagnostics.push(error('E_SHAPE', joinPointer(pointer, 'type'), 'a context array has one plan message; this is a second', { hint: 'merge the calls into one plan' }));
+          diagnostics.push(
+            error(
+              'E_SHAPE',
+              joinPointer(pointer, 'type'),
+              'a context array has one plan message; this is a second',
+              { hint: 'merge the calls into one plan' },
+            ),
+          );
           return;
         }
         planSeen = true;
@@ -140,7 +174,9 @@ function readContext(messages: unknown[], source: SourceText, diagnostics: Pendi
             stateSchema = isJsonObject(schema) ? schema : schema ? {} : { not: {} };
             stateSchemaPointer = joinPointer(pointer, 'schema');
           } else {
-            diagnostics.push(error('E_SHAPE', joinPointer(pointer, 'schema'), 'a state schema must be a JSON Schema object'));
+            diagnostics.push(
+              error('E_SHAPE', joinPointer(pointer, 'schema'), 'a state schema must be a JSON Schema object'),
+            );
           }
         }
         return;
@@ -154,7 +190,11 @@ function readContext(messages: unknown[], source: SourceText, diagnostics: Pendi
     }
   });
   if (!planSeen) {
-    diagnostics.push(error('E_SHAPE', '', 'a context array needs a plan message', { hint: 'add {"type": "plan", "plan": [...]}' }));
+    diagnostics.push(
+      error('E_SHAPE', '', 'a context array needs a plan message', {
+        hint: 'add {"type": "plan", "plan": [...]}',
+      }),
+    );
     return null;
   }
   if (!plan) return null;
@@ -177,7 +217,13 @@ function withoutKey(object: JsonObject, key: string): JsonObject {
   return out;
 }
 
-function unknownKeys(object: JsonObject, allowed: ReadonlySet<string>, pointer: string, what: string, diagnostics: PendingDiagnostic[]) {
+function unknownKeys(
+  object: JsonObject,
+  allowed: ReadonlySet<string>,
+  pointer: string,
+  what: string,
+  diagnostics: PendingDiagnostic[],
+) {
   for (const key of Object.keys(object)) {
     if (!allowed.has(key)) {
       diagnostics.push(

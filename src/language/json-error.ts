@@ -9,7 +9,9 @@ export function jsonSyntaxDiagnostic(source: SourceText, cause: unknown): Pendin
   const offset = syntaxErrorOffset(text, cause);
   const position = source.positionAt(offset);
   const found = offset >= text.length ? 'the end of the text' : JSON.stringify(text[offset]);
-  const diagnostic = error('E_JSON', '', `invalid JSON: unexpected ${found}`, { hint: hintFor(text, offset) });
+  const diagnostic = error('E_JSON', '', `invalid JSON: unexpected ${found}`, {
+    hint: hintFor(text, offset),
+  });
   return { ...diagnostic, line: position.line, column: position.column };
 }
 
@@ -33,7 +35,9 @@ function syntaxErrorOffset(text: string, cause: unknown): number {
 
 function hintFor(text: string, offset: number): string {
   if (offset >= text.length) {
-    return text.trim() === '' ? 'the text is empty: a plan is a JSON array of calls' : 'the text ends early: close every [ and { and every string';
+    return text.trim() === ''
+      ? 'the text is empty: a plan is a JSON array of calls'
+      : 'the text ends early: close every [ and { and every string';
   }
   const c = text[offset];
   let before = offset - 1;
@@ -44,8 +48,15 @@ function hintFor(text: string, offset: number): string {
   if (c !== undefined && c < ' ') {
     return 'a string cannot hold a raw line break, tab or control character: escape it (\\n, \\t) or close the string';
   }
-  if (/[A-Za-z_$]/.test(c ?? '') && (text[before] === '{' || text[before] === ',')) return 'object keys must be double-quoted strings';
-  if (c === '"' && (text[before] === '}' || text[before] === ']' || text[before] === '"' || /[\d\w]/.test(text[before] ?? ''))) {
+  if (/[A-Za-z_$]/.test(c ?? '') && (text[before] === '{' || text[before] === ','))
+    return 'object keys must be double-quoted strings';
+  if (
+    c === '"' &&
+    (text[before] === '}' ||
+      text[before] === ']' ||
+      text[before] === '"' ||
+      /[\d\w]/.test(text[before] ?? ''))
+  ) {
     return 'a comma is missing before it';
   }
   return 'fix the JSON syntax at this position';

@@ -39,16 +39,24 @@ export function parsePlan(input: string | unknown, options: ParsePlanOptions = {
     source = SourceText.fromText(text, options.source ?? '<input>');
     if (input.length > limits.maxTextLength) {
       pending.push(
-        error('E_LIMIT', '', `the document is ${input.length} characters long; the limit is ${limits.maxTextLength}`, {
-          hint: 'split the plan, or raise limits.maxTextLength',
-        }),
+        error(
+          'E_LIMIT',
+          '',
+          `the document is ${input.length} characters long; the limit is ${limits.maxTextLength}`,
+          {
+            hint: 'split the plan, or raise limits.maxTextLength',
+          },
+        ),
       );
       return { document: null, diagnostics: positionDiagnostics(pending, source) };
     }
     try {
       value = JSON.parse(text);
     } catch (cause) {
-      return { document: null, diagnostics: positionDiagnostics([jsonSyntaxDiagnostic(source, cause)], source) };
+      return {
+        document: null,
+        diagnostics: positionDiagnostics([jsonSyntaxDiagnostic(source, cause)], source),
+      };
     }
   } else {
     value = input;
@@ -57,9 +65,14 @@ export function parsePlan(input: string | unknown, options: ParsePlanOptions = {
   const document = readDocument(value, source, pending);
   if (document && document.calls.length > limits.maxCalls) {
     pending.push(
-      error('E_LIMIT', document.callsPointer, `the plan has ${document.calls.length} calls; the limit is ${limits.maxCalls}`, {
-        hint: 'split the plan, or raise limits.maxCalls',
-      }),
+      error(
+        'E_LIMIT',
+        document.callsPointer,
+        `the plan has ${document.calls.length} calls; the limit is ${limits.maxCalls}`,
+        {
+          hint: 'split the plan, or raise limits.maxCalls',
+        },
+      ),
     );
     return { document: null, diagnostics: positionDiagnostics(pending, source) };
   }
@@ -71,7 +84,10 @@ export function positionDiagnostics(pending: readonly PendingDiagnostic[], sourc
   const out: Diagnostic[] = pending.map((d) => {
     const { offset, atKey, line, column, ...rest } = d;
     if (line !== undefined && column !== undefined) return { ...rest, line, column };
-    const position = source.locate(d.pointer, { ...(offset !== undefined && { offset }), ...(atKey && { key: true }) });
+    const position = source.locate(d.pointer, {
+      ...(offset !== undefined && { offset }),
+      ...(atKey && { key: true }),
+    });
     return { ...rest, line: position.line, column: position.column };
   });
   return out.sort(compareDiagnostics);

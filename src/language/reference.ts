@@ -153,9 +153,18 @@ class ExpressionScanner {
       const ref = this.reference();
       if ('kind' in ref) return ref;
       refs[count++] = ref;
-      this.skipSpaces();
-      if (this.pos >= this.text.length)
+      if (this.pos >= this.text.length) {
         return { kind: 'expression', expression: { op, refs: refs.slice(0, count) } };
+      }
+      const spaceStart = this.pos;
+      this.skipSpaces();
+      if (this.pos >= this.text.length) {
+        return this.fail(
+          'a reference string cannot end with spaces',
+          spaceStart,
+          'remove the spaces after the reference',
+        );
+      }
       const opStart = this.pos;
       const two = this.text.slice(this.pos, this.pos + 2);
       if (two !== '||' && two !== '&&') {
@@ -216,6 +225,7 @@ class ExpressionScanner {
         const segStart = this.pos;
         if (isDigit(this.text.charCodeAt(this.pos))) {
           const digits = this.digits();
+          if (digits.length > 1 && digits.startsWith('0')) return this.leadingZero(digits, segStart);
           if (isIdentPart(this.text.charCodeAt(this.pos))) {
             return this.fail(
               `a segment is either digits or a name, not '${this.text.slice(segStart, this.pos + 1)}…'`,
@@ -242,7 +252,10 @@ class ExpressionScanner {
         this.pos++;
         const next = this.text[this.pos] ?? '';
         if (isDigit(this.text.charCodeAt(this.pos))) {
-          segments[count++] = Number(this.digits());
+          const digitsStart = this.pos;
+          const digits = this.digits();
+          if (digits.length > 1 && digits.startsWith('0')) return this.leadingZero(digits, digitsStart);
+          segments[count++] = Number(digits);
         } else if (next === '*') {
           this.pos++;
           segments[count++] = WILDCARD;
@@ -306,6 +319,15 @@ class ExpressionScanner {
     this.pos++;
     while (isIdentPart(this.text.charCodeAt(this.pos))) this.pos++;
     return this.text.slice(start, this.pos);
+  }
+
+  /** `01` is neither index 1 nor obviously the key "01": make the writer say which. */
+  private leadingZero(digits: string, offset: number): ParseError {
+    return this.fail(
+      `an index cannot have a leading zero: '${digits}'`,
+      offset,
+      `write [${Number(digits)}] for the index, or ["${digits}"] for the key`,
+    );
   }
 
   private digits(): string {

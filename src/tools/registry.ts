@@ -69,27 +69,36 @@ export class ToolRegistry {
 const BOOLEAN_FLAGS = ['latent', 'needsApproval', 'errorBranch'] as const;
 
 function checkDefinition(tool: Tool, where: string): string[] {
-  if (tool === null || typeof tool !== 'object') return [`${where}: a tool must be an object, not ${tool === null ? 'null' : typeof tool}`];
+  if (tool === null || typeof tool !== 'object')
+    return [`${where}: a tool must be an object, not ${tool === null ? 'null' : typeof tool}`];
   const problems: string[] = [];
   if (typeof tool.name !== 'string' || tool.name === '') {
     return [`${where}: "name" must be a non-empty string`];
   }
   const named = `tool '${tool.name}'`;
   for (const flag of BOOLEAN_FLAGS) {
-    if (tool[flag] !== undefined && typeof tool[flag] !== 'boolean') problems.push(`${named}: "${flag}" must be a boolean`);
+    if (tool[flag] !== undefined && typeof tool[flag] !== 'boolean')
+      problems.push(`${named}: "${flag}" must be a boolean`);
   }
   for (const key of ['timeoutMs', 'estimatedMs'] as const) {
     const v = tool[key];
-    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) problems.push(`${named}: "${key}" must be a number >= 0`);
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0))
+      problems.push(`${named}: "${key}" must be a number >= 0`);
   }
   const retries = tool.retries;
   if (retries !== undefined) {
-    const limit = typeof retries === 'number' ? retries : retries && typeof retries === 'object' ? retries.limit : undefined;
+    const limit =
+      typeof retries === 'number'
+        ? retries
+        : retries && typeof retries === 'object'
+          ? retries.limit
+          : undefined;
     if (!(typeof limit === 'number' && Number.isInteger(limit) && limit >= 0)) {
       problems.push(`${named}: "retries" must be a whole number >= 0 or {"limit": n, ...}`);
     }
   }
-  if (tool.execute !== undefined && typeof tool.execute !== 'function') problems.push(`${named}: "execute" must be a function`);
+  if (tool.execute !== undefined && typeof tool.execute !== 'function')
+    problems.push(`${named}: "execute" must be a function`);
   if (tool.annotations !== undefined && (tool.annotations === null || typeof tool.annotations !== 'object')) {
     problems.push(`${named}: "annotations" must be an object`);
   }
@@ -104,7 +113,10 @@ function compileSchema(
 ): SchemaValidate | null {
   const schema: JsonSchema | undefined = tool[key];
   if (schema === undefined) return null;
-  if (typeof schema !== 'boolean' && (schema === null || typeof schema !== 'object' || Array.isArray(schema))) {
+  if (
+    typeof schema !== 'boolean' &&
+    (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+  ) {
     problems.push(`tool '${tool.name}': "${key}" must be a JSON Schema object`);
     return null;
   }

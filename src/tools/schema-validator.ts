@@ -5,7 +5,9 @@ import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from './tool.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv,
+) => Ajv;
 
 export type SchemaErrors = ErrorObject[];
 export type SchemaValidate = ValidateFunction;
@@ -29,7 +31,8 @@ export class SchemaCompiler {
 
   /** Compiles a schema; throws ajv's error (with its message) when the schema is not valid. */
   compile(schema: JsonSchema): SchemaValidate {
-    const is2020 = typeof schema === 'object' && typeof schema.$schema === 'string' && DRAFT_2020.test(schema.$schema);
+    const is2020 =
+      typeof schema === 'object' && typeof schema.$schema === 'string' && DRAFT_2020.test(schema.$schema);
     return (is2020 ? this.#draft2020 : this.#draft07).compile(schema);
   }
 }

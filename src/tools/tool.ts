@@ -71,6 +71,8 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
 }
 
 /** Identity helper that gives a tool literal its types. */
-export function defineTool<Args = Record<string, unknown>, Output = unknown>(tool: Tool<Args, Output>): Tool<Args, Output> {
+export function defineTool<Args = Record<string, unknown>, Output = unknown>(
+  tool: Tool<Args, Output>,
+): Tool<Args, Output> {
   return tool;
 }

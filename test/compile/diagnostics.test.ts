@@ -420,3 +420,24 @@ describe('all diagnostics in one pass', () => {
     expect(result.document).not.toBeNull();
   });
 });
+
+describe('a state schema of false', () => {
+  it('allows no write at all: every output path is E_STATE_SCHEMA', () => {
+    const result = compile([
+      { type: 'state', schema: false },
+      { type: 'plan', plan: [{ _tool: 'a', _outputPath: '†state.x' }] },
+    ]);
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map((d) => [d.code, d.pointer])).toEqual([
+      ['E_STATE_SCHEMA', '/1/plan/0/_outputPath'],
+    ]);
+  });
+
+  it('a schema of true allows every write', () => {
+    const result = compile([
+      { type: 'state', schema: true },
+      { type: 'plan', plan: [{ _tool: 'a', _outputPath: '†state.x.y' }] },
+    ]);
+    expect(result.diagnostics).toEqual([]);
+  });
+});

@@ -172,6 +172,13 @@ const SYNTAX_ERRORS: [string, number][] = [
   ['†state.a || ††state.b', 13],
   ['†state.a†state.b', 8],
   ['†state.a)', 8],
+  // SPEC 3 allows spaces only around operators: trailing spaces are a mistake, not padding.
+  ['†state.x ', 8],
+  ['†state.a || †state.b  ', 20],
+  // A leading zero is neither clearly an index nor clearly a key.
+  ['†state.m.01', 9],
+  ['†state.m[01]', 9],
+  ['†state.m[00].x', 9],
 ];
 
 describe('syntax errors', () => {
