@@ -66,7 +66,7 @@ export function expectUsageError(result: RunResult, pattern: RegExp): void {
     throw new Error(`${problems.join('; ')}\nstderr: ${result.stderr}\nstdout: ${result.stdout}`);
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes is the point
+// eslint-disable-next-line no-control-regex -- looking for ANSI escapes is the point
 export const ANSI_ESCAPE = /\u001b\[/;
 
 /** Small plans and tools shared by the CLI tests. */
