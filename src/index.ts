@@ -68,3 +68,21 @@ export {
   ToolRegistry,
   toolsFromManifest,
 } from './tools/index.js';
+export {
+  type ApprovalRequest,
+  BRANCH_KEY,
+  type BranchValue,
+  branch,
+  type CallError,
+  type CallReport,
+  type CallStatus,
+  isBranchValue,
+  type LatentFunction,
+  type RunEvent,
+  type RunHandle,
+  type RunOptions,
+  type RunResult,
+  type RunStatus,
+  run,
+  startRun,
+} from './run/index.js';

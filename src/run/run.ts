@@ -1,0 +1,611 @@
+/**
+ * run(): executes a compiled plan against a state object (SPEC 5-7, 9).
+ *
+ * Event-driven: a call is looked at once, when its last dependency ends; ready calls go to a
+ * p-queue that bounds concurrency. No polling and no timer ticks (timers only for timeouts
+ * and retry delays). Endings never recurse into the next call: they feed a work list that one
+ * loop drains, so a 100k-call cascade of skips uses no stack.
+ */
+import PQueue from 'p-queue';
+import { compile } from '../compile/compile.js';
+import { orderCalls } from '../compile/order.js';
+import type { CompiledCall, CompiledPlan } from '../compile/types.js';
+import { PlanValidationError } from '../errors.js';
+import type { JsonObject, PlanDocument } from '../language/document.js';
+import { formatPath } from '../language/paths.js';
+import { WILDCARD } from '../language/paths.js';
+import type { PathSegment } from '../language/paths.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { resolveArguments } from './arguments.js';
+import { BRANCH_KEY, isBranchValue } from './branch.js';
+import { EventChannel } from './event-channel.js';
+import { retriesOf, retryDelay, sleep } from './retry.js';
+import { copyValue, writeAt } from './state-store.js';
+import { FailureTaint } from './taint.js';
+import type {
+  CallError,
+  CallReport,
+  CallStatus,
+  RunEvent,
+  RunOptions,
+  RunResult,
+  RunStatus,
+} from './types.js';
+
+const DEFAULT_CONCURRENCY = 16;
+
+/** A run in progress: its events as they happen, and its result when it ends. */
+export interface RunHandle {
+  readonly events: AsyncIterable<RunEvent>;
+  readonly result: Promise<RunResult>;
+}
+
+/**
+ * Runs a plan: a compiled plan, or anything `compile` takes (it is compiled with the same
+ * tools, input, state and mode first).
+ *
+ * @throws {PlanValidationError} when the plan does not compile.
+ * @throws {TypeError} for a bad option value.
+ */
+export async function run(
+  plan: CompiledPlan | PlanDocument | string | unknown,
+  options: RunOptions,
+): Promise<RunResult> {
+  return startRun(plan, options).result;
+}
+
+/** Like {@link run}, with the events as an async iterator too. */
+export function startRun(
+  plan: CompiledPlan | PlanDocument | string | unknown,
+  options: RunOptions,
+): RunHandle {
+  const channel = new EventChannel<RunEvent>();
+  const userOnEvent = options.onEvent;
+  const runner = new Runner(toCompiledPlan(plan, options), options, (event) => {
+    channel.push(event);
+    if (userOnEvent) {
+      try {
+        userOnEvent(event);
+      } catch {
+        // An observer's failure is its own: the run goes on.
+      }
+    }
+  });
+  const result = runner.start().finally(() => channel.close());
+  return { events: channel, result };
+}
+
+function toCompiledPlan(plan: unknown, options: RunOptions): CompiledPlan {
+  if (isCompiledPlan(plan)) return plan;
+  const compiled = compile(plan, {
+    tools: options.tools,
+    ...(options.input && { input: options.input }),
+    ...(options.state && { state: options.state }),
+    ...(options.mode && { mode: options.mode }),
+  });
+  if (!compiled.ok) throw new PlanValidationError(compiled.diagnostics);
+  return compiled.plan!;
+}
+
+function isCompiledPlan(value: unknown): value is CompiledPlan {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    Array.isArray((value as CompiledPlan).calls) &&
+    Array.isArray((value as CompiledPlan).order) &&
+    typeof (value as CompiledPlan).indexOf === 'function'
+  );
+}
+
+interface CallRecord {
+  status: CallStatus | null;
+  branch: number | null;
+  handled: boolean;
+  attempts: number;
+  startedAt: number | null;
+  endedAt: number | null;
+  error: CallError | null;
+  output?: unknown;
+  args?: JsonObject;
+}
+
+class CallFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+class Runner {
+  readonly #plan: CompiledPlan;
+  readonly #calls: readonly CompiledCall[];
+  readonly #tools: ToolRegistry;
+  readonly #records: CallRecord[];
+  readonly #remaining: Int32Array;
+  readonly #offsets: Int32Array;
+  readonly #targets: Int32Array;
+  readonly #queue: PQueue;
+  readonly #taint = new FailureTaint();
+  readonly #work: number[] = [];
+  #workHead = 0;
+  #draining = false;
+  #ended = 0;
+  #state: JsonObject;
+  readonly #input: JsonObject;
+  /** Set on abort or fail-fast: nothing new starts. */
+  #stopping = false;
+  readonly #controllers = new Set<AbortController>();
+  #finish: (() => void) | null = null;
+  readonly #startedAt = Date.now();
+
+  constructor(
+    plan: CompiledPlan,
+    private readonly options: RunOptions,
+    private readonly emit: (event: RunEvent) => void,
+  ) {
+    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+      throw new TypeError(`Expected concurrency to be a whole number >= 1, got ${concurrency}`);
+    }
+    const timeout = options.timeoutMs ?? 0;
+    if (!(typeof timeout === 'number' && timeout >= 0)) {
+      throw new TypeError(`Expected timeoutMs to be a number >= 0, got ${timeout}`);
+    }
+    this.#plan = plan;
+    this.#calls = plan.calls;
+    this.#tools = ToolRegistry.from(options.tools);
+    this.#records = plan.calls.map(() => ({
+      status: null,
+      branch: null,
+      handled: false,
+      attempts: 0,
+      startedAt: null,
+      endedAt: null,
+      error: null,
+    }));
+    this.#remaining = new Int32Array(plan.calls.length);
+    plan.calls.forEach((call, i) => (this.#remaining[i] = call.dependencies.length));
+    const { offsets, targets } = orderCalls(plan.calls);
+    this.#offsets = offsets;
+    this.#targets = targets;
+    this.#queue = new PQueue({ concurrency });
+    this.#input = { ...plan.input, ...options.input };
+    this.#state = structuredClone({ ...plan.state, ...options.state });
+  }
+
+  async start(): Promise<RunResult> {
+    const n = this.#calls.length;
+    this.#event({ type: 'run:start', runId: String(this.#startedAt), mode: this.#mode, calls: n });
+    const signal = this.options.signal;
+    const onAbort = () => this.#abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (this.#mode === 'lazy' && !(await this.#approvePlan())) {
+        for (let i = 0; i < n; i++) this.#end(i, 'rejected');
+        return this.#result('rejected');
+      }
+      if (signal?.aborted) this.#stopping = true;
+      const done = new Promise<void>((resolve) => (this.#finish = resolve));
+      for (let i = 0; i < n; i++) if (this.#remaining[i] === 0) this.#work.push(i);
+      this.#drain();
+      if (this.#ended < n) await done;
+      return this.#result(this.#status());
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  get #mode(): 'eager' | 'lazy' {
+    return this.options.mode ?? this.#plan.mode;
+  }
+
+  #event(event: DistributiveOmit<RunEvent, 'at'>): void {
+    this.emit({ ...event, at: new Date().toISOString() } as RunEvent);
+  }
+
+  async #approvePlan(): Promise<boolean> {
+    this.#event({ type: 'approval:requested', kind: 'plan' });
+    const approve = this.options.approve;
+    if (!approve) return false;
+    return (await this.#unlessAborted(approve({ kind: 'plan', plan: this.#plan }))) === true;
+  }
+
+  /** The answer, or false as soon as the run is aborted: nobody waits on a person forever. */
+  #unlessAborted(answer: boolean | Promise<boolean>): Promise<boolean> {
+    const signal = this.options.signal;
+    if (!signal) return Promise.resolve(answer);
+    if (signal.aborted) return Promise.resolve(false);
+    return new Promise<boolean>((resolve, reject) => {
+      const onAbort = () => resolve(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+      Promise.resolve(answer).then(
+        (value) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        (error) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  #abort(): void {
+    this.#stopping = true;
+    for (const controller of this.#controllers)
+      controller.abort(new CallFailure('the run was cancelled', 'CANCELLED'));
+  }
+
+  /** Looks at every call whose dependencies have all ended, one at a time, without recursion. */
+  #drain(): void {
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      while (this.#workHead < this.#work.length) {
+        const i = this.#work[this.#workHead++]!;
+        this.#ready(i);
+      }
+      this.#work.length = 0;
+      this.#workHead = 0;
+    } finally {
+      this.#draining = false;
+    }
+  }
+
+  #ready(i: number): void {
+    const call = this.#calls[i]!;
+    if (this.#stopping) return this.#end(i, 'cancelled');
+    this.#event({ type: 'call:ready', call: call.id, tool: call.tool });
+    const resolved = resolveArguments(call, { input: this.#input, state: this.#state });
+    if (!resolved.ok) {
+      const failedWriter = resolved.missing.some(
+        (ref) => ref.root === 'state' && this.#taint.culprit(graphSegments(ref.segments)) >= 0,
+      );
+      return this.#end(i, failedWriter ? 'upstream_failed' : 'skipped');
+    }
+    const record = this.#records[i]!;
+    record.args = resolved.args;
+    const tool = this.#tools.get(call.tool)?.tool;
+    if (call.hasOutput && this.#mode === 'eager') {
+      // A latent result the model wrote into the plan: written, nothing runs.
+      record.startedAt = Date.now();
+      return this.#succeed(i, call.output);
+    }
+    if (tool?.needsApproval) {
+      void this.#approveCall(i, resolved.args);
+      return;
+    }
+    this.#dispatch(i, resolved.args);
+  }
+
+  async #approveCall(i: number, args: JsonObject): Promise<void> {
+    const call = this.#calls[i]!;
+    this.#event({ type: 'approval:requested', kind: 'call', call: call.id });
+    let approved = false;
+    try {
+      const approve = this.options.approve;
+      approved =
+        approve !== undefined &&
+        (await this.#unlessAborted(
+          approve({ kind: 'call', plan: this.#plan, call: call.id, tool: call.tool, args }),
+        )) === true;
+    } catch (e) {
+      this.#records[i]!.error = { message: `approval failed: ${(e as Error).message}` };
+    }
+    if (this.#stopping) this.#end(i, 'cancelled');
+    else if (!approved) this.#end(i, 'rejected');
+    else this.#dispatch(i, args);
+    this.#drain();
+  }
+
+  #dispatch(i: number, args: JsonObject): void {
+    void this.#queue.add(async () => {
+      if (this.#stopping) this.#end(i, 'cancelled');
+      else await this.#execute(i, args);
+      this.#drain();
+    });
+  }
+
+  async #execute(i: number, args: JsonObject): Promise<void> {
+    const call = this.#calls[i]!;
+    const record = this.#records[i]!;
+    const registered = this.#tools.get(call.tool);
+    record.startedAt = Date.now();
+    if (!registered) return this.#fail(i, new CallFailure(`unknown tool "${call.tool}"`, 'UNKNOWN_TOOL'));
+    const { tool, validateInput, validateOutput } = registered;
+    if (validateInput && !validateInput(args)) {
+      return this.#fail(
+        i,
+        new CallFailure(describeSchemaErrors('arguments', validateInput.errors), 'INVALID_ARGUMENTS'),
+      );
+    }
+    const retries = retriesOf(tool);
+    const timeoutMs = tool.timeoutMs ?? this.options.timeoutMs ?? 0;
+    for (let attempt = 1; ; attempt++) {
+      record.attempts = attempt;
+      this.#event({ type: 'call:start', call: call.id, tool: call.tool, attempt, args });
+      const controller = new AbortController();
+      this.#controllers.add(controller);
+      let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
+      try {
+        const value = await this.#attempt(i, tool, args, controller, timeoutMs);
+        const checked = isBranchValue(value) ? value.value : value;
+        if (validateOutput && !validateOutput(checked)) {
+          throw new CallFailure(describeSchemaErrors('output', validateOutput.errors), 'INVALID_OUTPUT');
+        }
+        outcome = { ok: true, value };
+      } catch (error) {
+        outcome = { ok: false, error };
+      } finally {
+        this.#controllers.delete(controller);
+      }
+      if (outcome.ok) return this.#succeed(i, outcome.value);
+      if (this.#stopping && this.options.signal?.aborted) return this.#end(i, 'cancelled');
+      if (attempt > retries.limit) return this.#fail(i, outcome.error);
+      const delayMs = retryDelay(retries, attempt);
+      this.#event({
+        type: 'call:retry',
+        call: call.id,
+        tool: call.tool,
+        attempt,
+        delayMs,
+        error: toCallError(outcome.error),
+      });
+      try {
+        await sleep(delayMs, this.options.signal ?? new AbortController().signal);
+      } catch {
+        return this.#end(i, 'cancelled');
+      }
+    }
+  }
+
+  /** One attempt: the tool (or the model, for a latent tool), bounded by timeout and abort. */
+  #attempt(
+    i: number,
+    tool: NonNullable<ReturnType<ToolRegistry['get']>>['tool'],
+    args: JsonObject,
+    controller: AbortController,
+    timeoutMs: number,
+  ): Promise<unknown> {
+    const call = this.#calls[i]!;
+    return new Promise<unknown>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const settle = (fn: () => void) => {
+        if (timer) clearTimeout(timer);
+        controller.signal.removeEventListener('abort', onAbort);
+        fn();
+      };
+      const onAbort = () => settle(() => reject(controller.signal.reason));
+      controller.signal.addEventListener('abort', onAbort, { once: true });
+      if (timeoutMs > 0) {
+        timer = setTimeout(() => {
+          controller.abort(new CallFailure(`timed out after ${timeoutMs} ms`, 'TIMEOUT'));
+        }, timeoutMs);
+      }
+      let pending: unknown;
+      try {
+        if (tool.latent) {
+          const latent = this.options.latent;
+          if (!latent) {
+            throw new CallFailure(
+              `"${tool.name}" is a latent tool: its result comes from the model, so run() needs a latent function (or, in eager mode, the call's _output)`,
+              'NO_MODEL',
+            );
+          }
+          pending = latent({ call: call.id, tool, args, signal: controller.signal });
+        } else if (typeof tool.execute !== 'function') {
+          throw new CallFailure(`tool "${tool.name}" has no execute function`, 'NOT_EXECUTABLE');
+        } else {
+          pending = tool.execute(args, {
+            toolCallId: call.id,
+            abortSignal: controller.signal,
+            outputPaths: call.outputPath ? call.outputPath.refs.map((r) => r.text) : [],
+            context: this.options.context,
+          });
+        }
+      } catch (e) {
+        return settle(() => reject(e));
+      }
+      // A result that arrives after a timeout or abort is discarded: settle runs once.
+      Promise.resolve(pending).then(
+        (value) => {
+          if (!controller.signal.aborted) settle(() => resolve(value));
+        },
+        (error) => {
+          if (!controller.signal.aborted) settle(() => reject(error));
+        },
+      );
+    });
+  }
+
+  #succeed(i: number, value: unknown): void {
+    const call = this.#calls[i]!;
+    const record = this.#records[i]!;
+    const output = call.outputPath;
+    let choice = 0;
+    let written = value;
+    if (isBranchValue(value)) {
+      written = value.value;
+      const chosen = output ? alternativeIndex(output, value[BRANCH_KEY]) : value[BRANCH_KEY] === 0 ? 0 : -1;
+      if (chosen < 0) {
+        return this.#fail(
+          i,
+          new CallFailure(
+            `the branch value names no alternative of "${output?.text ?? '(no _outputPath)'}": ${JSON.stringify(value[BRANCH_KEY])}`,
+            'BAD_BRANCH',
+          ),
+        );
+      }
+      choice = chosen;
+    }
+    let copy: unknown;
+    try {
+      copy = copyValue(written);
+      if (output && copy === undefined)
+        throw new CallFailure(
+          'the tool returned nothing (undefined) for a call with an _outputPath',
+          'INVALID_OUTPUT',
+        );
+      if (output) this.#write(i, output.op === '&&' ? output.paths.map((_, k) => k) : [choice], copy);
+    } catch (e) {
+      return this.#fail(i, e);
+    }
+    record.output = copy;
+    record.branch = output?.op === '||' ? choice : null;
+    this.#end(i, 'succeeded');
+  }
+
+  #write(i: number, alternatives: readonly number[], value: unknown): void {
+    const call = this.#calls[i]!;
+    const output = call.outputPath!;
+    for (const k of alternatives) {
+      const path = output.paths[k]!;
+      this.#state = writeAt(this.#state, path.segments, alternatives.length > 1 ? copyValue(value) : value);
+      this.#taint.clear(path.segments);
+      this.#event({ type: 'state:write', call: call.id, path: output.refs[k]!.text, value });
+    }
+  }
+
+  #fail(i: number, error: unknown): void {
+    const call = this.#calls[i]!;
+    const record = this.#records[i]!;
+    record.error = toCallError(error);
+    const output = call.outputPath;
+    const tool = this.#tools.get(call.tool)?.tool;
+    if (output?.op === '||' && output.paths.length > 1 && tool?.errorBranch !== false) {
+      // SPEC 5: a throw goes to the last alternative; the call failed, and the plan handled it.
+      const last = output.paths.length - 1;
+      const errorValue = { ...record.error };
+      this.#write(i, [last], errorValue);
+      record.branch = last;
+      record.handled = true;
+      record.output = errorValue;
+      return this.#end(i, 'failed');
+    }
+    if (output) for (const path of output.paths) this.#taint.mark(path.segments, i);
+    if (this.options.failFast) this.#stopping = true;
+    this.#end(i, 'failed');
+  }
+
+  #record(i: number, status: CallStatus): void {
+    const record = this.#records[i]!;
+    record.status = status;
+    record.endedAt = record.startedAt === null ? null : Date.now();
+  }
+
+  #end(i: number, status: CallStatus): void {
+    const call = this.#calls[i]!;
+    const record = this.#records[i]!;
+    if (record.status !== null) return;
+    this.#record(i, status);
+    if (status === 'upstream_failed' && call.outputPath) {
+      for (const path of call.outputPath.paths) this.#taint.mark(path.segments, i);
+    }
+    this.#event({
+      type: 'call:end',
+      call: call.id,
+      tool: call.tool,
+      status,
+      branch: record.branch,
+      handled: record.handled,
+      attempts: record.attempts,
+      durationMs: record.startedAt === null ? null : record.endedAt! - record.startedAt,
+      error: record.error,
+      ...(record.output !== undefined && { output: record.output }),
+    });
+    this.#ended++;
+    for (let k = this.#offsets[i]!; k < this.#offsets[i + 1]!; k++) {
+      const next = this.#targets[k]!;
+      if (--this.#remaining[next]! === 0) this.#work.push(next);
+    }
+    if (this.#ended === this.#calls.length) this.#finish?.();
+  }
+
+  #status(): RunStatus {
+    let failed = false;
+    let rejected = false;
+    for (const record of this.#records) {
+      if (record.status === 'cancelled') return 'cancelled';
+      if (record.status === 'rejected') rejected = true;
+      if (record.status === 'upstream_failed' || (record.status === 'failed' && !record.handled))
+        failed = true;
+    }
+    return rejected ? 'rejected' : failed ? 'failed' : 'succeeded';
+  }
+
+  #result(status: RunStatus): RunResult {
+    const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+    const calls: CallReport[] = this.#calls.map((call, i) => {
+      const r = this.#records[i]!;
+      return {
+        id: call.id,
+        tool: call.tool,
+        status: r.status ?? 'cancelled',
+        branch: r.branch,
+        handled: r.handled,
+        attempts: r.attempts,
+        startedAt: iso(r.startedAt),
+        endedAt: iso(r.endedAt),
+        error: r.error,
+        ...(r.output !== undefined && { output: r.output }),
+        ...(r.args !== undefined && { args: r.args }),
+      };
+    });
+    const endedAt = new Date().toISOString();
+    this.#event({ type: 'run:end', status });
+    return {
+      status,
+      state: this.#state,
+      calls,
+      diagnostics: this.#plan.diagnostics,
+      startedAt: new Date(this.#startedAt).toISOString(),
+      endedAt,
+    };
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** The part of a read path the graph covers: everything before the first `[*]`. */
+function graphSegments(segments: readonly (PathSegment | typeof WILDCARD)[]): PathSegment[] {
+  const wildcard = segments.indexOf(WILDCARD);
+  return (wildcard < 0 ? segments : segments.slice(0, wildcard)) as PathSegment[];
+}
+
+/** Which alternative a branch value names: its index, or its path as written or canonical. */
+function alternativeIndex(output: NonNullable<CompiledCall['outputPath']>, choice: number | string): number {
+  if (typeof choice === 'number')
+    return Number.isInteger(choice) && choice >= 0 && choice < output.paths.length ? choice : -1;
+  return output.paths.findIndex(
+    (path, k) => output.refs[k]!.text === choice || formatPath('state', path.segments) === choice,
+  );
+}
+
+function toCallError(error: unknown): CallError {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' ? { message: error.message, code } : { message: error.message };
+  }
+  return {
+    message: typeof error === 'string' ? error : `the tool threw ${JSON.stringify(error) ?? String(error)}`,
+  };
+}
+
+function describeSchemaErrors(
+  what: 'arguments' | 'output',
+  errors: readonly { instancePath: string; message?: string }[] | null | undefined,
+): string {
+  const list = (errors ?? []).slice(0, 5).map((e) => {
+    const where =
+      e.instancePath === ''
+        ? what === 'arguments'
+          ? 'the arguments'
+          : 'the output'
+        : `${what === 'arguments' ? 'argument' : 'output'} '${e.instancePath.slice(1).replace(/\//g, '.')}'`;
+    return `${where} ${e.message ?? 'is invalid'}`;
+  });
+  return `${what === 'arguments' ? 'resolved arguments' : 'output'} rejected by the tool's ${what === 'arguments' ? 'inputSchema' : 'outputSchema'}: ${list.join('; ')}`;
+}

@@ -1,0 +1,178 @@
+/** The executor's public shapes (SPEC 5-7, 12): options, events, results. */
+import type { CompiledPlan } from '../compile/types.js';
+import type { Diagnostic } from '../language/diagnostics.js';
+import type { JsonObject } from '../language/document.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { Tool } from '../tools/tool.js';
+
+/** Every call of a run ends in exactly one of these (SPEC 7). */
+export type CallStatus = 'succeeded' | 'failed' | 'skipped' | 'upstream_failed' | 'cancelled' | 'rejected';
+
+export type RunStatus = 'succeeded' | 'failed' | 'cancelled' | 'rejected';
+
+export interface CallError {
+  readonly message: string;
+  readonly code?: string;
+}
+
+/** One call in the run report (`run --json` prints these). */
+export interface CallReport {
+  readonly id: string;
+  readonly tool: string;
+  readonly status: CallStatus;
+  /** Index of the output alternative written, or null (nothing written, or no alternatives). */
+  readonly branch: number | null;
+  /** True when a throw was routed to the error alternative (SPEC 5). */
+  readonly handled: boolean;
+  /** How many times the tool was started (0 for calls that never ran). */
+  readonly attempts: number;
+  readonly startedAt: string | null;
+  readonly endedAt: string | null;
+  readonly error: CallError | null;
+  /** The tool's result (after output-schema checks), when it returned one. */
+  readonly output?: unknown;
+  /** The fully resolved arguments it ran with, when it ran. */
+  readonly args?: JsonObject;
+}
+
+export interface RunResult {
+  readonly status: RunStatus;
+  readonly state: JsonObject;
+  /** Every call of the plan, in array order. */
+  readonly calls: readonly CallReport[];
+  readonly diagnostics: readonly Diagnostic[];
+  readonly startedAt: string;
+  readonly endedAt: string;
+}
+
+/** What a person (or policy) is asked to approve. */
+export type ApprovalRequest =
+  | { readonly kind: 'plan'; readonly plan: CompiledPlan }
+  | {
+      readonly kind: 'call';
+      readonly plan: CompiledPlan;
+      readonly call: string;
+      readonly tool: string;
+      readonly args: JsonObject;
+    };
+
+/** Asks the model for a latent tool's result. */
+export type LatentFunction = (request: {
+  readonly call: string;
+  readonly tool: Tool;
+  readonly args: JsonObject;
+  readonly signal: AbortSignal;
+}) => unknown | Promise<unknown>;
+
+export type RunEvent =
+  | {
+      readonly type: 'run:start';
+      readonly at: string;
+      readonly runId: string;
+      readonly mode: 'eager' | 'lazy';
+      readonly calls: number;
+    }
+  | { readonly type: 'call:ready'; readonly at: string; readonly call: string; readonly tool: string }
+  | {
+      readonly type: 'call:start';
+      readonly at: string;
+      readonly call: string;
+      readonly tool: string;
+      readonly attempt: number;
+      readonly args: JsonObject;
+    }
+  | {
+      readonly type: 'call:retry';
+      readonly at: string;
+      readonly call: string;
+      readonly tool: string;
+      readonly attempt: number;
+      readonly delayMs: number;
+      readonly error: CallError;
+    }
+  | {
+      readonly type: 'call:end';
+      readonly at: string;
+      readonly call: string;
+      readonly tool: string;
+      readonly status: CallStatus;
+      readonly branch: number | null;
+      readonly handled: boolean;
+      readonly attempts: number;
+      readonly durationMs: number | null;
+      readonly error: CallError | null;
+      /** The value written (the tool's output, or the error object on a handled throw). */
+      readonly output?: unknown;
+    }
+  | {
+      readonly type: 'state:write';
+      readonly at: string;
+      readonly call: string;
+      readonly path: string;
+      readonly value: unknown;
+    }
+  | {
+      readonly type: 'approval:requested';
+      readonly at: string;
+      readonly kind: 'plan' | 'call';
+      readonly call?: string;
+    }
+  | { readonly type: 'run:end'; readonly at: string; readonly status: RunStatus };
+
+export interface RunOptions {
+  /** The tools to run: a registry or definitions with `execute`. Required. */
+  readonly tools: ToolRegistry | Iterable<Tool>;
+  /**
+   * `†input` values (merged over the document's input message).
+   * @default {}
+   */
+  readonly input?: JsonObject;
+  /**
+   * Initial state (merged over the document's state message). Never mutated: the run works on a copy.
+   * @default {}
+   */
+  readonly state?: JsonObject;
+  /**
+   * Overrides the document's mode.
+   * @default the document's mode
+   */
+  readonly mode?: 'eager' | 'lazy';
+  /**
+   * Most tool calls running at once.
+   * @default 16
+   */
+  readonly concurrency?: number;
+  /**
+   * Time limit per attempt for tools without their own `timeoutMs`; 0 means none.
+   * @default 0
+   */
+  readonly timeoutMs?: number;
+  /**
+   * Aborts the run: running calls see their AbortSignal fire and end `cancelled`, pending ones too.
+   * @default undefined
+   */
+  readonly signal?: AbortSignal;
+  /**
+   * Stop starting new calls after the first unhandled failure; what has not started ends `cancelled`.
+   * @default false
+   */
+  readonly failFast?: boolean;
+  /**
+   * Approves the plan (lazy mode, before anything runs) and each `needsApproval` call when it is
+   * ready. Without it, lazy plans and `needsApproval` calls are rejected.
+   * @default undefined
+   */
+  readonly approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
+  /**
+   * Produces latent tools' results (the model). Without it a latent call with no `_output` fails.
+   * @default undefined
+   */
+  readonly latent?: LatentFunction;
+  /**
+   * Receives every event as it happens; an observer that throws does not break the run.
+   * @default undefined
+   */
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Passed to every tool as `ctx.context`. */
+  readonly context?: unknown;
+}
