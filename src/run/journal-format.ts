@@ -1,0 +1,118 @@
+/**
+ * The journal's line format: one `RunEvent` as JSON per line. Writing never throws on values
+ * JSON cannot hold; reading never throws on a line that is not an event.
+ */
+import type { RunEvent } from './types.js';
+
+export type CallEndEvent = Extract<RunEvent, { readonly type: 'call:end' }>;
+
+/** What stands in for a field JSON cannot hold (a cycle, a BigInt, a throwing toJSON). */
+export interface Unserializable {
+  readonly unserializable: string;
+}
+
+/**
+ * Added to a line whose fields had to be replaced, naming them, so that a reader can tell a
+ * stand-in from a tool's real output.
+ */
+export const REPLACED_FIELDS = 'unserializableFields';
+
+/**
+ * One event as one line of JSON, newline included. Whatever JSON.stringify drops (undefined,
+ * functions, symbols) is dropped; a field it throws on is replaced by `{"unserializable": reason}`
+ * and named in `unserializableFields`, and the line is still written.
+ */
+export function encodeEvent(event: RunEvent): string {
+  try {
+    return `${JSON.stringify(event)}\n`;
+  } catch {
+    // Find the fields at fault below.
+  }
+  const line: Record<string, unknown> = {};
+  const replaced: string[] = [];
+  for (const key of Object.keys(event)) {
+    let value: unknown;
+    try {
+      value = (event as unknown as Record<string, unknown>)[key];
+      JSON.stringify(value);
+    } catch (cause) {
+      value = { unserializable: reason(cause) } satisfies Unserializable;
+      replaced.push(key);
+    }
+    Object.defineProperty(line, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  line[REPLACED_FIELDS] = replaced;
+  try {
+    return `${JSON.stringify(line)}\n`;
+  } catch (cause) {
+    // Only an event whose own getters throw differently on a second read gets here.
+    const type = typeof event.type === 'string' ? event.type : 'unknown';
+    return `${JSON.stringify({ type, unserializable: reason(cause), [REPLACED_FIELDS]: ['*'] })}\n`;
+  }
+}
+
+/**
+ * The event a line holds, or undefined when the line is not JSON, not an object with a string
+ * `type`, or a `call:end` without the fields a resume relies on.
+ */
+export function decodeEvent(text: string): RunEvent | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const event = value as Record<string, unknown>;
+  if (typeof event.type !== 'string') return undefined;
+  if (event.type === 'call:end') {
+    if (typeof event.call !== 'string' || typeof event.status !== 'string') return undefined;
+    if (typeof event.handled !== 'boolean') return undefined;
+  }
+  return value as RunEvent;
+}
+
+/**
+ * A call whose output a resume can reuse: it succeeded or its throw was handled (both wrote
+ * their output), and that output was journaled as it was, not as a stand-in.
+ */
+export function isReusable(event: CallEndEvent): boolean {
+  const done = event.status === 'succeeded' || (event.status === 'failed' && event.handled);
+  if (!done) return false;
+  const replaced = (event as unknown as Record<string, unknown>)[REPLACED_FIELDS];
+  return !(Array.isArray(replaced) && replaced.includes('output'));
+}
+
+/**
+ * JSON with every object's keys sorted, so equal values give equal text whatever their key
+ * order. Undefined and functions are dropped as JSON.stringify drops them.
+ *
+ * @throws {TypeError} for a cycle, a BigInt, a Map or a Set (which JSON.stringify would silently
+ *   turn into `{}`, making different values look equal).
+ */
+export function canonicalJson(value: unknown): string {
+  // The first pass applies toJSON and drops what JSON drops, with JSON.stringify's own cycle check;
+  // the second sorts keys on a tree that now has no cycles.
+  const plain = JSON.stringify(value, (_key, item: unknown) => {
+    if (item instanceof Map || item instanceof Set) {
+      throw new TypeError(
+        `canonical JSON cannot hold a ${item instanceof Map ? 'Map' : 'Set'}; pass plain JSON`,
+      );
+    }
+    return item;
+  });
+  if (plain === undefined) return 'null';
+  return JSON.stringify(JSON.parse(plain), (_key, item: unknown) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+    // A null prototype, so that a "__proto__" key stays a key.
+    const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+    for (const key of Object.keys(item).sort()) sorted[key] = (item as Record<string, unknown>)[key];
+    return sorted;
+  });
+}
+
+function reason(cause: unknown): string {
+  const text = cause instanceof Error ? cause.message : String(cause);
+  const newline = text.indexOf('\n');
+  return newline < 0 ? text : text.slice(0, newline);
+}
