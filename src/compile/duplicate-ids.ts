@@ -9,16 +9,13 @@ import type { CallSpec } from './read-call.js';
 
 export class DuplicateIds {
   readonly #firstExplicit = new Map<string, number>();
-  readonly #explicit: Uint8Array;
+  /** Indices of the calls with an explicit `_id` (few, usually). */
+  readonly #explicit = new Set<number>();
   readonly #clashes: { later: number; earlier: number }[] = [];
-
-  constructor(calls: number) {
-    this.#explicit = new Uint8Array(calls);
-  }
 
   add(spec: CallSpec, explicit: boolean): void {
     if (!explicit) return;
-    this.#explicit[spec.index] = 1;
+    this.#explicit.add(spec.index);
     const earlier = this.#firstExplicit.get(spec.id);
     if (earlier === undefined) this.#firstExplicit.set(spec.id, spec.index);
     else this.#clashes.push({ later: spec.index, earlier });
@@ -28,7 +25,7 @@ export class DuplicateIds {
     for (const [id, holder] of this.#firstExplicit) {
       if (!/^(0|[1-9]\d*)$/.test(id)) continue;
       const other = Number(id);
-      if (other >= specs.length || other === holder || this.#explicit[other]) continue;
+      if (other >= specs.length || other === holder || this.#explicit.has(other)) continue;
       // Call `other` has the default id `id`, which call `holder` chose explicitly.
       this.#clashes.push(
         other < holder ? { later: holder, earlier: other } : { later: other, earlier: holder },
@@ -36,7 +33,7 @@ export class DuplicateIds {
     }
     for (const { later, earlier } of this.#clashes.sort((a, b) => a.later - b.later)) {
       const spec = specs[later]!;
-      const explicit = this.#explicit[later] === 1;
+      const explicit = this.#explicit.has(later);
       pending.push(
         error(
           'E_DUPLICATE_ID',

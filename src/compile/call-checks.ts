@@ -1,0 +1,100 @@
+/** Checks of one call against the tools and the state schema. */
+import { error, type PendingDiagnostic } from '../language/diagnostics.js';
+import type { JsonObject, PlanMode } from '../language/document.js';
+import { formatPath } from '../language/paths.js';
+import { joinPointer } from '../language/pointer.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { checkLiteralArguments } from './check-arguments.js';
+import { nearest } from './nearest.js';
+import type { CallSpec } from './read-call.js';
+import { checkStatePath } from './state-schema.js';
+
+/** A stand-in for a call that is not even an object, so indices stay aligned. */
+export function placeholder(index: number, pointer: string): CallSpec {
+  return {
+    index,
+    id: String(index),
+    tool: null,
+    pointer,
+    args: {},
+    refs: [],
+    literals: [],
+    outputPath: null,
+    hasOutput: false,
+    reads: [],
+    dependencies: [],
+  };
+}
+
+export function checkTool(
+  spec: CallSpec,
+  tools: ToolRegistry,
+  mode: PlanMode,
+  pending: PendingDiagnostic[],
+): void {
+  const registered = tools.get(spec.tool!);
+  if (!registered) {
+    const near = nearest(spec.tool!, tools.names());
+    const names = tools.names();
+    pending.push(
+      error('E_UNKNOWN_TOOL', joinPointer(spec.pointer, '_tool'), `unknown tool "${spec.tool}"`, {
+        call: spec.id,
+        hint: near
+          ? `did you mean "${near}"?`
+          : names.length <= 12
+            ? `the tools are: ${names.join(', ')}`
+            : 'check the tool name against the tools file',
+      }),
+    );
+    return;
+  }
+  if (registered.validateInput) checkLiteralArguments(spec, spec.tool!, registered.validateInput, pending);
+  if (spec.hasOutput && mode === 'eager' && !registered.tool.latent) {
+    pending.push(
+      error(
+        'E_UNKNOWN_META',
+        joinPointer(spec.pointer, '_output'),
+        `_output is only for latent tools, and "${spec.tool}" is not latent`,
+        {
+          call: spec.id,
+          atKey: true,
+          hint: 'remove _output: the tool runs and produces the result itself',
+        },
+      ),
+    );
+  }
+}
+
+export function checkOutputAgainstSchema(
+  spec: CallSpec,
+  schema: JsonObject,
+  pending: PendingDiagnostic[],
+): void {
+  const output = spec.outputPath!;
+  let searchFrom = 0;
+  for (const path of output.paths) {
+    const verdict = checkStatePath(schema, path.segments);
+    const text = formatPath('state', path.segments);
+    const offset = Math.max(0, output.text.indexOf('†', searchFrom));
+    searchFrom = offset + 1;
+    if (verdict.allowed) continue;
+    const segment = String(path.segments[verdict.failedAt ?? 0]);
+    const near = nearest(segment, verdict.known);
+    pending.push(
+      error(
+        'E_STATE_SCHEMA',
+        joinPointer(spec.pointer, '_outputPath'),
+        `the state schema has no place for ${text}`,
+        {
+          call: spec.id,
+          offset,
+          hint: near
+            ? `did you mean "${near}"?`
+            : verdict.known.length > 0
+              ? `the schema declares: ${verdict.known.join(', ')}`
+              : 'write to a path the state schema declares, or extend the schema',
+        },
+      ),
+    );
+  }
+}

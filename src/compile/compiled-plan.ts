@@ -1,0 +1,29 @@
+/** The compiled plan object: fields plus an id index built on first use. */
+import type { Diagnostic } from '../language/diagnostics.js';
+import type { JsonObject, PlanMode } from '../language/document.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { CompiledCall, CompiledPlan } from './types.js';
+
+export class Plan implements CompiledPlan {
+  readonly mode!: PlanMode;
+  readonly calls!: readonly CompiledCall[];
+  readonly order!: readonly number[];
+  readonly levels!: readonly number[];
+  readonly criticalPath!: readonly number[];
+  readonly edgeCount!: number;
+  readonly input?: JsonObject;
+  readonly state?: JsonObject;
+  readonly stateSchema?: JsonObject;
+  readonly tools?: ToolRegistry;
+  readonly diagnostics!: readonly Diagnostic[];
+  #ids: Map<string, number> | undefined;
+
+  constructor(fields: Omit<CompiledPlan, 'indexOf'>) {
+    Object.assign(this, fields);
+  }
+
+  indexOf(id: string): number | undefined {
+    this.#ids ??= new Map(this.calls.map((c) => [c.id, c.index]));
+    return this.#ids.get(id);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * Compiling call by call. `compile` feeds a whole document through it; the executor feeds a
+ * stream of calls as the model writes them, and starts each call as soon as it is bound.
+ */
+import type { PendingDiagnostic } from '../language/diagnostics.js';
+import type { JsonObject, PlanMode } from '../language/document.js';
+import { joinPointer } from '../language/pointer.js';
+import { createStringParser } from '../language/reference.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { checkOutputAgainstSchema, checkTool, placeholder } from './call-checks.js';
+import { DataFlow } from './data-flow.js';
+import { DuplicateIds } from './duplicate-ids.js';
+import { reportCycles, reportMultipleWriters } from './graph-checks.js';
+import { type Ordering, orderCalls } from './order.js';
+import { type CallSpec, readCall } from './read-call.js';
+
+export interface PlanBuilderOptions {
+  /** Tools to check names and literal arguments against; none means those checks are skipped. */
+  readonly tools: ToolRegistry | undefined;
+  /** `†input` values; undefined means unknown (input reads are not checked). */
+  readonly input: JsonObject | undefined;
+  readonly state: JsonObject;
+  readonly stateSchema: JsonObject | undefined;
+  readonly mode: PlanMode;
+  readonly maxDepth: number;
+  /** Pointer to the calls array in the document (`''`, `/plan`, `/calls`…). */
+  readonly callsPointer: string;
+}
+
+export class PlanBuilder {
+  /** Every diagnostic so far, unpositioned. */
+  readonly pending: PendingDiagnostic[] = [];
+  readonly #flow: DataFlow;
+  readonly #ids = new DuplicateIds();
+  readonly #parser = createStringParser();
+
+  constructor(private readonly options: PlanBuilderOptions) {
+    this.#flow = new DataFlow(
+      { input: options.input, state: options.state, stateSchema: options.stateSchema },
+      this.pending,
+    );
+  }
+
+  get calls(): readonly CallSpec[] {
+    return this.#flow.calls;
+  }
+
+  /** Checks the next call and binds it against the calls before it. */
+  add(raw: unknown): CallSpec {
+    const { tools, mode, stateSchema, maxDepth, callsPointer } = this.options;
+    const index = this.#flow.calls.length;
+    const pointer = joinPointer(callsPointer, index);
+    const spec =
+      readCall(raw, { index, pointer, mode, maxDepth, parser: this.#parser }, this.pending) ??
+      placeholder(index, pointer);
+    this.#ids.add(spec, raw !== null && typeof raw === 'object' && '_id' in raw);
+    if (tools && spec.tool !== null) checkTool(spec, tools, mode, this.pending);
+    if (stateSchema && spec.outputPath) checkOutputAgainstSchema(spec, stateSchema, this.pending);
+    this.#flow.add(spec);
+    return spec;
+  }
+
+  /** Binds forward references and checks the whole graph; returns its order. */
+  finish(): Ordering {
+    this.#flow.finish();
+    const specs = this.#flow.calls;
+    this.#ids.report(specs, this.pending);
+    const ordering = orderCalls(specs);
+    if (ordering.order.length < specs.length) reportCycles(specs, ordering.order, this.pending);
+    if (this.#flow.overlappingWrites.length > 0) {
+      reportMultipleWriters(specs, ordering.order, this.#flow.overlappingWrites, this.pending);
+    }
+    return ordering;
+  }
+}
