@@ -70,7 +70,7 @@ export class ToolsFileError extends PlanError {
 export function isPlanError(value: unknown): value is PlanError {
   return (
     value instanceof PlanError ||
-    (value instanceof Error && /^(Plan|Tool|Permission|Approval)\w*Error$/.test(value.name))
+    (value instanceof Error && /^(Plan|Tool|Permission|Approval|Journal)\w*Error$/.test(value.name))
   );
 }
 

@@ -1,3 +1,5 @@
 export { BRANCH_KEY, type BranchValue, branch, isBranchValue } from './branch.js';
 export { type RunHandle, run, startRun } from './run.js';
 export type * from './types.js';
+export { Journal, type JournalOptions, journalKey } from './journal.js';
+export { isJournalError, JournalError } from './journal-error.js';

@@ -19,6 +19,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { resolveArguments } from './arguments.js';
 import { BRANCH_KEY, isBranchValue } from './branch.js';
 import { EventChannel } from './event-channel.js';
+import { Journal, journalKey } from './journal.js';
 import { retriesOf, retryDelay, sleep } from './retry.js';
 import { copyValue, writeAt } from './state-store.js';
 import { FailureTaint } from './taint.js';
@@ -139,6 +140,8 @@ class Runner {
   readonly #controllers = new Set<AbortController>();
   #finish: (() => void) | null = null;
   readonly #startedAt = Date.now();
+  #journal: Journal | undefined;
+  #resumed = new Set<number>();
 
   constructor(
     plan: CompiledPlan,
@@ -173,6 +176,13 @@ class Runner {
     this.#queue = new PQueue({ concurrency });
     this.#input = { ...plan.input, ...options.input };
     this.#state = structuredClone({ ...plan.state, ...options.state });
+    if (options.journal !== undefined) {
+      this.#journal = Journal.open({
+        dir: options.journal,
+        runKey: journalKey([this.#mode, planIdentity(plan), this.#input, this.#state]),
+        resume: options.resume === true,
+      });
+    }
   }
 
   async start(): Promise<RunResult> {
@@ -194,6 +204,7 @@ class Runner {
       return this.#result(this.#status());
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      this.#journal?.close();
     }
   }
 
@@ -202,7 +213,13 @@ class Runner {
   }
 
   #event(event: DistributiveOmit<RunEvent, 'at'>): void {
-    this.emit({ ...event, at: new Date().toISOString() } as RunEvent);
+    const full = { ...event, at: new Date().toISOString() } as RunEvent;
+    if (this.#journal) {
+      this.#journal.append(full);
+      // A completed call is on disk before anything that depends on it starts.
+      if (full.type === 'call:end') this.#journal.sync();
+    }
+    this.emit(full);
   }
 
   async #approvePlan(): Promise<boolean> {
@@ -268,6 +285,8 @@ class Runner {
     }
     const record = this.#records[i]!;
     record.args = resolved.args;
+    const done = this.#journal?.completed.get(call.id);
+    if (done) return this.#replay(i, done);
     const tool = this.#tools.get(call.tool)?.tool;
     if (call.hasOutput && this.#mode === 'eager') {
       // A latent result the model wrote into the plan: written, nothing runs.
@@ -458,6 +477,39 @@ class Runner {
     this.#end(i, 'succeeded');
   }
 
+  /** Puts back what an earlier, interrupted run of this plan journaled for call i. */
+  #replay(
+    i: number,
+    done: {
+      status: CallStatus;
+      branch: number | null;
+      handled: boolean;
+      output?: unknown;
+      error: CallError | null;
+      attempts: number;
+    },
+  ): void {
+    const call = this.#calls[i]!;
+    const record = this.#records[i]!;
+    const output = call.outputPath;
+    this.#resumed.add(i);
+    record.attempts = done.attempts;
+    record.startedAt = Date.now();
+    try {
+      if (output && done.output !== undefined) {
+        const alternatives = output.op === '&&' ? output.paths.map((_, k) => k) : [done.branch ?? 0];
+        this.#write(i, alternatives, copyValue(done.output));
+      }
+    } catch (e) {
+      return this.#fail(i, e);
+    }
+    record.output = done.output;
+    record.branch = done.branch;
+    record.handled = done.handled;
+    record.error = done.error;
+    this.#end(i, done.status);
+  }
+
   #write(i: number, alternatives: readonly number[], value: unknown): void {
     const call = this.#calls[i]!;
     const output = call.outputPath!;
@@ -515,6 +567,7 @@ class Runner {
       durationMs: record.startedAt === null ? null : record.endedAt! - record.startedAt,
       error: record.error,
       ...(record.output !== undefined && { output: record.output }),
+      ...(this.#resumed.has(i) && { resumed: true }),
     });
     this.#ended++;
     for (let k = this.#offsets[i]!; k < this.#offsets[i + 1]!; k++) {
@@ -608,4 +661,15 @@ function describeSchemaErrors(
     return `${where} ${e.message ?? 'is invalid'}`;
   });
   return `${what === 'arguments' ? 'resolved arguments' : 'output'} rejected by the tool's ${what === 'arguments' ? 'inputSchema' : 'outputSchema'}: ${list.join('; ')}`;
+}
+
+/** What identifies a plan for its journal: every call as written, not the compiled objects. */
+function planIdentity(plan: CompiledPlan): unknown[] {
+  return plan.calls.map((c) => [
+    c.id,
+    c.tool,
+    c.args,
+    c.outputPath?.text ?? null,
+    c.hasOutput ? (c.output ?? null) : null,
+  ]);
 }

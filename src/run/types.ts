@@ -103,6 +103,8 @@ export type RunEvent =
       readonly error: CallError | null;
       /** The value written (the tool's output, or the error object on a handled throw). */
       readonly output?: unknown;
+      /** True when the output came from the journal of an earlier run, not from running the tool. */
+      readonly resumed?: boolean;
     }
   | {
       readonly type: 'state:write';
@@ -175,4 +177,16 @@ export interface RunOptions {
   readonly onEvent?: (event: RunEvent) => void;
   /** Passed to every tool as `ctx.context`. */
   readonly context?: unknown;
+  /**
+   * A directory for the run's journal: every event appended to `<dir>/<key>.jsonl`, synced after
+   * every call ends, the key being a hash of the plan, input and initial state.
+   * @default undefined (no journal)
+   */
+  readonly journal?: string;
+  /**
+   * With `journal`: reuse the outputs of calls an earlier run of the same plan completed
+   * (succeeded, or failed into the error branch) instead of running them again.
+   * @default false
+   */
+  readonly resume?: boolean;
 }

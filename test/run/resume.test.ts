@@ -1,0 +1,164 @@
+/**
+ * Crash and resume with a real process: a run with a journal is killed with SIGKILL in the
+ * middle, then resumed. No call that completed before the kill runs again, and the final state
+ * equals that of a run that was never interrupted.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repo = resolve(import.meta.dirname, '../..');
+// Built inside the repository (ignored by git) so the child resolves node_modules.
+const build = join(repo, 'test-output', 'resume-build');
+let work: string;
+
+beforeAll(() => {
+  mkdirSync(build, { recursive: true });
+  execFileSync(
+    process.execPath,
+    [join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', build],
+    {
+      cwd: repo,
+      stdio: 'pipe',
+    },
+  );
+  work = mkdtempSync(join(tmpdir(), 'planmode-resume-'));
+}, 120_000);
+
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Three chains of eight steps each: every step logs its id (its side effect) and adds one. */
+function plan() {
+  const calls = [];
+  for (const chain of ['a', 'b', 'c']) {
+    for (let k = 0; k < 8; k++) {
+      calls.push({
+        _id: `${chain}${k}`,
+        _tool: 'step',
+        v: k === 0 ? 0 : `†state.${chain}${k - 1}`,
+        _outputPath: `†state.${chain}${k}`,
+      });
+    }
+  }
+  return calls;
+}
+
+function childScript(log: string) {
+  return `
+import { appendFileSync } from 'node:fs';
+import { run } from ${JSON.stringify(join(build, 'src/index.js'))};
+const [planFile, journal, resume] = process.argv.slice(2);
+const tools = [{
+  name: 'step',
+  execute: async ({ v }, ctx) => {
+    appendFileSync(${JSON.stringify(log)}, ctx.toolCallId + '\\n');
+    await new Promise((r) => setTimeout(r, 40));
+    return v + 1;
+  },
+}];
+const plan = JSON.parse((await import('node:fs')).readFileSync(planFile, 'utf8'));
+const result = await run(plan, {
+  tools,
+  concurrency: 3,
+  ...(journal !== '-' && { journal }),
+  resume: resume === 'resume',
+  onEvent: (e) => { if (e.type === 'call:end') process.stdout.write('end ' + e.call + ' ' + e.status + (e.resumed ? ' resumed' : '') + '\\n'); },
+});
+process.stdout.write('RESULT ' + JSON.stringify(result.state) + ' ' + result.status + '\\n');
+`;
+}
+
+function start(script: string, args: string[]): ChildProcess {
+  return spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function finished(child: ChildProcess): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', () => resolvePromise(out));
+  });
+}
+
+describe('journal and resume across a SIGKILL', () => {
+  it('no completed call runs twice, and the final state equals an uninterrupted run', async () => {
+    const planFile = join(work, 'plan.json');
+    writeFileSync(planFile, JSON.stringify(plan()));
+    const journalDir = join(work, 'journal');
+
+    // An uninterrupted run, for comparison.
+    const cleanLog = join(work, 'clean.log');
+    writeFileSync(join(work, 'clean.mjs'), childScript(cleanLog));
+    const cleanOut = await finished(start(join(work, 'clean.mjs'), [planFile, '-', 'fresh']));
+    const cleanState = /RESULT (.*) succeeded/.exec(cleanOut)![1]!;
+
+    // The same plan with a journal, killed once seven calls have ended.
+    const log = join(work, 'side-effects.log');
+    writeFileSync(join(work, 'crash.mjs'), childScript(log));
+    const victim = start(join(work, 'crash.mjs'), [planFile, journalDir, 'fresh']);
+    const endedBeforeKill: string[] = [];
+    await new Promise<void>((resolvePromise) => {
+      let buffer = '';
+      victim.stdout!.on('data', (chunk) => {
+        buffer += chunk;
+        let newline: number;
+        while ((newline = buffer.indexOf('\n')) >= 0) {
+          const line = buffer.slice(0, newline);
+          buffer = buffer.slice(newline + 1);
+          const match = /^end (\S+) succeeded/.exec(line);
+          if (match) endedBeforeKill.push(match[1]!);
+          if (endedBeforeKill.length === 7 && !victim.killed) victim.kill('SIGKILL');
+        }
+      });
+      victim.on('exit', () => resolvePromise());
+    });
+    expect(victim.signalCode).toBe('SIGKILL');
+    expect(endedBeforeKill.length).toBeGreaterThanOrEqual(7);
+    const beforeResume = readFileSync(log, 'utf8').trim().split('\n');
+    expect(beforeResume.length).toBeLessThan(24);
+
+    // Resume: the journal's completed calls are reused, the rest run.
+    const resumedOut = await finished(start(join(work, 'crash.mjs'), [planFile, journalDir, 'resume']));
+    const resumedState = /RESULT (.*) succeeded/.exec(resumedOut)?.[1];
+    expect(resumedState).toBe(cleanState);
+    expect(JSON.parse(resumedState!)).toEqual({
+      a0: 1,
+      a1: 2,
+      a2: 3,
+      a3: 4,
+      a4: 5,
+      a5: 6,
+      a6: 7,
+      a7: 8,
+      b0: 1,
+      b1: 2,
+      b2: 3,
+      b3: 4,
+      b4: 5,
+      b5: 6,
+      b6: 7,
+      b7: 8,
+      c0: 1,
+      c1: 2,
+      c2: 3,
+      c3: 4,
+      c4: 5,
+      c5: 6,
+      c6: 7,
+      c7: 8,
+    });
+
+    const effects = readFileSync(log, 'utf8').trim().split('\n');
+    const count = (id: string) => effects.filter((e) => e === id).length;
+    for (const id of endedBeforeKill) expect(count(id), `${id} completed before the kill`).toBe(1);
+    // Every call ran at least once overall; only calls in flight at the kill may have run twice.
+    for (const call of plan()) expect(count(call._id)).toBeGreaterThanOrEqual(1);
+    const resumedLines = resumedOut.split('\n').filter((l) => l.endsWith(' resumed'));
+    expect(resumedLines.map((l) => l.split(' ')[1]).sort()).toEqual([...endedBeforeKill].sort());
+  }, 60_000);
+});
