@@ -11,6 +11,11 @@ import { compile } from '../compile/compile.js';
 import { orderCalls } from '../compile/order.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import { PlanValidationError } from '../errors.js';
+import { PlanBuilder } from '../compile/plan-builder.js';
+import type { Diagnostic } from '../language/diagnostics.js';
+import { DEFAULT_LIMITS } from '../language/limits.js';
+import { positionDiagnostics } from '../language/parse-plan.js';
+import { SourceText } from '../language/source.js';
 import type { JsonObject, PlanDocument } from '../language/document.js';
 import { formatPath } from '../language/paths.js';
 import { WILDCARD } from '../language/paths.js';
@@ -55,14 +60,34 @@ export async function run(
   return startRun(plan, options).result;
 }
 
-/** Like {@link run}, with the events as an async iterator too. */
+/**
+ * Like {@link run}, with the events as an async iterator too. `plan` may also be an async
+ * iterable of calls (the model still writing): each call starts as soon as it can.
+ */
 export function startRun(
-  plan: CompiledPlan | PlanDocument | string | unknown,
+  plan: CompiledPlan | PlanDocument | string | AsyncIterable<unknown> | unknown,
   options: RunOptions,
 ): RunHandle {
+  if (isAsyncIterable(plan) && options.mode === 'lazy') {
+    // A lazy plan is approved whole: take the stream in, then run it as a document.
+    const handle = (async () => {
+      const calls: unknown[] = [];
+      for await (const call of plan) calls.push(call);
+      return startRun({ type: 'plan', mode: 'lazy', plan: calls }, options);
+    })();
+    return {
+      events: {
+        async *[Symbol.asyncIterator]() {
+          yield* (await handle).events;
+        },
+      },
+      result: handle.then((h) => h.result),
+    };
+  }
   const channel = new EventChannel<RunEvent>();
   const userOnEvent = options.onEvent;
-  const runner = new Runner(toCompiledPlan(plan, options), options, (event) => {
+  const stream = isAsyncIterable(plan) ? plan : null;
+  const emit = (event: RunEvent) => {
     channel.push(event);
     if (userOnEvent) {
       try {
@@ -71,7 +96,8 @@ export function startRun(
         // An observer's failure is its own: the run goes on.
       }
     }
-  });
+  };
+  const runner = new Runner(stream ? null : toCompiledPlan(plan, options), options, emit, stream);
   const result = runner.start().finally(() => channel.close());
   return { events: channel, result };
 }
@@ -120,13 +146,18 @@ class CallFailure extends Error {
 }
 
 class Runner {
-  readonly #plan: CompiledPlan;
+  #plan: CompiledPlan;
   readonly #calls: readonly CompiledCall[];
   readonly #tools: ToolRegistry;
   readonly #records: CallRecord[];
-  readonly #remaining: Int32Array;
+  /** Per call, how many of its dependencies have not ended yet. */
+  readonly #remaining: number[];
+  /** Successors in compressed form (a whole plan), or lists that grow (a streamed plan). */
   readonly #offsets: Int32Array;
   readonly #targets: Int32Array;
+  readonly #successors: number[][] | null;
+  /** Set while a plan arrives as a stream. */
+  readonly #stream: StreamState | null;
   readonly #queue: PQueue;
   readonly #taint = new FailureTaint();
   readonly #work: number[] = [];
@@ -144,9 +175,10 @@ class Runner {
   #resumed = new Set<number>();
 
   constructor(
-    plan: CompiledPlan,
+    plan: CompiledPlan | null,
     private readonly options: RunOptions,
     private readonly emit: (event: RunEvent) => void,
+    private readonly source: AsyncIterable<unknown> | null = null,
   ) {
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
     if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
@@ -156,27 +188,43 @@ class Runner {
     if (!(typeof timeout === 'number' && timeout >= 0)) {
       throw new TypeError(`Expected timeoutMs to be a number >= 0, got ${timeout}`);
     }
-    this.#plan = plan;
-    this.#calls = plan.calls;
     this.#tools = ToolRegistry.from(options.tools);
-    this.#records = plan.calls.map(() => ({
-      status: null,
-      branch: null,
-      handled: false,
-      attempts: 0,
-      startedAt: null,
-      endedAt: null,
-      error: null,
-    }));
-    this.#remaining = new Int32Array(plan.calls.length);
-    plan.calls.forEach((call, i) => (this.#remaining[i] = call.dependencies.length));
-    const { offsets, targets } = orderCalls(plan.calls);
-    this.#offsets = offsets;
-    this.#targets = targets;
+    this.#input = { ...plan?.input, ...options.input };
+    if (plan) {
+      this.#plan = plan;
+      this.#calls = plan.calls;
+      this.#stream = null;
+      this.#successors = null;
+      this.#records = plan.calls.map(newRecord);
+      this.#remaining = plan.calls.map((call) => call.dependencies.length);
+      const { offsets, targets } = orderCalls(plan.calls);
+      this.#offsets = offsets;
+      this.#targets = targets;
+    } else {
+      const builder = new PlanBuilder({
+        tools: this.#tools,
+        input: options.input,
+        state: { ...options.state },
+        stateSchema: undefined,
+        mode: 'eager',
+        maxDepth: DEFAULT_LIMITS.maxDepth,
+        callsPointer: '',
+      });
+      this.#stream = { builder, held: [], received: [] };
+      this.#calls = builder.calls as readonly CompiledCall[];
+      this.#plan = streamedPlan(this.#calls);
+      this.#successors = [];
+      this.#records = [];
+      this.#remaining = [];
+      this.#offsets = new Int32Array(0);
+      this.#targets = new Int32Array(0);
+    }
     this.#queue = new PQueue({ concurrency });
-    this.#input = { ...plan.input, ...options.input };
-    this.#state = structuredClone({ ...plan.state, ...options.state });
+    this.#state = structuredClone({ ...plan?.state, ...options.state });
     if (options.journal !== undefined) {
+      if (!plan) {
+        throw new TypeError('Expected a whole plan with journal: a streamed plan has no identity to resume by');
+      }
       this.#journal = Journal.open({
         dir: options.journal,
         runKey: journalKey([this.#mode, planIdentity(plan), this.#input, this.#state]),
@@ -198,9 +246,10 @@ class Runner {
       }
       if (signal?.aborted) this.#stopping = true;
       const done = new Promise<void>((resolve) => (this.#finish = resolve));
-      for (let i = 0; i < n; i++) if (this.#remaining[i] === 0) this.#work.push(i);
+      if (this.#stream) await this.#consume(this.#stream);
+      else for (let i = 0; i < n; i++) if (this.#remaining[i] === 0) this.#work.push(i);
       this.#drain();
-      if (this.#ended < n) await done;
+      if (this.#ended < this.#calls.length) await done;
       return this.#result(this.#status());
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -345,9 +394,12 @@ class Runner {
     const timeoutMs = tool.timeoutMs ?? this.options.timeoutMs ?? 0;
     for (let attempt = 1; ; attempt++) {
       record.attempts = attempt;
-      this.#event({ type: 'call:start', call: call.id, tool: call.tool, attempt, args });
+      // The controller exists before anyone hears of the start, so an abort from an observer of
+      // call:start reaches this attempt.
       const controller = new AbortController();
       this.#controllers.add(controller);
+      if (this.#stopping) controller.abort(new CallFailure('the run was cancelled', 'CANCELLED'));
+      this.#event({ type: 'call:start', call: call.id, tool: call.tool, attempt, args });
       let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
       try {
         const value = await this.#attempt(i, tool, args, controller, timeoutMs);
@@ -398,6 +450,7 @@ class Runner {
         fn();
       };
       const onAbort = () => settle(() => reject(controller.signal.reason));
+      if (controller.signal.aborted) return onAbort();
       controller.signal.addEventListener('abort', onAbort, { once: true });
       if (timeoutMs > 0) {
         timer = setTimeout(() => {
@@ -570,11 +623,81 @@ class Runner {
       ...(this.#resumed.has(i) && { resumed: true }),
     });
     this.#ended++;
-    for (let k = this.#offsets[i]!; k < this.#offsets[i + 1]!; k++) {
-      const next = this.#targets[k]!;
-      if (--this.#remaining[next]! === 0) this.#work.push(next);
+    if (this.#successors) {
+      for (const next of this.#successors[i] ?? []) if (--this.#remaining[next]! === 0) this.#work.push(next);
+    } else {
+      for (let k = this.#offsets[i]!; k < this.#offsets[i + 1]!; k++) {
+        const next = this.#targets[k]!;
+        if (--this.#remaining[next]! === 0) this.#work.push(next);
+      }
     }
+    // A streamed plan is not over until its stream is.
+    if (this.#ended === this.#calls.length && !this.#stream?.open) this.#finish?.();
+  }
+
+  /**
+   * Takes calls as they arrive: each is checked and bound against the calls before it, and
+   * starts as soon as what it reads has been written. A call that reads what no call has
+   * claimed yet waits for the end of the stream (the writer may still come); a call that
+   * arrives invalid never runs, and what depends on it ends upstream_failed.
+   */
+  async #consume(stream: StreamState): Promise<void> {
+    stream.open = true;
+    try {
+      for await (const raw of this.source!) {
+        if (this.#stopping) break;
+        stream.received.push(raw);
+        const before = stream.builder.pending.length;
+        const spec = stream.builder.add(raw);
+        this.#records.push(newRecord());
+        this.#remaining.push(0);
+        this.#successors!.push([]);
+        const invalid = stream.builder.pending.slice(before).find((d) => d.severity === 'error');
+        if (invalid) this.#invalid(spec.index, invalid.code, invalid.message);
+        else if (spec.reads.some((r) => r.kind === 'later' && r.writers.length === 0))
+          stream.held.push(spec.index);
+        else this.#wire(spec.index);
+        this.#drain();
+      }
+    } finally {
+      stream.open = false;
+    }
+    const ordering = stream.builder.finish();
+    const placed = new Uint8Array(this.#calls.length);
+    for (const v of ordering.order) placed[v] = 1;
+    const late = new Map<string, { code: string; message: string }>();
+    for (const d of stream.builder.pending) if (d.severity === 'error' && d.call) late.set(d.call, d);
+    for (const i of stream.held) {
+      const problem = late.get(this.#calls[i]!.id);
+      if (problem) this.#invalid(i, problem.code, problem.message);
+      else if (!placed[i]) this.#invalid(i, 'E_CYCLE', 'the call is on a dependency cycle');
+      else this.#wire(i);
+    }
+    this.#plan = streamedPlan(
+      this.#calls,
+      positionDiagnostics(stream.builder.pending, SourceText.fromValue(stream.received)),
+    );
     if (this.#ended === this.#calls.length) this.#finish?.();
+  }
+
+  /** Counts a streamed call's dependencies that have not ended, and queues it when there are none. */
+  #wire(i: number): void {
+    let open = 0;
+    for (const d of this.#calls[i]!.dependencies) {
+      if (this.#records[d.from]!.status !== null) continue;
+      open++;
+      this.#successors![d.from]!.push(i);
+    }
+    this.#remaining[i] = open;
+    if (open === 0) this.#work.push(i);
+  }
+
+  /** A streamed call that does not compile: it never runs, and its readers are upstream_failed. */
+  #invalid(i: number, code: string, message: string): void {
+    const call = this.#calls[i]!;
+    this.#records[i]!.error = { message: `the call is invalid: ${message}`, code };
+    if (call.outputPath) for (const path of call.outputPath.paths) this.#taint.mark(path.segments, i);
+    this.#end(i, 'failed');
   }
 
   #status(): RunStatus {
@@ -672,4 +795,47 @@ function planIdentity(plan: CompiledPlan): unknown[] {
     c.outputPath?.text ?? null,
     c.hasOutput ? (c.output ?? null) : null,
   ]);
+}
+
+interface StreamState {
+  readonly builder: PlanBuilder;
+  /** Calls that read what no call had claimed when they arrived: they wait for the end. */
+  readonly held: number[];
+  /** The calls as received, for positions in diagnostics. */
+  readonly received: unknown[];
+  open?: boolean;
+}
+
+function newRecord(): CallRecord {
+  return {
+    status: null,
+    branch: null,
+    handled: false,
+    attempts: 0,
+    startedAt: null,
+    endedAt: null,
+    error: null,
+  };
+}
+
+/** The plan of a stream so far: its calls (a live list) and, at the end, its diagnostics. */
+function streamedPlan(calls: readonly CompiledCall[], diagnostics: Diagnostic[] = []): CompiledPlan {
+  return {
+    mode: 'eager',
+    calls,
+    order: [],
+    levels: [],
+    criticalPath: [],
+    edgeCount: 0,
+    diagnostics,
+    indexOf: (id) => calls.findIndex((c) => c.id === id),
+  };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+  );
 }
