@@ -15,10 +15,18 @@ export interface FormatOptions {
   readonly color?: boolean;
 }
 
-const ANSI = { bold: [1, 22], dim: [2, 22], red: [31, 39], yellow: [33, 39], cyan: [36, 39] } as const;
-type Style = keyof typeof ANSI;
+const ANSI = {
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  cyan: [36, 39],
+} as const;
+export type Style = keyof typeof ANSI;
 
-function paint(text: string, color: boolean, ...styles: Style[]): string {
+/** The text wrapped in the styles' ANSI codes, or the text as is when `color` is false. */
+export function paint(text: string, color: boolean, ...styles: Style[]): string {
   if (!color) return text;
   return styles.reduce((out, style) => `\u001b[${ANSI[style][0]}m${out}\u001b[${ANSI[style][1]}m`, text);
 }
@@ -76,6 +84,15 @@ export function oneLine(text: string): string {
   return text.trim().replace(/\s*\r?\n\s*/g, ' ');
 }
 
-function plural(n: number, word: string): string {
+/** `12ms`, `1.24s`, `12.3s`, `2m 05s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
+  if (ms < 10_000) return `${(ms / 1000).toFixed(2)}s`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const seconds = Math.floor(ms / 1000);
+  return `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, '0')}s`;
+}
+
+export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -15,8 +15,11 @@ export interface CliIo {
   readonly stdout: OutputStream;
   /** Where people read: diagnostics, summaries, errors. */
   readonly stderr: OutputStream;
-  /** Read when a file argument is `-`. */
-  readonly stdin: AsyncIterable<string | Uint8Array>;
+  /**
+   * Read when a file argument is `-`, and for answers at a `plan run` prompt; `isTTY` tells
+   * whether a person can answer there.
+   */
+  readonly stdin: AsyncIterable<string | Uint8Array> & { readonly isTTY?: boolean };
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 

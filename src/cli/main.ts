@@ -2,10 +2,12 @@
  * The `plan` command. `main` returns the exit code instead of exiting, so tests run it
  * in-process; bin/plan.js is the only place that calls process.exit.
  */
+import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { isToolDefinitionError, isToolsFileError } from '../errors.js';
 import { CliInputError } from './cli-input-error.js';
 import { GRAPH_FORMATS, type GraphFlags, graphCommand } from './commands/graph.js';
+import { RUN_MODES, type RunFlags, runCommand } from './commands/run.js';
 import { type ValidateFlags, validateCommand } from './commands/validate.js';
 import { ExitCode } from './exit-codes.js';
 import { formatCliError, oneLine, shouldUseColor } from './format.js';
@@ -17,6 +19,32 @@ Exit codes:
   0  the plan is valid (warnings allowed) and the command did its job
   1  the plan has errors (diagnostics on stderr, or in the --json object)
   2  bad usage, or a plan, tools, input or state file that cannot be used`;
+
+const RUN_EXIT_CODES_HELP = `
+Exit codes:
+  0    the run succeeded
+  1    the plan has errors (diagnostics on stderr); nothing ran
+  2    bad usage, or a plan, tools, input or state file that cannot be used
+  3    the run failed, or --fail-fast stopped it
+  4    the plan or a call was rejected at approval
+  130  interrupted (Ctrl-C): running calls were cancelled
+
+Approval: a lazy plan (--mode lazy, or "mode": "lazy" in the plan) is shown and asked about
+on the terminal before anything runs, and so is each call whose tool has needsApproval.
+Without a terminal to ask on, --yes approves; otherwise they are rejected (exit 4).
+
+Latent tools: their results come from a model, and plan run has none yet. In eager mode a
+latent call's _output is written as its result; a latent call without one (and every
+latent call of a lazy plan) fails with the executor's message.`;
+
+const ALL_EXIT_CODES_HELP = `
+Exit codes:
+  0    the plan is valid (warnings allowed) and the command did its job
+  1    the plan has errors (diagnostics on stderr, or in the --json object)
+  2    bad usage, or a plan, tools, input or state file that cannot be used
+  3    plan run: the run failed
+  4    plan run: rejected at approval
+  130  plan run: interrupted (Ctrl-C)`;
 
 /**
  * Runs the CLI.
@@ -30,7 +58,10 @@ export async function main(argv: readonly string[], io: Partial<CliIo> = {}): Pr
     stdout: io.stdout ?? process.stdout,
     stderr: io.stderr ?? process.stderr,
     // Touched only when a file argument is `-`: opening process.stdin has side effects.
-    stdin: io.stdin ?? { [Symbol.asyncIterator]: () => process.stdin[Symbol.asyncIterator]() },
+    stdin: io.stdin ?? {
+      [Symbol.asyncIterator]: () => process.stdin[Symbol.asyncIterator](),
+      isTTY: isatty(0),
+    },
     env: io.env ?? process.env,
   };
   let exitCode: number = ExitCode.OK;
@@ -58,7 +89,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       outputError: (text, write) =>
         write(formatCliError(text.replace(/^error:\s*/, ''), { color: shouldUseColor(io.stderr, io.env) })),
     })
-    .addHelpText('after', EXIT_CODES_HELP);
+    .addHelpText('after', ALL_EXIT_CODES_HELP);
 
   common(program.command('validate'))
     .description('check a plan and print every diagnostic (stderr), or one JSON object (stdout)')
@@ -73,16 +104,49 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--json', 'shorthand for --format json')
     .action(async (file: string, flags: GraphFlags) => setExitCode(await graphCommand(file, flags, io)));
 
+  common(program.command('run'), {
+    tools: ['--tools <module>', 'tools to run: a .js/.mjs ES module exporting tools with execute functions'],
+    help: RUN_EXIT_CODES_HELP,
+  })
+    .description('run a plan: progress on stderr (a live view on a terminal), or one JSON object on stdout')
+    .addOption(
+      new Option('--mode <mode>', "overrides the plan's mode (default: the plan's own)").choices(RUN_MODES),
+    )
+    .option('--concurrency <n>', 'most tool calls running at once (default: 16)')
+    .option(
+      '--timeout <ms>',
+      'time limit per attempt, for tools without their own timeoutMs; 0 for none (default: 0)',
+    )
+    .option('--fail-fast', 'start no new call after the first unhandled failure (exit 3)')
+    .option('-y, --yes', 'approve the plan (lazy mode) and every call whose tool needs approval')
+    .option(
+      '--json',
+      'print {"status", "state", "calls", "diagnostics"} to stdout when the run ends, and no progress',
+    )
+    .option('--events', 'print each run event as one JSON line on stdout, as it happens')
+    .action(async (file: string, flags: RunFlags) => setExitCode(await runCommand(file, flags, io)));
+
   return program;
 }
 
-function common(command: Command): Command {
+interface CommonHelp {
+  /** The --tools flag and its description. */
+  readonly tools?: readonly [string, string];
+  /** The text after the options. */
+  readonly help?: string;
+}
+
+function common(command: Command, options: CommonHelp = {}): Command {
+  const [tools, toolsHelp] = options.tools ?? [
+    '--tools <file>',
+    'tools: a .json manifest {"tools": [...]} or a .js/.mjs module exporting tools',
+  ];
   return command
     .argument('<file>', "the plan: a JSON file, or '-' for standard input")
-    .option('--tools <file>', 'tools: a .json manifest {"tools": [...]} or a .js/.mjs module exporting tools')
+    .option(tools, toolsHelp)
     .option('--input <file>', 'a JSON object of †input values')
     .option('--state <file>', 'a JSON object of initial state')
-    .addHelpText('after', EXIT_CODES_HELP);
+    .addHelpText('after', options.help ?? EXIT_CODES_HELP);
 }
 
 function reportFailure(e: unknown, io: CliIo): number {

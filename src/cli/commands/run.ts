@@ -1,0 +1,280 @@
+/**
+ * `plan run <file|-> --tools <module>`: compile a plan and run it with the tools of an ES
+ * module. Progress goes to stderr (a live view on a terminal, one line per event otherwise);
+ * `--json` prints one result object to stdout, `--events` one JSON line per event before it.
+ */
+import { extname } from 'node:path';
+import { compile } from '../../compile/compile.js';
+import type { CompiledPlan } from '../../compile/types.js';
+import { run } from '../../run/run.js';
+import type { ApprovalRequest, CallReport, RunEvent, RunResult } from '../../run/types.js';
+import { formatCallQuestion, formatPlanListing, lineReader, Prompter } from '../approval-prompt.js';
+import { CliInputError } from '../cli-input-error.js';
+import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
+import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
+import { ExitCode } from '../exit-codes.js';
+import { formatDiagnostics, formatSummary, shouldUseColor } from '../format.js';
+import { type CliIo, STDIN } from '../io.js';
+import { LiveView } from '../live-view.js';
+import { formatRunSummary } from '../run-summary.js';
+
+export const RUN_MODES = ['eager', 'lazy'] as const;
+
+export interface RunFlags extends CommonFlags {
+  /**
+   * Overrides the plan's mode.
+   * @default the plan's own (eager unless it says lazy)
+   */
+  readonly mode?: string;
+  /**
+   * Most tool calls running at once: a whole number >= 1.
+   * @default '16' (the executor's default)
+   */
+  readonly concurrency?: string;
+  /**
+   * Time limit per attempt in ms for tools without their own `timeoutMs`; 0 for none.
+   * @default '0'
+   */
+  readonly timeout?: string;
+  /**
+   * Start no new call after the first unhandled failure.
+   * @default false
+   */
+  readonly failFast?: boolean;
+  /**
+   * Approve the plan (lazy mode) and every call whose tool needs approval, without asking.
+   * @default false
+   */
+  readonly yes?: boolean;
+  /**
+   * Print one JSON object to stdout when the run ends, and no progress on stderr.
+   * @default false
+   */
+  readonly json?: boolean;
+  /**
+   * Print every event as one JSON line on stdout.
+   * @default false
+   */
+  readonly events?: boolean;
+}
+
+/** One call in the `--json` object: exactly SPEC 12's keys. */
+export type RunJsonCall = Pick<
+  CallReport,
+  'id' | 'tool' | 'status' | 'branch' | 'handled' | 'attempts' | 'startedAt' | 'endedAt' | 'error'
+>;
+
+/** What `run --json` prints (SPEC 12). */
+export interface RunJson {
+  readonly status: RunResult['status'];
+  readonly state: RunResult['state'];
+  readonly calls: RunJsonCall[];
+  readonly diagnostics: RunResult['diagnostics'];
+}
+
+const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
+
+/**
+ * @returns 0 succeeded, 1 plan invalid, 3 run failed (or stopped by --fail-fast), 4 rejected at
+ *   approval, 130 interrupted. Input problems throw CliInputError (2).
+ */
+export async function runCommand(file: string, flags: RunFlags, io: CliIo): Promise<number> {
+  const mode = chooseMode(flags.mode);
+  const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
+  const timeoutMs = wholeNumber(flags.timeout, '--timeout', 0);
+  const toolsFile = requireToolsModule(flags.tools);
+  const inputs = await loadCompileInputs(file, flags, io);
+  const compiled = compile(inputs.text, { ...inputs.options, ...(mode && { mode }) });
+  const color = shouldUseColor(io.stderr, io.env);
+  const format = { file: inputs.source, color };
+  if (!compiled.ok || !compiled.plan) {
+    const errors = compiled.diagnostics.filter((d) => d.severity === 'error').length;
+    const counts = {
+      calls: compiled.document?.calls.length ?? 0,
+      edges: 0,
+      errors,
+      warnings: compiled.diagnostics.length - errors,
+    };
+    io.stderr.write(formatDiagnostics(compiled.diagnostics, format) + formatSummary(counts, format));
+    return ExitCode.INVALID;
+  }
+  const plan = compiled.plan;
+  requireExecutable(plan, toolsFile);
+
+  // A person can be asked only with a terminal on both ends, and stdin not taken by a file.
+  const interactive =
+    io.stdin.isTTY === true && io.stderr.isTTY === true && ![file, flags.input, flags.state].includes(STDIN);
+  const askForPlan = plan.mode === 'lazy' && !flags.yes && interactive;
+  const refused = plan.mode === 'lazy' && !flags.yes && !interactive;
+  if (refused) {
+    io.stderr.write(
+      `plan: not running ${inputs.source}: a lazy plan runs only once approved, and there is no terminal to ask on; pass --yes to approve it\n`,
+    );
+  } else if (!flags.json && !askForPlan && plan.diagnostics.length > 0) {
+    io.stderr.write(formatDiagnostics(plan.diagnostics, format));
+  }
+
+  const view: RunView =
+    flags.json || refused
+      ? QUIET_VIEW
+      : canRedraw(io, flags)
+        ? new LiveView({ stream: io.stderr, color, calls: plan.calls })
+        : new PlainView(io.stderr);
+  const prompter = interactive ? new Prompter(lineReader(io.stdin), io.stderr) : null;
+  let unapproved = 0;
+  const approve = (request: ApprovalRequest): boolean | Promise<boolean> => {
+    if (flags.yes) return true;
+    if (!prompter) {
+      if (request.kind === 'call') unapproved++;
+      return false;
+    }
+    const question =
+      request.kind === 'plan'
+        ? `${formatPlanListing(plan, format)}Run this plan? [y/N] `
+        : formatCallQuestion(request, color);
+    return prompter.ask(question, { before: () => view.pause(), after: () => view.resume() });
+  };
+
+  const controller = new AbortController();
+  let interrupted = false;
+  // The first Ctrl-C cancels the run and still prints its summary; a second one, with the
+  // handler gone, ends the process the default way.
+  const onInterrupt = () => {
+    interrupted = true;
+    controller.abort();
+  };
+  process.once('SIGINT', onInterrupt);
+  const onEvent = (event: RunEvent) => {
+    if (flags.events) io.stdout.write(`${eventJson(event)}\n`);
+    view.onEvent(event);
+  };
+  let result: RunResult;
+  try {
+    result = await run(plan, {
+      tools: plan.tools!,
+      ...(inputs.options.input && { input: inputs.options.input }),
+      ...(inputs.options.state && { state: inputs.options.state }),
+      ...(concurrency !== undefined && { concurrency }),
+      ...(timeoutMs !== undefined && { timeoutMs }),
+      signal: controller.signal,
+      failFast: flags.failFast === true,
+      approve,
+      onEvent,
+    });
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+    // Ctrl-C at a prompt leaves the cursor at the end of the question.
+    if (prompter?.open) io.stderr.write('\n');
+    prompter?.close();
+    view.stop();
+  }
+
+  if (flags.json) io.stdout.write(`${JSON.stringify(toRunJson(result))}\n`);
+  else if (!refused) {
+    io.stderr.write(formatRunSummary(result, { ...format, interrupted, failFast: flags.failFast === true }));
+    if (unapproved > 0) {
+      io.stderr.write(
+        unapproved === 1
+          ? '1 call was rejected: its tool needs approval, and there is no terminal to ask on; pass --yes to approve it\n'
+          : `${unapproved} calls were rejected: their tools need approval, and there is no terminal to ask on; pass --yes to approve them\n`,
+      );
+    }
+  }
+  if (interrupted) return ExitCode.INTERRUPTED;
+  if (result.status === 'succeeded') return ExitCode.OK;
+  if (result.status === 'rejected') return ExitCode.REJECTED;
+  return ExitCode.RUN_FAILED;
+}
+
+/**
+ * The live view needs a terminal that moves its cursor (not TERM=dumb), and one that nothing
+ * else writes to: `--events` lines on the same terminal would break its redraws.
+ */
+function canRedraw(io: CliIo, flags: RunFlags): boolean {
+  return io.stderr.isTTY === true && io.env.TERM !== 'dumb' && !(flags.events && io.stdout.isTTY === true);
+}
+
+export function toRunJson(result: RunResult): RunJson {
+  return {
+    status: result.status,
+    state: result.state,
+    calls: result.calls.map((c) => ({
+      id: c.id,
+      tool: c.tool,
+      status: c.status,
+      branch: c.branch,
+      handled: c.handled,
+      attempts: c.attempts,
+      startedAt: c.startedAt,
+      endedAt: c.endedAt,
+      error: c.error,
+    })),
+    diagnostics: [...result.diagnostics],
+  };
+}
+
+/** An event as one JSON line; a value JSON cannot hold is named instead of breaking the stream. */
+function eventJson(event: RunEvent): string {
+  try {
+    return JSON.stringify(event);
+  } catch (e) {
+    return JSON.stringify({
+      type: event.type,
+      at: event.at,
+      error: `unprintable event: ${(e as Error).message}`,
+    });
+  }
+}
+
+function chooseMode(mode: string | undefined): 'eager' | 'lazy' | undefined {
+  if (mode === undefined) return undefined;
+  if (!(RUN_MODES as readonly string[]).includes(mode))
+    throw new CliInputError(`--mode must be one of ${RUN_MODES.join(', ')}, not '${mode}'`);
+  return mode as 'eager' | 'lazy';
+}
+
+function wholeNumber(value: string | undefined, flag: string, least: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < least)
+    throw new CliInputError(`${flag} must be a whole number >= ${least}, not '${value}'`);
+  return n;
+}
+
+function requireToolsModule(tools: string | undefined): string {
+  if (tools === undefined) {
+    throw new CliInputError(
+      'plan run needs --tools <module>: a .js/.mjs ES module that exports tools with execute functions',
+    );
+  }
+  const extension = extname(tools).toLowerCase();
+  if (extension === '.json') {
+    throw new CliInputError(
+      `--tools '${tools}' is a JSON manifest, which can validate a plan but not run it; plan run needs a .js/.mjs ES module that exports tools with execute functions`,
+    );
+  }
+  if (tools !== STDIN && !MODULE_EXTENSIONS.has(extension)) {
+    throw new CliInputError(
+      `--tools '${tools}' is not a module; plan run needs a .js/.mjs ES module that exports tools with execute functions`,
+    );
+  }
+  return tools;
+}
+
+/** Every tool the plan runs needs code; latent tools come from the model, `_output` from the plan. */
+function requireExecutable(plan: CompiledPlan, toolsFile: string): void {
+  const missing = new Map<string, string[]>();
+  for (const call of plan.calls) {
+    const tool = plan.tools?.get(call.tool)?.tool;
+    if (!tool || tool.latent || typeof tool.execute === 'function') continue;
+    if (call.hasOutput && plan.mode === 'eager') continue;
+    missing.set(tool.name, [...(missing.get(tool.name) ?? []), call.id]);
+  }
+  if (missing.size === 0) return;
+  const list = [...missing].map(
+    ([tool, calls]) => `'${tool}' (call${calls.length > 1 ? 's' : ''} ${calls.join(', ')})`,
+  );
+  throw new CliInputError(
+    `tools module '${toolsFile}': ${list.join(', ')} ${missing.size > 1 ? 'have' : 'has'} no execute function; give every tool the plan runs an execute(args, ctx) function`,
+  );
+}

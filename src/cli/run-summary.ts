@@ -1,0 +1,84 @@
+/** The last words of `plan run` on stderr: status, counts per terminal state, duration, state. */
+import type { CallStatus, RunResult } from '../run/types.js';
+import { formatDuration, paint, plural, type Style } from './format.js';
+
+export interface SummaryOptions {
+  /** The plan's name. */
+  readonly file: string;
+  readonly color: boolean;
+  /** Ctrl-C ended the run. */
+  readonly interrupted?: boolean;
+  /** --fail-fast was given: a cancelled run was stopped by it. */
+  readonly failFast?: boolean;
+  /**
+   * The final state is printed when its JSON takes at most this many lines.
+   * @default 20
+   */
+  readonly maxStateLines?: number;
+}
+
+const ORDER: readonly CallStatus[] = [
+  'succeeded',
+  'failed',
+  'skipped',
+  'upstream_failed',
+  'cancelled',
+  'rejected',
+];
+
+const STATUS_STYLE: Record<RunResult['status'], Style> = {
+  succeeded: 'green',
+  failed: 'red',
+  cancelled: 'yellow',
+  rejected: 'yellow',
+};
+
+const CALL_STYLE: Record<Exclude<CallStatus, 'succeeded'>, Style> = {
+  failed: 'red',
+  upstream_failed: 'red',
+  skipped: 'dim',
+  cancelled: 'yellow',
+  rejected: 'yellow',
+};
+
+/**
+ * `plan.json: run succeeded in 1.24s, 4 calls: 3 succeeded, 1 skipped`, then
+ * `state: {...}` (or its size, when it is big).
+ */
+export function formatRunSummary(result: RunResult, options: SummaryOptions): string {
+  const c = options.color;
+  const ms = Date.parse(result.endedAt) - Date.parse(result.startedAt);
+  let status = options.interrupted
+    ? `${paint('interrupted', c, 'yellow', 'bold')} after`
+    : `${paint(result.status, c, STATUS_STYLE[result.status], 'bold')} in`;
+  if (!options.interrupted && options.failFast && result.status === 'cancelled')
+    status = `${paint('stopped by --fail-fast', c, 'red', 'bold')} after`;
+  const counts = new Map<CallStatus, number>();
+  let handled = 0;
+  for (const call of result.calls) {
+    counts.set(call.status, (counts.get(call.status) ?? 0) + 1);
+    if (call.handled) handled++;
+  }
+  const parts = ORDER.filter((s) => counts.has(s)).map((s) => {
+    const text = `${counts.get(s)} ${s}${s === 'failed' && handled > 0 ? ` (${handled} handled)` : ''}`;
+    return s === 'succeeded' ? text : paint(text, c, CALL_STYLE[s]);
+  });
+  let out = `${paint(options.file, c, 'bold')}: run ${status} ${formatDuration(ms)}, ${plural(result.calls.length, 'call')}`;
+  out += parts.length > 0 ? `: ${parts.join(', ')}\n` : '\n';
+  out += formatState(result.state, options.maxStateLines ?? 20);
+  return out;
+}
+
+function formatState(state: RunResult['state'], maxLines: number): string {
+  const keys = Object.keys(state).length;
+  if (keys === 0) return 'state: {}\n';
+  let text: string;
+  try {
+    text = JSON.stringify(state, null, 2);
+  } catch {
+    return `state: ${plural(keys, 'key')}\n`;
+  }
+  if (text.split('\n').length <= maxLines) return `state: ${text}\n`;
+  const bytes = Buffer.byteLength(JSON.stringify(state));
+  return `state: ${plural(keys, 'key')}, ${bytes} bytes of JSON (--json prints it)\n`;
+}
