@@ -124,6 +124,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       'print {"status", "state", "calls", "diagnostics"} to stdout when the run ends, and no progress',
     )
     .option('--events', 'print each run event as one JSON line on stdout, as it happens')
+    .option('--journal <dir>', 'append every event to a journal in <dir>, synced as each call ends')
+    .option('--resume', 'with --journal: reuse the outputs of calls an interrupted run completed')
     .action(async (file: string, flags: RunFlags) => setExitCode(await runCommand(file, flags, io)));
 
   return program;

@@ -51,7 +51,8 @@ export function formatRunSummary(result: RunResult, options: SummaryOptions): st
   let status = options.interrupted
     ? `${paint('interrupted', c, 'yellow', 'bold')} after`
     : `${paint(result.status, c, STATUS_STYLE[result.status], 'bold')} in`;
-  if (!options.interrupted && options.failFast && result.status === 'cancelled')
+  const stoppedEarly = result.calls.some((call) => call.status === 'cancelled');
+  if (!options.interrupted && options.failFast && result.status === 'failed' && stoppedEarly)
     status = `${paint('stopped by --fail-fast', c, 'red', 'bold')} after`;
   const counts = new Map<CallStatus, number>();
   let handled = 0;

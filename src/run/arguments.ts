@@ -10,7 +10,8 @@ export type ResolvedArguments =
   | { readonly ok: false; readonly missing: readonly Reference[] };
 
 export function resolveArguments(call: CompiledCall, roots: Roots): ResolvedArguments {
-  if (call.refs.length === 0 && call.literals.length === 0) return { ok: true, args: copy(call.args) };
+  if (call.refs.length === 0 && call.literals.length === 0)
+    return { ok: true, args: copyArguments(call.args) };
   let missing: Reference[] | undefined;
   const values: unknown[] = [];
   for (const argument of call.refs) {
@@ -19,14 +20,30 @@ export function resolveArguments(call: CompiledCall, roots: Roots): ResolvedArgu
     else values.push(resolved.value);
   }
   if (missing) return { ok: false, missing };
-  const args = copy(call.args);
+  const args = copyArguments(call.args);
   call.refs.forEach((argument, k) => setAt(args, argument.at, copy(values[k])));
   for (const at of call.literals) setAt(args, at, (getAt(args, at) as string).slice(1));
   return { ok: true, args };
 }
 
+/** A deep copy, so a tool cannot change the plan or the state through its arguments. */
 function copy<T>(value: T): T {
-  return value === undefined ? value : structuredClone(value);
+  // Most arguments are strings and numbers: no copy needed, and structuredClone is not cheap.
+  return value === null || typeof value !== 'object' ? value : structuredClone(value);
+}
+
+/** The arguments object copied one level at a time: only nested objects pay for a deep copy. */
+function copyArguments(args: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  for (const key of Object.keys(args)) {
+    Object.defineProperty(out, key, {
+      value: copy(args[key]),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }
 
 function getAt(root: JsonObject, at: string): unknown {
@@ -36,13 +53,19 @@ function getAt(root: JsonObject, at: string): unknown {
 }
 
 function setAt(root: JsonObject, at: string, value: unknown): void {
+  // Most references are whole top-level arguments: "/key".
+  if (at.lastIndexOf('/') === 0 && at.indexOf('~') < 0) return setOwn(root, at.slice(1), value);
   const tokens = splitPointer(at);
   let container: unknown = root;
   for (const token of tokens.slice(0, -1)) container = (container as Record<string, unknown>)[token];
-  Object.defineProperty(container, tokens[tokens.length - 1]!, {
-    value,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  });
+  setOwn(container as JsonObject, tokens[tokens.length - 1]!, value);
+}
+
+/** An own data property, even for a key named `__proto__` (assignment would set the prototype). */
+function setOwn(object: object, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    (object as Record<string, unknown>)[key] = value;
+  }
 }

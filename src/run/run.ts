@@ -6,6 +6,7 @@
  * and retry delays). Endings never recurse into the next call: they feed a work list that one
  * loop drains, so a 100k-call cascade of skips uses no stack.
  */
+import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { compile } from '../compile/compile.js';
 import { orderCalls } from '../compile/order.js';
@@ -54,10 +55,12 @@ export interface RunHandle {
  * @throws {TypeError} for a bad option value.
  */
 export async function run(
-  plan: CompiledPlan | PlanDocument | string | unknown,
+  plan: CompiledPlan | PlanDocument | string | AsyncIterable<unknown> | unknown,
   options: RunOptions,
 ): Promise<RunResult> {
-  return startRun(plan, options).result;
+  // Without an event iterator nobody reads a buffer of events, so none is kept: a run that
+  // nobody observes builds no event objects at all.
+  return launch(plan, options, null).result;
 }
 
 /**
@@ -68,38 +71,38 @@ export function startRun(
   plan: CompiledPlan | PlanDocument | string | AsyncIterable<unknown> | unknown,
   options: RunOptions,
 ): RunHandle {
+  return launch(plan, options, new EventChannel<RunEvent>());
+}
+
+function launch(plan: unknown, options: RunOptions, channel: EventChannel<RunEvent> | null): RunHandle {
+  const events: AsyncIterable<RunEvent> = channel ?? { async *[Symbol.asyncIterator]() {} };
   if (isAsyncIterable(plan) && options.mode === 'lazy') {
     // A lazy plan is approved whole: take the stream in, then run it as a document.
     const handle = (async () => {
       const calls: unknown[] = [];
       for await (const call of plan) calls.push(call);
-      return startRun({ type: 'plan', mode: 'lazy', plan: calls }, options);
+      return launch({ type: 'plan', mode: 'lazy', plan: calls }, options, channel);
     })();
-    return {
-      events: {
-        async *[Symbol.asyncIterator]() {
-          yield* (await handle).events;
-        },
-      },
-      result: handle.then((h) => h.result),
-    };
+    return { events, result: handle.then((h) => h.result) };
   }
-  const channel = new EventChannel<RunEvent>();
   const userOnEvent = options.onEvent;
   const stream = isAsyncIterable(plan) ? plan : null;
-  const emit = (event: RunEvent) => {
-    channel.push(event);
-    if (userOnEvent) {
-      try {
-        userOnEvent(event);
-      } catch {
-        // An observer's failure is its own: the run goes on.
-      }
-    }
-  };
+  const emit =
+    channel || userOnEvent
+      ? (event: RunEvent) => {
+          channel?.push(event);
+          if (userOnEvent) {
+            try {
+              userOnEvent(event);
+            } catch {
+              // An observer's failure is its own: the run goes on.
+            }
+          }
+        }
+      : null;
   const runner = new Runner(stream ? null : toCompiledPlan(plan, options), options, emit, stream);
-  const result = runner.start().finally(() => channel.close());
-  return { events: channel, result };
+  const result = runner.start().finally(() => channel?.close());
+  return { events, result };
 }
 
 function toCompiledPlan(plan: unknown, options: RunOptions): CompiledPlan {
@@ -169,6 +172,8 @@ class Runner {
   /** Set on abort or fail-fast: nothing new starts. */
   #stopping = false;
   readonly #controllers = new Set<AbortController>();
+  /** The signal of every attempt without a timeout; aborted with the run. */
+  readonly #shared = sharedController();
   #finish: (() => void) | null = null;
   readonly #startedAt = Date.now();
   #journal: Journal | undefined;
@@ -177,7 +182,7 @@ class Runner {
   constructor(
     plan: CompiledPlan | null,
     private readonly options: RunOptions,
-    private readonly emit: (event: RunEvent) => void,
+    private readonly emit: ((event: RunEvent) => void) | null,
     private readonly source: AsyncIterable<unknown> | null = null,
   ) {
     const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
@@ -223,7 +228,9 @@ class Runner {
     this.#state = structuredClone({ ...plan?.state, ...options.state });
     if (options.journal !== undefined) {
       if (!plan) {
-        throw new TypeError('Expected a whole plan with journal: a streamed plan has no identity to resume by');
+        throw new TypeError(
+          'Expected a whole plan with journal: a streamed plan has no identity to resume by',
+        );
       }
       this.#journal = Journal.open({
         dir: options.journal,
@@ -241,8 +248,10 @@ class Runner {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       if (this.#mode === 'lazy' && !(await this.#approvePlan())) {
-        for (let i = 0; i < n; i++) this.#end(i, 'rejected');
-        return this.#result('rejected');
+        // Aborted while a person was being asked: nothing was refused, the run was stopped.
+        const status = signal?.aborted ? 'cancelled' : 'rejected';
+        for (let i = 0; i < n; i++) this.#end(i, status);
+        return this.#result(status);
       }
       if (signal?.aborted) this.#stopping = true;
       const done = new Promise<void>((resolve) => (this.#finish = resolve));
@@ -261,14 +270,20 @@ class Runner {
     return this.options.mode ?? this.#plan.mode;
   }
 
+  /** Someone hears events: an observer, an iterator or the journal. Otherwise none is built. */
+  get #listening(): boolean {
+    return this.emit !== null || this.#journal !== undefined;
+  }
+
   #event(event: DistributiveOmit<RunEvent, 'at'>): void {
+    if (!this.#listening) return;
     const full = { ...event, at: new Date().toISOString() } as RunEvent;
     if (this.#journal) {
       this.#journal.append(full);
       // A completed call is on disk before anything that depends on it starts.
       if (full.type === 'call:end') this.#journal.sync();
     }
-    this.emit(full);
+    this.emit?.(full);
   }
 
   async #approvePlan(): Promise<boolean> {
@@ -301,6 +316,7 @@ class Runner {
 
   #abort(): void {
     this.#stopping = true;
+    this.#controllers.add(this.#shared);
     for (const controller of this.#controllers)
       controller.abort(new CallFailure('the run was cancelled', 'CANCELLED'));
   }
@@ -324,7 +340,7 @@ class Runner {
   #ready(i: number): void {
     const call = this.#calls[i]!;
     if (this.#stopping) return this.#end(i, 'cancelled');
-    this.#event({ type: 'call:ready', call: call.id, tool: call.tool });
+    if (this.#listening) this.#event({ type: 'call:ready', call: call.id, tool: call.tool });
     const resolved = resolveArguments(call, { input: this.#input, state: this.#state });
     if (!resolved.ok) {
       const failedWriter = resolved.missing.some(
@@ -396,10 +412,14 @@ class Runner {
       record.attempts = attempt;
       // The controller exists before anyone hears of the start, so an abort from an observer of
       // call:start reaches this attempt.
-      const controller = new AbortController();
+      // Without a timeout every attempt can share the run's controller (only a run abort fires
+      // it); a per-attempt one is made only when a timeout may abort this attempt alone.
+      const controller = timeoutMs > 0 ? new AbortController() : this.#shared;
       this.#controllers.add(controller);
-      if (this.#stopping) controller.abort(new CallFailure('the run was cancelled', 'CANCELLED'));
-      this.#event({ type: 'call:start', call: call.id, tool: call.tool, attempt, args });
+      if (this.#stopping && !controller.signal.aborted) {
+        controller.abort(new CallFailure('the run was cancelled', 'CANCELLED'));
+      }
+      if (this.#listening) this.#event({ type: 'call:start', call: call.id, tool: call.tool, attempt, args });
       let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
       try {
         const value = await this.#attempt(i, tool, args, controller, timeoutMs);
@@ -411,7 +431,7 @@ class Runner {
       } catch (error) {
         outcome = { ok: false, error };
       } finally {
-        this.#controllers.delete(controller);
+        if (controller !== this.#shared) this.#controllers.delete(controller);
       }
       if (outcome.ok) return this.#succeed(i, outcome.value);
       if (this.#stopping && this.options.signal?.aborted) return this.#end(i, 'cancelled');
@@ -570,7 +590,8 @@ class Runner {
       const path = output.paths[k]!;
       this.#state = writeAt(this.#state, path.segments, alternatives.length > 1 ? copyValue(value) : value);
       this.#taint.clear(path.segments);
-      this.#event({ type: 'state:write', call: call.id, path: output.refs[k]!.text, value });
+      if (this.#listening)
+        this.#event({ type: 'state:write', call: call.id, path: output.refs[k]!.text, value });
     }
   }
 
@@ -609,19 +630,20 @@ class Runner {
     if (status === 'upstream_failed' && call.outputPath) {
       for (const path of call.outputPath.paths) this.#taint.mark(path.segments, i);
     }
-    this.#event({
-      type: 'call:end',
-      call: call.id,
-      tool: call.tool,
-      status,
-      branch: record.branch,
-      handled: record.handled,
-      attempts: record.attempts,
-      durationMs: record.startedAt === null ? null : record.endedAt! - record.startedAt,
-      error: record.error,
-      ...(record.output !== undefined && { output: record.output }),
-      ...(this.#resumed.has(i) && { resumed: true }),
-    });
+    if (this.#listening)
+      this.#event({
+        type: 'call:end',
+        call: call.id,
+        tool: call.tool,
+        status,
+        branch: record.branch,
+        handled: record.handled,
+        attempts: record.attempts,
+        durationMs: record.startedAt === null ? null : record.endedAt! - record.startedAt,
+        error: record.error,
+        ...(record.output !== undefined && { output: record.output }),
+        ...(this.#resumed.has(i) && { resumed: true }),
+      });
     this.#ended++;
     if (this.#successors) {
       for (const next of this.#successors[i] ?? []) if (--this.#remaining[next]! === 0) this.#work.push(next);
@@ -700,20 +722,38 @@ class Runner {
     this.#end(i, 'failed');
   }
 
+  /**
+   * SPEC 7. When several apply: an aborted run is `cancelled`; otherwise an unhandled failure
+   * makes it `failed` (calls that fail-fast cancelled are its consequence); then `rejected`,
+   * then `cancelled`.
+   */
   #status(): RunStatus {
+    if (this.options.signal?.aborted) return 'cancelled';
     let failed = false;
     let rejected = false;
+    let cancelled = false;
     for (const record of this.#records) {
-      if (record.status === 'cancelled') return 'cancelled';
-      if (record.status === 'rejected') rejected = true;
-      if (record.status === 'upstream_failed' || (record.status === 'failed' && !record.handled))
+      if (record.status === 'cancelled') cancelled = true;
+      else if (record.status === 'rejected') rejected = true;
+      else if (record.status === 'upstream_failed' || (record.status === 'failed' && !record.handled)) {
         failed = true;
+      }
     }
-    return rejected ? 'rejected' : failed ? 'failed' : 'succeeded';
+    return failed ? 'failed' : rejected ? 'rejected' : cancelled ? 'cancelled' : 'succeeded';
   }
 
   #result(status: RunStatus): RunResult {
-    const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+    // Calls end in bursts within one millisecond: remember the last conversion.
+    let lastTime = -1;
+    let lastIso = '';
+    const iso = (t: number | null) => {
+      if (t === null) return null;
+      if (t !== lastTime) {
+        lastTime = t;
+        lastIso = new Date(t).toISOString();
+      }
+      return lastIso;
+    };
     const calls: CallReport[] = this.#calls.map((call, i) => {
       const r = this.#records[i]!;
       return {
@@ -838,4 +878,11 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
     typeof value === 'object' &&
     typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
   );
+}
+
+/** A controller many attempts listen to at once (up to the concurrency): no leak warning. */
+function sharedController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }

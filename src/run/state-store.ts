@@ -13,7 +13,12 @@ export class StateWriteError extends Error {
 
 /** A deep copy of a tool's value, or an error when it is not plain data. */
 export function copyValue(value: unknown): unknown {
-  if (value === undefined) return undefined;
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') {
+      throw new StateWriteError(`the result is not plain data (a ${typeof value})`);
+    }
+    return value;
+  }
   try {
     return structuredClone(value);
   } catch (e) {

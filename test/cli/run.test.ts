@@ -296,7 +296,7 @@ describe('plan run', () => {
       const r = run(['fails.json', '--tools', 'tools.mjs', '--fail-fast', '--concurrency', '1', '--json']);
       expect(r.code).toBe(3);
       const out = parseJson(r.stdout);
-      expect(out.status).toBe('cancelled');
+      expect(out.status).toBe('failed');
       expect(out.calls.find((c: { id: string }) => c.id === 'other').status).toBe('cancelled');
       expect(ran()).toEqual(['pay']);
       const human = run(['fails.json', '--tools', 'tools.mjs', '--fail-fast', '--concurrency', '1']);
@@ -616,5 +616,43 @@ describe('plan run', () => {
       expect(code).toBe(4);
       expect(ran()).toEqual([]);
     });
+  });
+});
+
+describe('plan run --journal and --resume', () => {
+  it('journals every event to the directory, and a resumed run reuses completed calls', () => {
+    const journal = join(dir, 'journal');
+    const first = run([
+      'plan.json',
+      '--tools',
+      'tools.mjs',
+      '--input',
+      'input.json',
+      '--journal',
+      journal,
+      '--json',
+    ]);
+    expect(first.code).toBe(0);
+    expect(ran()).toEqual(['get_user', 'check_user', 'notify']);
+    rmSync(LOG, { force: true });
+    const again = run([
+      'plan.json',
+      '--tools',
+      'tools.mjs',
+      '--input',
+      'input.json',
+      '--journal',
+      journal,
+      '--resume',
+      '--json',
+    ]);
+    expect(again.code).toBe(0);
+    // Every call completed in the journaled run: nothing runs again, the state is the same.
+    expect(existsSync(LOG)).toBe(false);
+    expect(parseJson(again.stdout).state).toEqual(parseJson(first.stdout).state);
+  });
+
+  it('--resume without --journal is a usage error', () => {
+    expectUsageError(run(['plan.json', '--tools', 'tools.mjs', '--resume']), /--resume needs --journal/);
   });
 });

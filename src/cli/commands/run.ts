@@ -3,11 +3,12 @@
  * module. Progress goes to stderr (a live view on a terminal, one line per event otherwise);
  * `--json` prints one result object to stdout, `--events` one JSON line per event before it.
  */
-import { extname } from 'node:path';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { compile } from '../../compile/compile.js';
 import type { CompiledPlan } from '../../compile/types.js';
 import { run } from '../../run/run.js';
-import type { ApprovalRequest, CallReport, RunEvent, RunResult } from '../../run/types.js';
+import type { ApprovalRequest, CallReport, LatentFunction, RunEvent, RunResult } from '../../run/types.js';
 import { formatCallQuestion, formatPlanListing, lineReader, Prompter } from '../approval-prompt.js';
 import { CliInputError } from '../cli-input-error.js';
 import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
@@ -56,6 +57,16 @@ export interface RunFlags extends CommonFlags {
    * @default false
    */
   readonly events?: boolean;
+  /**
+   * Directory of the run journal.
+   * @default undefined (no journal)
+   */
+  readonly journal?: string;
+  /**
+   * With --journal: reuse what an interrupted run of the same plan completed.
+   * @default false
+   */
+  readonly resume?: boolean;
 }
 
 /** One call in the `--json` object: exactly SPEC 12's keys. */
@@ -100,6 +111,8 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   }
   const plan = compiled.plan;
   requireExecutable(plan, toolsFile);
+  if (flags.resume && flags.journal === undefined) throw new CliInputError('--resume needs --journal <dir>');
+  const latent = await latentFrom(toolsFile);
 
   // A person can be asked only with a terminal on both ends, and stdin not taken by a file.
   const interactive =
@@ -160,6 +173,8 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       failFast: flags.failFast === true,
       approve,
       onEvent,
+      ...(latent && { latent }),
+      ...(flags.journal !== undefined && { journal: flags.journal, resume: flags.resume === true }),
     });
   } finally {
     process.removeListener('SIGINT', onInterrupt);
@@ -184,6 +199,15 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   if (result.status === 'succeeded') return ExitCode.OK;
   if (result.status === 'rejected') return ExitCode.REJECTED;
   return ExitCode.RUN_FAILED;
+}
+
+/**
+ * A tools module may also export `latent(request)`: the model stand-in that produces latent
+ * tools' results (the bundled examples do). The module is cached by Node, so this is no second load.
+ */
+async function latentFrom(toolsFile: string): Promise<LatentFunction | undefined> {
+  const module = (await import(pathToFileURL(resolve(toolsFile)).href)) as { latent?: unknown };
+  return typeof module.latent === 'function' ? (module.latent as LatentFunction) : undefined;
 }
 
 /**
