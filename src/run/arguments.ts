@@ -3,7 +3,7 @@ import type { CompiledCall } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
 import { splitPointer } from '../language/pointer.js';
 import type { Reference } from '../language/reference.js';
-import { type Roots, resolveExpression } from '../language/resolve.js';
+import { type Roots, resolveExpression, resolveReference } from '../language/resolve.js';
 
 export type ResolvedArguments =
   | { readonly ok: true; readonly args: JsonObject }
@@ -15,8 +15,16 @@ export function resolveArguments(call: CompiledCall, roots: Roots): ResolvedArgu
   let missing: Reference[] | undefined;
   const values: unknown[] = [];
   for (const argument of call.refs) {
-    const resolved = resolveExpression(argument.expression, roots);
-    if (!resolved.exists) (missing ??= []).push(...argument.expression.refs);
+    const expression = argument.expression;
+    if (expression.op === null) {
+      // One reference (the common case): no intermediate result object.
+      const value = resolveReference(expression.refs[0]!, roots);
+      if (value === undefined) (missing ??= []).push(expression.refs[0]!);
+      else values.push(value);
+      continue;
+    }
+    const resolved = resolveExpression(expression, roots);
+    if (!resolved.exists) (missing ??= []).push(...expression.refs);
     else values.push(resolved.value);
   }
   if (missing) return { ok: false, missing };

@@ -174,6 +174,7 @@ class Runner {
   readonly #controllers = new Set<AbortController>();
   /** The signal of every attempt without a timeout; aborted with the run. */
   readonly #shared = sharedController();
+  readonly #outputPathTexts: (readonly string[] | undefined)[] = [];
   #finish: (() => void) | null = null;
   readonly #startedAt = Date.now();
   #journal: Journal | undefined;
@@ -202,7 +203,7 @@ class Runner {
       this.#successors = null;
       this.#records = plan.calls.map(newRecord);
       this.#remaining = plan.calls.map((call) => call.dependencies.length);
-      const { offsets, targets } = orderCalls(plan.calls);
+      const { offsets, targets } = successorsOf(plan);
       this.#offsets = offsets;
       this.#targets = targets;
     } else {
@@ -460,49 +461,56 @@ class Runner {
     args: JsonObject,
     controller: AbortController,
     timeoutMs: number,
-  ): Promise<unknown> {
+  ): unknown {
     const call = this.#calls[i]!;
+    if (controller.signal.aborted) return Promise.reject(controller.signal.reason);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (timeoutMs > 0) {
+      timer = setTimeout(() => {
+        controller.abort(new CallFailure(`timed out after ${timeoutMs} ms`, 'TIMEOUT'));
+      }, timeoutMs);
+    }
+    let pending: unknown;
+    try {
+      if (tool.latent) {
+        const latent = this.options.latent;
+        if (!latent) {
+          throw new CallFailure(
+            `"${tool.name}" is a latent tool: its result comes from the model, so run() needs a latent function (or, in eager mode, the call's _output)`,
+            'NO_MODEL',
+          );
+        }
+        pending = latent({ call: call.id, tool, args, signal: controller.signal });
+      } else if (typeof tool.execute !== 'function') {
+        throw new CallFailure(`tool "${tool.name}" has no execute function`, 'NOT_EXECUTABLE');
+      } else {
+        pending = tool.execute(args, {
+          toolCallId: call.id,
+          abortSignal: controller.signal,
+          outputPaths: this.#outputPaths(i),
+          context: this.options.context,
+        });
+      }
+    } catch (e) {
+      clearTimeout(timer);
+      return Promise.reject(e);
+    }
+    if (!isThenable(pending)) {
+      // A synchronous result: nothing can have aborted it in between, nothing to race.
+      clearTimeout(timer);
+      return pending;
+    }
     return new Promise<unknown>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
       const settle = (fn: () => void) => {
-        if (timer) clearTimeout(timer);
+        clearTimeout(timer);
         controller.signal.removeEventListener('abort', onAbort);
         fn();
       };
       const onAbort = () => settle(() => reject(controller.signal.reason));
       if (controller.signal.aborted) return onAbort();
       controller.signal.addEventListener('abort', onAbort, { once: true });
-      if (timeoutMs > 0) {
-        timer = setTimeout(() => {
-          controller.abort(new CallFailure(`timed out after ${timeoutMs} ms`, 'TIMEOUT'));
-        }, timeoutMs);
-      }
-      let pending: unknown;
-      try {
-        if (tool.latent) {
-          const latent = this.options.latent;
-          if (!latent) {
-            throw new CallFailure(
-              `"${tool.name}" is a latent tool: its result comes from the model, so run() needs a latent function (or, in eager mode, the call's _output)`,
-              'NO_MODEL',
-            );
-          }
-          pending = latent({ call: call.id, tool, args, signal: controller.signal });
-        } else if (typeof tool.execute !== 'function') {
-          throw new CallFailure(`tool "${tool.name}" has no execute function`, 'NOT_EXECUTABLE');
-        } else {
-          pending = tool.execute(args, {
-            toolCallId: call.id,
-            abortSignal: controller.signal,
-            outputPaths: call.outputPath ? call.outputPath.refs.map((r) => r.text) : [],
-            context: this.options.context,
-          });
-        }
-      } catch (e) {
-        return settle(() => reject(e));
-      }
       // A result that arrives after a timeout or abort is discarded: settle runs once.
-      Promise.resolve(pending).then(
+      pending.then(
         (value) => {
           if (!controller.signal.aborted) settle(() => resolve(value));
         },
@@ -511,6 +519,17 @@ class Runner {
         },
       );
     });
+  }
+
+  /** A call's output paths as written, made once per call (tools get them in their context). */
+  #outputPaths(i: number): readonly string[] {
+    let paths = this.#outputPathTexts[i];
+    if (paths === undefined) {
+      const output = this.#calls[i]!.outputPath;
+      paths = output ? output.refs.map((r) => r.text) : NO_PATHS;
+      this.#outputPathTexts[i] = paths;
+    }
+    return paths;
   }
 
   #succeed(i: number, value: unknown): void {
@@ -885,4 +904,27 @@ function sharedController(): AbortController {
   const controller = new AbortController();
   setMaxListeners(0, controller.signal);
   return controller;
+}
+
+const NO_PATHS: readonly string[] = [];
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as PromiseLike<unknown>).then === 'function'
+  );
+}
+
+/** Successor lists of a plan, computed once per plan however often it runs. */
+const successorCache = new WeakMap<CompiledPlan, { offsets: Int32Array; targets: Int32Array }>();
+
+function successorsOf(plan: CompiledPlan): { offsets: Int32Array; targets: Int32Array } {
+  let cached = successorCache.get(plan);
+  if (!cached) {
+    const { offsets, targets } = orderCalls(plan.calls);
+    cached = { offsets, targets };
+    successorCache.set(plan, cached);
+  }
+  return cached;
 }
