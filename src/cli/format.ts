@@ -1,4 +1,5 @@
 /** Terminal rendering: `file:line:col: error CODE: message` lines, hints, summaries, colors. */
+import type { CompileResult } from '../compile/compile.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { OutputStream } from './io.js';
 
@@ -76,6 +77,21 @@ export function formatSummary(counts: SummaryCounts, options: FormatOptions = {}
 }
 
 /** The single line for a problem with the CLI's own inputs. */
+/**
+ * Every diagnostic of a compile, then its summary line: what `validate` prints, and what
+ * `graph` and `run` print for a plan that does not compile.
+ */
+export function formatCompileReport(result: CompileResult, options: FormatOptions = {}): string {
+  const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+  const counts = {
+    calls: result.document?.calls.length ?? 0,
+    edges: result.plan?.edgeCount ?? 0,
+    errors,
+    warnings: result.diagnostics.length - errors,
+  };
+  return formatDiagnostics(result.diagnostics, options) + formatSummary(counts, options);
+}
+
 export function formatCliError(message: string, options: Pick<FormatOptions, 'color'> = {}): string {
   return `plan: ${paint('error', options.color ?? false, 'red', 'bold')}: ${oneLine(message)}\n`;
 }

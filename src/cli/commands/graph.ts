@@ -5,7 +5,7 @@ import { toDot, toGraphJson, toMermaid } from '../../report/graph-export.js';
 import { CliInputError } from '../cli-input-error.js';
 import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatDiagnostics, formatSummary, shouldUseColor } from '../format.js';
+import { formatCompileReport, formatDiagnostics, shouldUseColor } from '../format.js';
 import type { CliIo } from '../io.js';
 
 export const GRAPH_FORMATS = ['mermaid', 'dot', 'json'] as const;
@@ -37,14 +37,7 @@ export async function graphCommand(file: string, flags: GraphFlags, io: CliIo): 
   const result = compile(inputs.text, inputs.options);
   const options = { file: inputs.source, color: shouldUseColor(io.stderr, io.env) };
   if (!result.ok || !result.plan) {
-    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-    const counts = {
-      calls: result.document?.calls.length ?? 0,
-      edges: 0,
-      errors,
-      warnings: result.diagnostics.length - errors,
-    };
-    io.stderr.write(formatDiagnostics(result.diagnostics, options) + formatSummary(counts, options));
+    io.stderr.write(formatCompileReport(result, options));
     return ExitCode.INVALID;
   }
   if (result.diagnostics.length > 0) io.stderr.write(formatDiagnostics(result.diagnostics, options));

@@ -14,7 +14,7 @@ import { CliInputError } from '../cli-input-error.js';
 import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
 import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatDiagnostics, formatSummary, shouldUseColor } from '../format.js';
+import { formatCompileReport, formatDiagnostics, shouldUseColor } from '../format.js';
 import { type CliIo, STDIN } from '../io.js';
 import { LiveView } from '../live-view.js';
 import { formatRunSummary } from '../run-summary.js';
@@ -99,14 +99,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   const color = shouldUseColor(io.stderr, io.env);
   const format = { file: inputs.source, color };
   if (!compiled.ok || !compiled.plan) {
-    const errors = compiled.diagnostics.filter((d) => d.severity === 'error').length;
-    const counts = {
-      calls: compiled.document?.calls.length ?? 0,
-      edges: 0,
-      errors,
-      warnings: compiled.diagnostics.length - errors,
-    };
-    io.stderr.write(formatDiagnostics(compiled.diagnostics, format) + formatSummary(counts, format));
+    io.stderr.write(formatCompileReport(compiled, format));
     return ExitCode.INVALID;
   }
   const plan = compiled.plan;

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../../language/diagnostics.js';
 import type { PlanMode } from '../../language/document.js';
 import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatDiagnostics, formatSummary, shouldUseColor } from '../format.js';
+import { formatCompileReport, shouldUseColor } from '../format.js';
 import type { CliIo } from '../io.js';
 
 export interface ValidateFlags extends CommonFlags {
@@ -34,14 +34,7 @@ export async function validateCommand(file: string, flags: ValidateFlags, io: Cl
     io.stdout.write(`${JSON.stringify(toValidateJson(result))}\n`);
   } else {
     const options = { file: inputs.source, color: shouldUseColor(io.stderr, io.env) };
-    const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
-    const counts = {
-      calls: result.document?.calls.length ?? 0,
-      edges: result.plan?.edgeCount ?? 0,
-      errors,
-      warnings: result.diagnostics.length - errors,
-    };
-    io.stderr.write(formatDiagnostics(result.diagnostics, options) + formatSummary(counts, options));
+    io.stderr.write(formatCompileReport(result, options));
   }
   return result.ok ? ExitCode.OK : ExitCode.INVALID;
 }
