@@ -390,8 +390,14 @@ class Runner {
 
   #dispatch(i: number, args: JsonObject): void {
     void this.#queue.add(async () => {
-      if (this.#stopping) this.#end(i, 'cancelled');
-      else await this.#execute(i, args);
+      try {
+        if (this.#stopping) this.#end(i, 'cancelled');
+        else await this.#execute(i, args);
+      } catch (e) {
+        // Whatever went wrong (a state write, an observer of the journal), the call still ends
+        // in a named state and the run does not hang on it.
+        if (this.#records[i]!.status === null) this.#fail(i, e);
+      }
       this.#drain();
     });
   }
@@ -419,7 +425,9 @@ class Runner {
       // it); a per-attempt one is made only when a timeout may abort this attempt alone.
       const controller = timeoutMs > 0 ? new AbortController() : this.#shared;
       this.#controllers.add(controller);
-      if (this.#stopping && !controller.signal.aborted) {
+      // A run aborted already (not merely stopped by fail-fast, which lets running calls finish)
+      // cancels this attempt too.
+      if (this.options.signal?.aborted && !controller.signal.aborted) {
         controller.abort(new CallFailure('the run was cancelled', 'CANCELLED'));
       }
       if (this.#listening) this.#event({ type: 'call:start', call: call.id, tool: call.tool, attempt, args });

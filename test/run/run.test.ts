@@ -668,3 +668,45 @@ describe('scale and inputs', () => {
     expect(peak).toBe(3);
   });
 });
+
+describe('fail-fast and retries together', () => {
+  it('a retry after fail-fast began does not cancel the other running calls', async () => {
+    let tries = 0;
+    const flaky: Tool = {
+      name: 'flaky',
+      retries: { limit: 2, delayMs: 5 },
+      execute: async () => {
+        tries++;
+        await wait(5);
+        throw new Error(`try ${tries}`);
+      },
+    };
+    const boom: Tool = {
+      name: 'boom',
+      execute: () => {
+        throw new Error('first failure');
+      },
+    };
+    let sawAbort = false;
+    const slow: Tool = {
+      name: 'slow',
+      execute: async (_args, ctx) => {
+        ctx.abortSignal.addEventListener('abort', () => (sawAbort = true));
+        await wait(60);
+        return 'finished';
+      },
+    };
+    const r = await run(
+      [
+        { _id: 'slow', _tool: 'slow', _outputPath: '†state.s' },
+        { _id: 'flaky', _tool: 'flaky' },
+        { _id: 'boom', _tool: 'boom' },
+      ],
+      { tools: [slow, flaky, boom], failFast: true, concurrency: 4 },
+    );
+    expect(sawAbort).toBe(false);
+    expect(r.calls[0]).toMatchObject({ status: 'succeeded' });
+    expect(r.state.s).toBe('finished');
+    expect(r.status).toBe('failed');
+  });
+});
