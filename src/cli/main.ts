@@ -5,6 +5,7 @@
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { isToolDefinitionError, isToolsFileError } from '../errors.js';
+import { isJournalError } from '../run/journal-error.js';
 import { CliInputError } from './cli-input-error.js';
 import { GRAPH_FORMATS, type GraphFlags, graphCommand } from './commands/graph.js';
 import { RUN_MODES, type RunFlags, runCommand } from './commands/run.js';
@@ -158,7 +159,7 @@ function reportFailure(e: unknown, io: CliIo): number {
     return e.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
   }
   const color = shouldUseColor(io.stderr, io.env);
-  if (e instanceof CliInputError || isToolsFileError(e) || isToolDefinitionError(e)) {
+  if (e instanceof CliInputError || isToolsFileError(e) || isToolDefinitionError(e) || isJournalError(e)) {
     io.stderr.write(formatCliError((e as Error).message, { color }));
     return ExitCode.USAGE;
   }

@@ -11,12 +11,14 @@ import {
   fstatSync,
   fsyncSync,
   ftruncateSync,
+  existsSync,
   mkdirSync,
   openSync,
   readSync,
+  statSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describeFsError, JournalError } from './journal-error.js';
 import { type CallEndEvent, canonicalJson, decodeEvent, encodeEvent, isReusable } from './journal-format.js';
 import type { RunEvent } from './types.js';
@@ -89,7 +91,7 @@ export class Journal {
     checkOptions(options);
     const { dir, runKey, resume } = options;
     try {
-      mkdirSync(dir, { recursive: true });
+      makeDirectory(dir);
     } catch (cause) {
       throw new JournalError(`cannot create the journal directory '${dir}': ${describeFsError(cause)}`, {
         path: dir,
@@ -320,5 +322,24 @@ function checkOptions(options: JournalOptions): void {
     throw new TypeError(
       `Journal.open: resume must be true or false, got ${JSON.stringify(resume) ?? String(resume)}`,
     );
+  }
+}
+
+/**
+ * `mkdir -p`, one level at a time. Node 20's `mkdirSync(dir, { recursive: true })` never
+ * returns for some paths (seen under /proc); creating each missing level plainly fails fast.
+ */
+function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  let current = resolve(dir);
+  while (!existsSync(current)) {
+    missing.push(current);
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  for (let k = missing.length - 1; k >= 0; k--) mkdirSync(missing[k]!);
+  if (missing.length === 0 && !statSync(current).isDirectory()) {
+    throw Object.assign(new Error(`'${current}' is not a directory`), { code: 'ENOTDIR' });
   }
 }

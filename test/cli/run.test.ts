@@ -656,3 +656,20 @@ describe('plan run --journal and --resume', () => {
     expectUsageError(run(['plan.json', '--tools', 'tools.mjs', '--resume']), /--resume needs --journal/);
   });
 });
+
+describe('plan run --journal errors', () => {
+  it('a journal directory that cannot be made is a usage error, with one line', () => {
+    expectUsageError(
+      run([
+        'plan.json',
+        '--tools',
+        'tools.mjs',
+        '--input',
+        'input.json',
+        '--journal',
+        join(dir, 'tools.mjs', 'journal'),
+      ]),
+      /cannot create the journal directory .*a part of the path is a file/,
+    );
+  });
+});
