@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { compile } from '../src/compile/index.js';
 import { ToolRegistry } from '../src/tools/index.js';
 import { benchTools, generatePlan, SHAPES, type Shape } from './plans.js';
+import { median } from './stats.js';
 import { ms, printTable } from './table.js';
 
 interface CaseResult {
@@ -31,11 +32,6 @@ interface CaseResult {
 
 const SIZES = [1_000, 10_000, 100_000];
 const REPEATS = 4;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** Runs one case in this process; prints its result as JSON. */
 function runCase(shape: Shape, n: number): CaseResult {

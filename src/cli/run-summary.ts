@@ -1,5 +1,5 @@
 /** The last words of `plan run` on stderr: status, counts per terminal state, duration, state. */
-import type { CallStatus, RunResult } from '../run/types.js';
+import { CALL_STATUSES, type CallStatus, type RunResult } from '../run/types.js';
 import { formatDuration, paint, plural, type Style } from './format.js';
 
 export interface SummaryOptions {
@@ -16,15 +16,6 @@ export interface SummaryOptions {
    */
   readonly maxStateLines?: number;
 }
-
-const ORDER: readonly CallStatus[] = [
-  'succeeded',
-  'failed',
-  'skipped',
-  'upstream_failed',
-  'cancelled',
-  'rejected',
-];
 
 const STATUS_STYLE: Record<RunResult['status'], Style> = {
   succeeded: 'green',
@@ -60,7 +51,7 @@ export function formatRunSummary(result: RunResult, options: SummaryOptions): st
     counts.set(call.status, (counts.get(call.status) ?? 0) + 1);
     if (call.handled) handled++;
   }
-  const parts = ORDER.filter((s) => counts.has(s)).map((s) => {
+  const parts = CALL_STATUSES.filter((s) => counts.has(s)).map((s) => {
     const text = `${counts.get(s)} ${s}${s === 'failed' && handled > 0 ? ` (${handled} handled)` : ''}`;
     return s === 'succeeded' ? text : paint(text, c, CALL_STYLE[s]);
   });

@@ -11,7 +11,7 @@
  */
 import { error, type PendingDiagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
-import { formatPath, getAtPath, type Path, type PathSegment, WILDCARD } from '../language/paths.js';
+import { coveredPath, formatPath, getAtPath, type Path, type PathSegment } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
 import { nearest } from './nearest.js';
 import { PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
@@ -100,12 +100,7 @@ export class DataFlow {
   }
 
   #bindRead(i: number, ref: Reference, at: string): void {
-    const wildcard = ref.segments.indexOf(WILDCARD);
-    // A read through [*] covers the whole path before it.
-    const path: Path =
-      wildcard < 0
-        ? (ref as Path)
-        : { root: ref.root, segments: ref.segments.slice(0, wildcard) as PathSegment[] };
+    const path = coveredPath(ref);
     const segments = path.segments;
     const reads = this.#scratchReads;
     if (ref.root === 'input') {

@@ -19,6 +19,20 @@ export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'pr
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 
+/**
+ * The path a read covers in the graph: everything before its first `[*]` (SPEC 3). A reference
+ * without `[*]` is its own path.
+ */
+export function coveredPath(ref: {
+  readonly root: Root;
+  readonly segments: readonly (PathSegment | Wildcard)[];
+}): Path {
+  const wildcard = ref.segments.indexOf(WILDCARD);
+  return wildcard < 0
+    ? (ref as Path)
+    : { root: ref.root, segments: ref.segments.slice(0, wildcard) as PathSegment[] };
+}
+
 /** Canonical text of a path, as a model would write it: `†state.user.tags[0]["a b"]`. */
 export function formatPath(root: Root, segments: readonly (PathSegment | Wildcard)[]): string {
   let out = `†${root}`;

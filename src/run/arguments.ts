@@ -3,6 +3,7 @@ import type { CompiledCall } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
 import { splitPointer } from '../language/pointer.js';
 import type { Reference } from '../language/reference.js';
+import { setOwnProperty } from './state-store.js';
 import { type Roots, resolveExpression, resolveReference } from '../language/resolve.js';
 
 export type ResolvedArguments =
@@ -62,18 +63,9 @@ function getAt(root: JsonObject, at: string): unknown {
 
 function setAt(root: JsonObject, at: string, value: unknown): void {
   // Most references are whole top-level arguments: "/key".
-  if (at.lastIndexOf('/') === 0 && at.indexOf('~') < 0) return setOwn(root, at.slice(1), value);
+  if (at.lastIndexOf('/') === 0 && at.indexOf('~') < 0) return setOwnProperty(root, at.slice(1), value);
   const tokens = splitPointer(at);
   let container: unknown = root;
   for (const token of tokens.slice(0, -1)) container = (container as Record<string, unknown>)[token];
-  setOwn(container as JsonObject, tokens[tokens.length - 1]!, value);
-}
-
-/** An own data property, even for a key named `__proto__` (assignment would set the prototype). */
-function setOwn(object: object, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    (object as Record<string, unknown>)[key] = value;
-  }
+  setOwnProperty(container as JsonObject, tokens[tokens.length - 1]!, value);
 }

@@ -1,5 +1,6 @@
 export { BRANCH_KEY, type BranchValue, branch, isBranchValue } from './branch.js';
 export { type RunHandle, run, startRun } from './run.js';
+export { CALL_STATUSES } from './types.js';
 export type * from './types.js';
 export { Journal, type JournalOptions, journalKey } from './journal.js';
 export { isJournalError, JournalError } from './journal-error.js';

@@ -18,9 +18,7 @@ import { DEFAULT_LIMITS } from '../language/limits.js';
 import { positionDiagnostics } from '../language/parse-plan.js';
 import { SourceText } from '../language/source.js';
 import type { JsonObject, PlanDocument } from '../language/document.js';
-import { formatPath } from '../language/paths.js';
-import { WILDCARD } from '../language/paths.js';
-import type { PathSegment } from '../language/paths.js';
+import { coveredPath, formatPath } from '../language/paths.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { resolveArguments } from './arguments.js';
 import { BRANCH_KEY, isBranchValue } from './branch.js';
@@ -347,7 +345,7 @@ class Runner {
     const resolved = resolveArguments(call, { input: this.#input, state: this.#state });
     if (!resolved.ok) {
       const failedWriter = resolved.missing.some(
-        (ref) => ref.root === 'state' && this.#taint.culprit(graphSegments(ref.segments)) >= 0,
+        (ref) => ref.root === 'state' && this.#taint.culprit(coveredPath(ref).segments) >= 0,
       );
       return this.#end(i, failedWriter ? 'upstream_failed' : 'skipped');
     }
@@ -645,17 +643,12 @@ class Runner {
     this.#end(i, 'failed');
   }
 
-  #record(i: number, status: CallStatus): void {
-    const record = this.#records[i]!;
-    record.status = status;
-    record.endedAt = record.startedAt === null ? null : Date.now();
-  }
-
   #end(i: number, status: CallStatus): void {
     const call = this.#calls[i]!;
     const record = this.#records[i]!;
     if (record.status !== null) return;
-    this.#record(i, status);
+    record.status = status;
+    record.endedAt = record.startedAt === null ? null : Date.now();
     if (status === 'upstream_failed' && call.outputPath) {
       for (const path of call.outputPath.paths) this.#taint.mark(path.segments, i);
     }
@@ -815,12 +808,6 @@ class Runner {
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** The part of a read path the graph covers: everything before the first `[*]`. */
-function graphSegments(segments: readonly (PathSegment | typeof WILDCARD)[]): PathSegment[] {
-  const wildcard = segments.indexOf(WILDCARD);
-  return (wildcard < 0 ? segments : segments.slice(0, wildcard)) as PathSegment[];
-}
 
 /** Which alternative a branch value names: its index, or its path as written or canonical. */
 function alternativeIndex(output: NonNullable<CompiledCall['outputPath']>, choice: number | string): number {

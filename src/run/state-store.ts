@@ -46,10 +46,10 @@ export function writeAt(state: JsonObject, segments: readonly PathSegment[], val
       continue;
     }
     const created = typeof segments[k + 1] === 'number' ? [] : {};
-    assignOwn(container, key, created);
+    setOwnProperty(container, key, created);
     container = created;
   }
-  assignOwn(container, segments[segments.length - 1]!, value);
+  setOwnProperty(container, segments[segments.length - 1]!, value);
   return state;
 }
 
@@ -58,13 +58,16 @@ function readOwn(container: Record<string, unknown> | unknown[], key: PathSegmen
   return Object.hasOwn(container, name) ? (container as Record<string, unknown>)[name] : undefined;
 }
 
-function assignOwn(container: Record<string, unknown> | unknown[], key: PathSegment, value: unknown): void {
-  // defineProperty, not assignment: even a key named like an accessor on the prototype chain
-  // becomes a plain own data property.
-  Object.defineProperty(container, String(key), {
-    value,
-    writable: true,
-    enumerable: true,
-    configurable: true,
-  });
+/**
+ * Sets an own data property. Assignment is fast, but `obj.__proto__ = v` would set the
+ * prototype, so that one key is defined instead. (Paths from the compiler never hold it;
+ * argument keys and tool results may.)
+ */
+export function setOwnProperty(container: object, key: PathSegment, value: unknown): void {
+  const name = typeof key === 'string' ? key : String(key);
+  if (name === '__proto__') {
+    Object.defineProperty(container, name, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    (container as Record<string, unknown>)[name] = value;
+  }
 }

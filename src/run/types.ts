@@ -5,8 +5,17 @@ import type { JsonObject } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 
-/** Every call of a run ends in exactly one of these (SPEC 7). */
-export type CallStatus = 'succeeded' | 'failed' | 'skipped' | 'upstream_failed' | 'cancelled' | 'rejected';
+/** Every call of a run ends in exactly one of these (SPEC 7), in this order of reporting. */
+export const CALL_STATUSES = [
+  'succeeded',
+  'failed',
+  'skipped',
+  'upstream_failed',
+  'cancelled',
+  'rejected',
+] as const;
+
+export type CallStatus = (typeof CALL_STATUSES)[number];
 
 export type RunStatus = 'succeeded' | 'failed' | 'cancelled' | 'rejected';
 
