@@ -54,6 +54,11 @@ function expand(schemas: Schema[], root: JsonObject): Schema[] {
       out.push(schema);
       continue;
     }
+    if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+      // Not a schema (a model's or a person's typo): it constrains nothing we can read.
+      out.push(true);
+      continue;
+    }
     if (typeof schema.$ref === 'string') {
       const target = resolveLocalRef(root, schema.$ref);
       if (target !== undefined) stack.push(target);

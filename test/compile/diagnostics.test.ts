@@ -441,3 +441,20 @@ describe('a state schema of false', () => {
     expect(result.diagnostics).toEqual([]);
   });
 });
+
+describe('a state schema with a part that is not a schema', () => {
+  it('compiles without a crash, that part constraining nothing', () => {
+    const result = compile([
+      { type: 'state', schema: { properties: { b: null }, additionalProperties: null } },
+      {
+        type: 'plan',
+        plan: [
+          { _tool: 'a', _outputPath: '†state.b.x' },
+          { _tool: 'a', _outputPath: '†state.c' },
+        ],
+      },
+    ]);
+    expect(result.ok).toBe(true);
+    expect(result.diagnostics).toEqual([]);
+  });
+});

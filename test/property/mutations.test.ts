@@ -224,10 +224,14 @@ function applyStructuralEdits(root: unknown, edits: readonly StructuralEdit[]): 
         if (Array.isArray(slot.parent)) slot.parent.splice(slot.key as number, 1);
         else if (slot.parent) delete slot.parent[slot.key as string];
         break;
-      case 'setValue':
-        if (slot.parent === null) doc = e.value;
-        else set(slot, e.value);
+      case 'setValue': {
+        // A copy: fc.constant({}) hands out one shared object, which an 'addKey' could then put
+        // inside itself (a cycle, and an endless walk), and edits would leak between runs.
+        const value = structuredClone(e.value);
+        if (slot.parent === null) doc = value;
+        else set(slot, value);
         break;
+      }
       case 'swap':
         // Swapping a value with one inside it would make a cycle; copy the other one instead.
         if (slot.parent && other.parent) {
@@ -251,7 +255,7 @@ function applyStructuralEdits(root: unknown, edits: readonly StructuralEdit[]): 
       case 'addKey':
         if (slot.value !== null && typeof slot.value === 'object' && !Array.isArray(slot.value)) {
           Object.defineProperty(slot.value, e.key, {
-            value: e.value,
+            value: structuredClone(e.value),
             enumerable: true,
             writable: true,
             configurable: true,
