@@ -24,7 +24,13 @@ export const DIAGNOSTIC_CODES = [
   'W_DAGGER_TEXT',
 ] as const;
 
-export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
+/**
+ * Codes only the dry run reports (`plan simulate`): they are about values that flow at run
+ * time, so compile and validate never emit them.
+ */
+export const SIMULATION_CODES = ['E_SIM_ARGS'] as const;
+
+export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number] | (typeof SIMULATION_CODES)[number];
 
 /**
  * One problem found in a plan. Diagnostics are values: they are collected and returned,
