@@ -44,13 +44,8 @@ function copy<T>(value: T): T {
 /** The arguments object copied one level at a time: only nested objects pay for a deep copy. */
 function copyArguments(args: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const key of Object.keys(args)) {
-    Object.defineProperty(out, key, {
-      value: copy(args[key]),
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
+  for (const key in args) {
+    if (Object.hasOwn(args, key)) setOwnProperty(out, key, copy(args[key]));
   }
   return out;
 }

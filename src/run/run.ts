@@ -39,6 +39,21 @@ import type {
 
 const DEFAULT_CONCURRENCY = 16;
 
+/**
+ * Ready calls looked at in one go before the run yields to the event loop once: synchronous
+ * tools run inline, so without a pause a long run of them would keep signals, timers and
+ * Ctrl-C out until its end.
+ */
+const DRAIN_BURST = 1024;
+
+/** The signal of a run without one: never aborted. */
+const NEVER_ABORTED = new AbortController().signal;
+
+/** What a queue task gives back for a call that ended synchronously. */
+const ENDED: Promise<void> = Promise.resolve();
+
+type Registered = NonNullable<ReturnType<ToolRegistry['get']>>;
+
 /** A run in progress: its events as they happen, and its result when it ends. */
 export interface RunHandle {
   readonly events: AsyncIterable<RunEvent>;
@@ -164,6 +179,8 @@ class Runner {
   readonly #work: number[] = [];
   #workHead = 0;
   #draining = false;
+  /** Set while a drain waits for its turn on the event loop. */
+  #yielding = false;
   #ended = 0;
   #state: JsonObject;
   readonly #input: JsonObject;
@@ -172,7 +189,8 @@ class Runner {
   readonly #controllers = new Set<AbortController>();
   /** The signal of every attempt without a timeout; aborted with the run. */
   readonly #shared = sharedController();
-  readonly #outputPathTexts: (readonly string[] | undefined)[] = [];
+  /** Per call, its output paths as written; shared by every run of the same compiled plan. */
+  readonly #outputPathTexts: (readonly string[] | undefined)[];
   #finish: (() => void) | null = null;
   readonly #startedAt = Date.now();
   #journal: Journal | undefined;
@@ -201,9 +219,10 @@ class Runner {
       this.#successors = null;
       this.#records = plan.calls.map(newRecord);
       this.#remaining = plan.calls.map((call) => call.dependencies.length);
-      const { offsets, targets } = successorsOf(plan);
+      const { offsets, targets, outputPathTexts } = perPlan(plan);
       this.#offsets = offsets;
       this.#targets = targets;
+      this.#outputPathTexts = outputPathTexts;
     } else {
       const builder = new PlanBuilder({
         tools: this.#tools,
@@ -222,6 +241,7 @@ class Runner {
       this.#remaining = [];
       this.#offsets = new Int32Array(0);
       this.#targets = new Int32Array(0);
+      this.#outputPathTexts = [];
     }
     this.#queue = new PQueue({ concurrency });
     this.#state = structuredClone({ ...plan?.state, ...options.state });
@@ -322,10 +342,12 @@ class Runner {
 
   /** Looks at every call whose dependencies have all ended, one at a time, without recursion. */
   #drain(): void {
-    if (this.#draining) return;
+    if (this.#draining || this.#yielding) return;
     this.#draining = true;
     try {
+      let looked = 0;
       while (this.#workHead < this.#work.length) {
+        if (++looked > DRAIN_BURST) return this.#yieldThenDrain();
         const i = this.#work[this.#workHead++]!;
         this.#ready(i);
       }
@@ -336,6 +358,15 @@ class Runner {
     } finally {
       this.#draining = false;
     }
+  }
+
+  /** Lets the event loop run (signals, timers, Ctrl-C) before the next burst of ready calls. */
+  #yieldThenDrain(): void {
+    this.#yielding = true;
+    setImmediate(() => {
+      this.#yielding = false;
+      this.#drain();
+    });
   }
 
   #ready(i: number): void {
@@ -386,92 +417,170 @@ class Runner {
     this.#drain();
   }
 
+  /**
+   * Starts call i. p-queue bounds the calls in flight; a call that finds a free slot and an
+   * empty queue runs at once, without a queue task: a tool that answers synchronously holds no
+   * slot past its own return, and one that returns a promise is handed to the queue, which
+   * starts it in the slot that was free, so the bound holds for everything asynchronous.
+   */
   #dispatch(i: number, args: JsonObject): void {
-    void this.#queue.add(async () => {
-      try {
-        if (this.#stopping) this.#end(i, 'cancelled');
-        else await this.#execute(i, args);
-      } catch (e) {
-        // Whatever went wrong (a state write, an observer of the journal), the call still ends
-        // in a named state and the run does not hang on it.
-        if (this.#records[i]!.status === null) this.#fail(i, e);
-      }
-      this.#drain();
-    });
+    const queue = this.#queue;
+    if (queue.size === 0 && queue.pending < queue.concurrency) {
+      const pending = this.#guarded(i, args);
+      if (pending) void queue.add(() => pending);
+      return;
+    }
+    void queue.add(() => this.#guarded(i, args) ?? ENDED);
   }
 
-  async #execute(i: number, args: JsonObject): Promise<void> {
+  /** Runs call i; resolves (or returns undefined) when it has ended, then looks at what is ready. */
+  #guarded(i: number, args: JsonObject): Promise<void> | undefined {
+    let pending: Promise<void> | undefined;
+    try {
+      if (this.#stopping) this.#end(i, 'cancelled');
+      else pending = this.#execute(i, args);
+    } catch (e) {
+      this.#unexpected(i, e);
+    }
+    if (!pending) {
+      this.#drain();
+      return undefined;
+    }
+    return pending.then(
+      () => this.#drain(),
+      (e: unknown) => {
+        this.#unexpected(i, e);
+        this.#drain();
+      },
+    );
+  }
+
+  /**
+   * Whatever went wrong outside the tool (a state write, an observer of the journal), the call
+   * still ends in a named state and the run does not hang on it.
+   */
+  #unexpected(i: number, error: unknown): void {
+    if (this.#records[i]!.status === null) this.#fail(i, error);
+  }
+
+  /** Checks the arguments and runs the attempts; synchronous while the tool is. */
+  #execute(i: number, args: JsonObject): Promise<void> | undefined {
     const call = this.#calls[i]!;
     const record = this.#records[i]!;
     const registered = this.#tools.get(call.tool);
     record.startedAt = Date.now();
-    if (!registered) return this.#fail(i, new CallFailure(`unknown tool "${call.tool}"`, 'UNKNOWN_TOOL'));
-    const { tool, validateInput, validateOutput } = registered;
+    if (!registered) {
+      this.#fail(i, new CallFailure(`unknown tool "${call.tool}"`, 'UNKNOWN_TOOL'));
+      return undefined;
+    }
+    const { validateInput } = registered;
     if (validateInput && !validateInput(args)) {
-      return this.#fail(
-        i,
-        new CallFailure(describeSchemaErrors('arguments', validateInput.errors), 'INVALID_ARGUMENTS'),
+      const failure = new CallFailure(
+        describeSchemaErrors('arguments', validateInput.errors),
+        'INVALID_ARGUMENTS',
       );
+      this.#fail(i, failure);
+      return undefined;
     }
-    const retries = retriesOf(tool);
+    return this.#try(i, registered, args, 1);
+  }
+
+  /** Attempt number `attempt` and the retries after it. */
+  #try(i: number, registered: Registered, args: JsonObject, attempt: number): Promise<void> | undefined {
+    const call = this.#calls[i]!;
+    const tool = registered.tool;
     const timeoutMs = tool.timeoutMs ?? this.options.timeoutMs ?? 0;
-    for (let attempt = 1; ; attempt++) {
-      record.attempts = attempt;
-      // The controller exists before anyone hears of the start, so an abort from an observer of
-      // call:start reaches this attempt.
-      // Without a timeout every attempt can share the run's controller (only a run abort fires
-      // it); a per-attempt one is made only when a timeout may abort this attempt alone.
-      const controller = timeoutMs > 0 ? new AbortController() : this.#shared;
-      this.#controllers.add(controller);
-      // A run aborted already (not merely stopped by fail-fast, which lets running calls finish)
-      // cancels this attempt too.
-      if (this.options.signal?.aborted && !controller.signal.aborted) {
-        controller.abort(new CallFailure('the run was cancelled', 'CANCELLED'));
-      }
-      if (this.#listening) this.#event({ type: 'call:start', call: call.id, tool: call.tool, attempt, args });
-      let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
-      try {
-        const value = await this.#attempt(i, tool, args, controller, timeoutMs);
-        const checked = isBranchValue(value) ? value.value : value;
-        if (validateOutput && !validateOutput(checked)) {
-          throw new CallFailure(describeSchemaErrors('output', validateOutput.errors), 'INVALID_OUTPUT');
-        }
-        outcome = { ok: true, value };
-      } catch (error) {
-        outcome = { ok: false, error };
-      } finally {
-        if (controller !== this.#shared) this.#controllers.delete(controller);
-      }
-      if (outcome.ok) return this.#succeed(i, outcome.value);
-      if (this.#stopping && this.options.signal?.aborted) return this.#end(i, 'cancelled');
-      if (attempt > retries.limit) return this.#fail(i, outcome.error);
-      const delayMs = retryDelay(retries, attempt);
-      this.#event({
-        type: 'call:retry',
-        call: call.id,
-        tool: call.tool,
-        attempt,
-        delayMs,
-        error: toCallError(outcome.error),
-      });
-      try {
-        await sleep(delayMs, this.options.signal ?? new AbortController().signal);
-      } catch {
-        return this.#end(i, 'cancelled');
-      }
+    this.#records[i]!.attempts = attempt;
+    // The controller exists before anyone hears of the start, so an abort from an observer of
+    // call:start reaches this attempt.
+    // Without a timeout every attempt can share the run's controller (only a run abort fires
+    // it); a per-attempt one is made only when a timeout may abort this attempt alone.
+    const controller = timeoutMs > 0 ? new AbortController() : this.#shared;
+    this.#controllers.add(controller);
+    // A run aborted already (not merely stopped by fail-fast, which lets running calls finish)
+    // cancels this attempt too.
+    if (this.options.signal?.aborted && !controller.signal.aborted) {
+      controller.abort(new CallFailure('the run was cancelled', 'CANCELLED'));
     }
+    if (this.#listening) this.#event({ type: 'call:start', call: call.id, tool: call.tool, attempt, args });
+    let value: unknown;
+    try {
+      value = this.#attempt(i, tool, args, controller, timeoutMs);
+    } catch (error) {
+      return this.#attemptFailed(i, registered, args, attempt, controller, error);
+    }
+    if (!isThenable(value)) return this.#attemptAnswered(i, registered, args, attempt, controller, value);
+    return Promise.resolve(value).then(
+      (answer) => this.#attemptAnswered(i, registered, args, attempt, controller, answer),
+      (error: unknown) => this.#attemptFailed(i, registered, args, attempt, controller, error),
+    );
+  }
+
+  #attemptAnswered(
+    i: number,
+    registered: Registered,
+    args: JsonObject,
+    attempt: number,
+    controller: AbortController,
+    value: unknown,
+  ): Promise<void> | undefined {
+    const { validateOutput } = registered;
+    if (validateOutput && !validateOutput(isBranchValue(value) ? value.value : value)) {
+      const failure = new CallFailure(
+        describeSchemaErrors('output', validateOutput.errors),
+        'INVALID_OUTPUT',
+      );
+      return this.#attemptFailed(i, registered, args, attempt, controller, failure);
+    }
+    if (controller !== this.#shared) this.#controllers.delete(controller);
+    this.#succeed(i, value);
+    return undefined;
+  }
+
+  #attemptFailed(
+    i: number,
+    registered: Registered,
+    args: JsonObject,
+    attempt: number,
+    controller: AbortController,
+    error: unknown,
+  ): Promise<void> | undefined {
+    if (controller !== this.#shared) this.#controllers.delete(controller);
+    if (this.#stopping && this.options.signal?.aborted) {
+      this.#end(i, 'cancelled');
+      return undefined;
+    }
+    const retries = retriesOf(registered.tool);
+    if (attempt > retries.limit) {
+      this.#fail(i, error);
+      return undefined;
+    }
+    const call = this.#calls[i]!;
+    const delayMs = retryDelay(retries, attempt);
+    this.#event({
+      type: 'call:retry',
+      call: call.id,
+      tool: call.tool,
+      attempt,
+      delayMs,
+      error: toCallError(error),
+    });
+    return sleep(delayMs, this.options.signal ?? NEVER_ABORTED).then(
+      () => this.#try(i, registered, args, attempt + 1),
+      () => this.#end(i, 'cancelled'),
+    );
   }
 
   /** One attempt: the tool (or the model, for a latent tool), bounded by timeout and abort. */
   #attempt(
     i: number,
-    tool: NonNullable<ReturnType<ToolRegistry['get']>>['tool'],
+    tool: Registered['tool'],
     args: JsonObject,
     controller: AbortController,
     timeoutMs: number,
   ): unknown {
     const call = this.#calls[i]!;
-    if (controller.signal.aborted) return Promise.reject(controller.signal.reason);
+    if (controller.signal.aborted) throw controller.signal.reason;
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (timeoutMs > 0) {
       timer = setTimeout(() => {
@@ -501,7 +610,7 @@ class Runner {
       }
     } catch (e) {
       clearTimeout(timer);
-      return Promise.reject(e);
+      throw e;
     }
     if (!isThenable(pending)) {
       // A synchronous result: nothing can have aborted it in between, nothing to race.
@@ -765,16 +874,16 @@ class Runner {
   }
 
   #result(status: RunStatus): RunResult {
-    // Calls end in bursts within one millisecond: remember the last conversion.
-    let lastTime = -1;
-    let lastIso = '';
+    // Calls start and end in bursts within one millisecond: each distinct time is converted once.
+    const isoByTime = new Map<number, string>();
     const iso = (t: number | null) => {
       if (t === null) return null;
-      if (t !== lastTime) {
-        lastTime = t;
-        lastIso = new Date(t).toISOString();
+      let text = isoByTime.get(t);
+      if (text === undefined) {
+        text = new Date(t).toISOString();
+        isoByTime.set(t, text);
       }
-      return lastIso;
+      return text;
     };
     const calls: CallReport[] = this.#calls.map((call, i) => {
       const r = this.#records[i]!;
@@ -915,15 +1024,23 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-/** Successor lists of a plan, computed once per plan however often it runs. */
-const successorCache = new WeakMap<CompiledPlan, { offsets: Int32Array; targets: Int32Array }>();
+/** What every run of a compiled plan needs and none changes: made once per plan. */
+interface PerPlan {
+  /** Successors in CSR form: those of call i are targets[offsets[i] .. offsets[i + 1]). */
+  readonly offsets: Int32Array;
+  readonly targets: Int32Array;
+  /** Filled in lazily, one call at a time, as calls run. */
+  readonly outputPathTexts: (readonly string[] | undefined)[];
+}
 
-function successorsOf(plan: CompiledPlan): { offsets: Int32Array; targets: Int32Array } {
-  let cached = successorCache.get(plan);
+const perPlanCache = new WeakMap<CompiledPlan, PerPlan>();
+
+function perPlan(plan: CompiledPlan): PerPlan {
+  let cached = perPlanCache.get(plan);
   if (!cached) {
     const { offsets, targets } = orderCalls(plan.calls);
-    cached = { offsets, targets };
-    successorCache.set(plan, cached);
+    cached = { offsets, targets, outputPathTexts: [] };
+    perPlanCache.set(plan, cached);
   }
   return cached;
 }
