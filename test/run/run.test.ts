@@ -667,6 +667,52 @@ describe('scale and inputs', () => {
     );
     expect(peak).toBe(3);
   });
+
+  it('synchronous tools between asynchronous ones do not let more than `concurrency` run at once', async () => {
+    let running = 0;
+    let peak = 0;
+    const slow: Tool = {
+      name: 'slow',
+      execute: async () => {
+        peak = Math.max(peak, ++running);
+        await wait(5);
+        running--;
+        return 1;
+      },
+    };
+    let syncCalls = 0;
+    const quick: Tool = { name: 'quick', execute: () => ++syncCalls };
+    const plan = Array.from({ length: 30 }, (_, i) =>
+      i % 3 === 0
+        ? { _tool: 'quick', _outputPath: `†state.q${i}` }
+        : { _tool: 'slow', _outputPath: `†state.s${i}` },
+    );
+    const r = await run(plan, { tools: [slow, quick], concurrency: 2 });
+    expect(r.status).toBe('succeeded');
+    expect(syncCalls).toBe(10);
+    expect(peak).toBe(2);
+  });
+
+  it('a long run of synchronous tools still lets a timer abort it', async () => {
+    const step: Tool = { name: 'step', execute: (args) => (args.n as number) + 1 };
+    const n = 20_000;
+    const plan = Array.from({ length: n }, (_, i) =>
+      i === 0
+        ? { _tool: 'step', n: 0, _outputPath: '†state.v0' }
+        : { _tool: 'step', n: `†state.v${i - 1}`, _outputPath: `†state.v${i}` },
+    );
+    const compiled = compile(plan, { tools: [step] });
+    const controller = new AbortController();
+    // setImmediate runs only when the run yields to the event loop: without the yields every
+    // call would end before this abort, all of them succeeded.
+    setImmediate(() => controller.abort());
+    const r = await run(compiled.plan!, { tools: [step], signal: controller.signal });
+    const succeeded = r.calls.filter((c) => c.status === 'succeeded').length;
+    expect(r.status).toBe('cancelled');
+    expect(succeeded).toBeGreaterThan(0);
+    expect(succeeded).toBeLessThan(n);
+    expect(r.calls.filter((c) => c.status === 'cancelled').length).toBe(n - succeeded);
+  });
 });
 
 describe('fail-fast and retries together', () => {
