@@ -1,4 +1,4 @@
-/** planmode/report: pictures of a compiled plan. */
+/** planmode/report: pictures of a compiled plan, and the HTML report of a run or a dry run. */
 export {
   type GraphJson,
   type GraphJsonEdge,
@@ -9,3 +9,13 @@ export {
   toMermaid,
 } from './graph-export.js';
 export { type GraphlibEdge, type GraphlibNode, toGraphlib } from './graphlib.js';
+export {
+  REPORT_LAYOUTS,
+  REPORT_STATUSES,
+  type ReportInput,
+  type ReportOptions,
+  type ReportStatus,
+  renderReport,
+  STATUS_STYLES,
+  type StatusStyle,
+} from './html/index.js';

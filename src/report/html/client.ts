@@ -1,0 +1,176 @@
+/**
+ * The page's only script, plain ES2020 run in the browser. It draws nothing: the SVGs are
+ * already laid out. It reads the data from `<script type="application/json" id="report-data">`,
+ * listens once on the document (event delegation: no handler per node), and fills the details
+ * panel with `textContent` only, so no data string is ever parsed as HTML.
+ */
+export const CLIENT_SCRIPT = String.raw`(() => {
+  'use strict';
+  const data = JSON.parse(document.getElementById('report-data').textContent);
+  const calls = data.calls;
+  const byIndex = new Map();
+  for (const el of document.querySelectorAll('[data-i]')) {
+    const i = Number(el.getAttribute('data-i'));
+    let list = byIndex.get(i);
+    if (!list) byIndex.set(i, (list = []));
+    list.push(el);
+  }
+  const panel = document.getElementById('details');
+  const graphBox = document.getElementById('graph');
+  const svg = document.getElementById('graph-svg');
+  let selected = -1;
+  let scenario = 0;
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function row(dl, name, value) {
+    if (value === undefined || value === null || value === '') return;
+    dl.append(el('dt', '', name));
+    const dd = el('dd');
+    if (value instanceof Node) dd.append(value);
+    else dd.textContent = String(value);
+    dl.append(dd);
+  }
+  function block(title, text, cls) {
+    const s = el('section', 'block');
+    s.append(el('h3', '', title), el('pre', cls || '', text));
+    return s;
+  }
+  function ms(n) {
+    return n >= 1000 ? (n / 1000).toFixed(2) + ' s' : (Math.round(n * 10) / 10) + ' ms';
+  }
+  function statusText(c) {
+    return document.querySelector('.legend [data-status="' + c.view + '"] .lbl')?.textContent || c.view;
+  }
+  function link(i) {
+    const b = el('button', 'go', calls[i].id);
+    b.type = 'button';
+    b.setAttribute('data-go', String(i));
+    return b;
+  }
+
+  function show(i) {
+    const c = calls[i];
+    panel.replaceChildren();
+    panel.append(el('h2', 'did', c.id));
+    const dl = el('dl');
+    row(dl, 'tool', c.tool);
+    row(dl, 'status', statusText(c));
+    if (data.kind === 'run') {
+      row(dl, 'attempts', c.attempts);
+      if (c.branch !== null && c.alts) row(dl, 'branch', c.branch + ': ' + (c.alts[c.branch] ?? ''));
+      else if (c.branch !== null) row(dl, 'branch', c.branch);
+      const t0 = data.startedAt;
+      if (c.startedAt) row(dl, 'started', c.startedAt + '  (+' + ms(Date.parse(c.startedAt) - t0) + ')');
+      if (c.endedAt) row(dl, 'ended', c.endedAt + '  (+' + ms(Date.parse(c.endedAt) - t0) + ')');
+      if (c.startedAt && c.endedAt) row(dl, 'duration', ms(Date.parse(c.endedAt) - Date.parse(c.startedAt)));
+      if (!c.startedAt) row(dl, 'started', 'never');
+    } else {
+      row(dl, 'step', c.level + 1);
+      const sc = data.scenarios[scenario];
+      if (sc && c.alts && sc.choices[i] !== undefined) row(dl, 'branch', sc.choices[i] + ': ' + c.alts[sc.choices[i]]);
+      const runs = data.scenarios.filter((s) => !s.skipped.includes(i)).length;
+      row(dl, 'runs in', runs + ' of ' + data.scenarios.length + ' scenarios');
+    }
+    row(dl, 'writes', c.out);
+    if (c.deps.length) {
+      const span = el('span', 'deps');
+      for (const d of c.deps) {
+        const item = el('span', 'dep');
+        item.append(link(d[0]), el('span', 'dpath', ' ' + d[1] + (d[2] === 'order' ? ' (order)' : '')));
+        span.append(item);
+      }
+      row(dl, 'after', span);
+    }
+    panel.append(dl);
+    if (data.kind === 'run') {
+      if (c.args !== undefined) panel.append(block('arguments (resolved)', c.args));
+      else panel.append(block('arguments (as written)', c.raw));
+      if (c.error) panel.append(block(c.handled ? 'error (written to the error branch)' : 'error', c.error, 'err'));
+      if (c.output !== undefined) panel.append(block('output', c.output));
+    } else {
+      panel.append(block('arguments (as written)', c.raw));
+      if (c.sample !== undefined) panel.append(block('sampled output (' + c.sampleSource + ')', c.sample));
+      const sc = data.scenarios[scenario];
+      const errs = sc ? sc.errors.filter((e) => e[0] === i) : [];
+      if (errs.length) panel.append(block('argument errors in scenario ' + scenario, errs.map((e) => (e[1] || '/') + ': ' + e[2]).join('\n'), 'err'));
+    }
+  }
+
+  function select(i, reveal) {
+    for (const e of document.querySelectorAll('.sel')) e.classList.remove('sel');
+    selected = i;
+    if (i < 0 || !calls[i]) {
+      panel.replaceChildren(el('p', 'hint', 'Click a call in the graph or the timeline to see its details.'));
+      return;
+    }
+    for (const e of byIndex.get(i) || []) e.classList.add('sel');
+    show(i);
+    if (reveal) {
+      const node = (byIndex.get(i) || []).find((e) => e.closest('#graph'));
+      if (node) node.scrollIntoView({ block: 'center', inline: 'center' });
+    }
+  }
+
+  function setScenario(k) {
+    const sc = data.scenarios[k];
+    if (!sc) return;
+    scenario = k;
+    const skipped = new Set(sc.skipped);
+    const wrong = new Set(sc.errors.map((e) => e[0]));
+    calls.forEach((c, i) => {
+      const view = skipped.has(i) ? 'skipped' : wrong.has(i) ? 'argument_error' : 'runs';
+      if (view === c.view) return;
+      for (const e of byIndex.get(i) || []) e.classList.replace('s-' + c.view, 's-' + view);
+      c.view = view;
+    });
+    for (const b of document.querySelectorAll('[data-sc]')) b.classList.toggle('on', Number(b.getAttribute('data-sc')) === k);
+    if (selected >= 0) show(selected);
+  }
+
+  let zoom = 1;
+  function setZoom(z) {
+    if (!svg) return;
+    zoom = Math.min(2, Math.max(0.1, z));
+    svg.style.width = Number(svg.getAttribute('data-w')) * zoom + 'px';
+    svg.style.height = Number(svg.getAttribute('data-h')) * zoom + 'px';
+    document.getElementById('zoom-level').textContent = Math.round(zoom * 100) + '%';
+  }
+  function fit() {
+    const w = Number(svg.getAttribute('data-w'));
+    const h = Number(svg.getAttribute('data-h'));
+    return Math.max(0.15, Math.min(1, (graphBox.clientWidth - 8) / w, Math.max((graphBox.clientHeight - 8) / h, 0.35)));
+  }
+
+  document.addEventListener('click', (ev) => {
+    const t = ev.target instanceof Element ? ev.target.closest('[data-i],[data-go],[data-sc],[data-zoom]') : null;
+    if (!t) return;
+    if (t.hasAttribute('data-go')) select(Number(t.getAttribute('data-go')), true);
+    else if (t.hasAttribute('data-i')) select(Number(t.getAttribute('data-i')), false);
+    else if (t.hasAttribute('data-sc')) setScenario(Number(t.getAttribute('data-sc')));
+    else {
+      const z = t.getAttribute('data-zoom');
+      setZoom(z === 'in' ? zoom * 1.25 : z === 'out' ? zoom / 1.25 : z === 'fit' ? fit() : 1);
+    }
+  });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape') select(-1, false);
+  });
+  if (svg) setZoom(fit());
+  // The timeline is drawn 1,000 px wide: shrink it to its box (never below 60%), text and all.
+  const tl = document.getElementById('timeline-svg');
+  const tlBox = document.getElementById('timeline');
+  if (tl && tlBox) {
+    const w = Number(tl.getAttribute('width'));
+    const s = Math.max(0.6, Math.min(1, (tlBox.clientWidth - 4) / w));
+    tl.style.width = w * s + 'px';
+    tl.style.height = Number(tl.getAttribute('height')) * s + 'px';
+  }
+  select(-1, false);
+  document.documentElement.setAttribute('data-ready', 'true');
+})();
+`;

@@ -1,0 +1,188 @@
+/**
+ * The graph as one SVG string: a group per call (box, id, tool, output path with its
+ * alternatives) and a path plus a label per edge. Every text is escaped; positions come from
+ * layout.ts, so the page draws nothing itself.
+ */
+import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
+import { escapeHtml } from './escape.js';
+import { type Box, type GraphLayout, layoutGraph } from './layout.js';
+import type { ReportStatus } from './status.js';
+
+/** Monospace metrics the boxes are sized with (the page's graph font is 12px monospace). */
+const CHAR_W = 7.3;
+const LINE_H = 16;
+const PAD_X = 10;
+const PAD_Y = 7;
+const MAX_CHARS = 34;
+const LABEL_MAX_CHARS = 28;
+const LABEL_FONT_W = 6.1;
+
+export interface GraphSvgInput {
+  readonly plan: CompiledPlan;
+  /** Each call's drawing status, by index. */
+  readonly statuses: readonly ReportStatus[];
+  /** Each call's output alternative written (run) or null. */
+  readonly branches: readonly (number | null)[];
+  /** Indices of calls on the critical path, in order. */
+  readonly criticalPath: readonly number[];
+  readonly engine: 'auto' | 'dagre' | 'layered';
+  readonly dagreLimit: number;
+}
+
+export interface GraphSvg {
+  readonly svg: string;
+  readonly layout: GraphLayout;
+}
+
+export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
+  const { plan } = input;
+  const lines = plan.calls.map(nodeLines);
+  const boxes: Box[] = lines.map((l, i) => {
+    const chars = Math.max(l.id.length, l.tool.length, l.output ? outputChars(l.output) : 0);
+    const branch = isBranch(plan.calls[i]!) ? 12 : 0;
+    return {
+      w: Math.ceil(Math.max(60, chars * CHAR_W) + PAD_X * 2 + branch),
+      h: LINE_H * (l.output ? 3 : 2) + PAD_Y * 2,
+    };
+  });
+  const layout = layoutGraph(plan, {
+    boxes,
+    engine: input.engine,
+    dagreLimit: input.dagreLimit,
+    labelSize: (to, k) => ({
+      w: Math.ceil(clip(plan.calls[to]!.dependencies[k]!.path, LABEL_MAX_CHARS).length * LABEL_FONT_W + 6),
+      h: 14,
+    }),
+  });
+
+  const onPath = new Set<string>();
+  for (let k = 1; k < input.criticalPath.length; k++)
+    onPath.add(`${input.criticalPath[k - 1]}>${input.criticalPath[k]}`);
+  const cpNodes = new Set(input.criticalPath);
+
+  const out: string[] = [];
+  const w = Math.ceil(layout.width);
+  const h = Math.ceil(layout.height);
+  out.push(
+    `<svg id="graph-svg" xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" data-w="${w}" data-h="${h}" role="img" aria-label="dependency graph, left to right">`,
+    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" class="arrowhead"/></marker></defs>',
+    '<g class="edges">',
+  );
+  const labels: string[] = [];
+  let e = 0;
+  for (const [to, call] of plan.calls.entries()) {
+    for (const d of call.dependencies) {
+      const placed = layout.edges[e++]!;
+      const classes = ['e', d.kind];
+      if (onPath.has(`${d.from}>${to}`)) classes.push('cp');
+      if (input.statuses[to] === 'skipped') classes.push('untaken');
+      out.push(
+        `<path class="${classes.join(' ')}" data-from="${d.from}" data-to="${to}" d="${pathData(placed.points, layout.engine)}" marker-end="url(#arrow)"/>`,
+      );
+      labels.push(
+        `<text class="el" x="${round(placed.labelX)}" y="${round(placed.labelY + 4)}">${escapeHtml(clip(d.path, LABEL_MAX_CHARS))}</text>`,
+      );
+    }
+  }
+  out.push('</g><g class="edge-labels">', ...labels, '</g><g class="nodes">');
+  for (const [i, call] of plan.calls.entries()) {
+    const node = layout.nodes[i]!;
+    const l = lines[i]!;
+    const classes = ['n', `s-${input.statuses[i]}`];
+    if (cpNodes.has(i)) classes.push('cp');
+    const x0 = -node.w / 2;
+    const y0 = -node.h / 2;
+    const shape = isBranch(call)
+      ? `<polygon class="shape" points="${hexagon(node.w, node.h)}"/>`
+      : `<rect class="shape" x="${round(x0)}" y="${round(y0)}" width="${node.w}" height="${node.h}" rx="4"/>`;
+    const tx = round(x0 + PAD_X + (isBranch(call) ? 6 : 0));
+    const ty = y0 + PAD_Y + 12;
+    out.push(
+      `<g class="${classes.join(' ')}" data-i="${i}" transform="translate(${round(node.x)},${round(node.y)})">`,
+      shape,
+      `<text x="${tx}" y="${round(ty)}" class="nid">${escapeHtml(l.id)}</text>`,
+      `<text x="${tx}" y="${round(ty + LINE_H)}" class="ntool">${escapeHtml(l.tool)}</text>`,
+    );
+    if (l.output) {
+      out.push(
+        `<text x="${tx}" y="${round(ty + LINE_H * 2)}" class="nout">${outputMarkup(l.output, input.branches[i] ?? null)}</text>`,
+      );
+    }
+    out.push('</g>');
+  }
+  out.push('</g></svg>');
+  return { svg: out.join(''), layout };
+}
+
+interface NodeLines {
+  readonly id: string;
+  readonly tool: string;
+  /** The written paths, each clipped, with the operator between them; null when the call writes nothing. */
+  readonly output: { readonly op: '||' | '&&' | null; readonly paths: readonly string[] } | null;
+}
+
+function nodeLines(call: CompiledCall): NodeLines {
+  const output = call.outputPath;
+  let paths: string[] = [];
+  if (output) {
+    paths = output.refs.map((ref) => clip(ref.text, Math.max(16, Math.floor(44 / output.refs.length) - 3)));
+  }
+  return {
+    id: clip(call.id, MAX_CHARS),
+    tool: clip(call.tool, MAX_CHARS),
+    output: output ? { op: output.op, paths } : null,
+  };
+}
+
+function outputChars(output: NonNullable<NodeLines['output']>): number {
+  return 2 + output.paths.reduce((n, p) => n + p.length, 0) + (output.paths.length - 1) * 4;
+}
+
+/** `→ a || b`, the alternative written (when known) marked. */
+function outputMarkup(output: NonNullable<NodeLines['output']>, branch: number | null): string {
+  const sep = output.op ? ` ${output.op} ` : '';
+  const parts = output.paths.map((p, k) => {
+    const cls = output.op === '||' && output.paths.length > 1 ? (branch === k ? 'alt taken' : 'alt') : 'alt';
+    return `<tspan class="${cls}">${escapeHtml(p)}</tspan>`;
+  });
+  return `→ ${parts.join(escapeHtml(sep))}`;
+}
+
+export function isBranch(call: CompiledCall): boolean {
+  return call.outputPath?.op === '||' && call.outputPath.paths.length > 1;
+}
+
+function hexagon(w: number, h: number): string {
+  const x = w / 2;
+  const y = h / 2;
+  const c = 9;
+  return [
+    [-x + c, -y],
+    [x - c, -y],
+    [x, 0],
+    [x - c, y],
+    [-x + c, y],
+    [-x, 0],
+  ]
+    .map(([px, py]) => `${round(px!)},${round(py!)}`)
+    .join(' ');
+}
+
+function pathData(points: readonly { x: number; y: number }[], engine: GraphLayout['engine']): string {
+  const first = points[0]!;
+  const last = points[points.length - 1]!;
+  if (engine === 'layered' || points.length < 3) {
+    const dx = (last.x - first.x) / 2;
+    return `M${round(first.x)},${round(first.y)}C${round(first.x + dx)},${round(first.y)} ${round(last.x - dx)},${round(last.y)} ${round(last.x)},${round(last.y)}`;
+  }
+  return `M${points.map((p) => `${round(p.x)},${round(p.y)}`).join('L')}`;
+}
+
+export function clip(text: string, max: number): string {
+  const oneLine = text.replace(/\s+/g, ' ');
+  return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}

@@ -1,0 +1,303 @@
+/**
+ * `renderReport`: one self-contained HTML page about a run or a dry run of a compiled plan: the
+ * graph laid out left to right, a timeline, and a details panel per call. No network, no
+ * runtime layout: the SVGs are drawn here, the page's script only shows details.
+ */
+import type { CompiledPlan } from '../../compile/types.js';
+import type { JsonObject } from '../../language/document.js';
+import type { RunResult } from '../../run/types.js';
+import type { Simulation } from '../../simulate/types.js';
+import { escapeHtml } from './escape.js';
+import { clip, renderGraphSvg } from './graph-svg.js';
+import { renderPage } from './page.js';
+import { type ReportStatus, runStatusOf } from './status.js';
+import { formatMs, runTimeline, stepTimeline } from './timeline.js';
+
+/** What a report is about: a compiled plan with the result of running it, or of simulating it. */
+export type ReportInput =
+  | { readonly plan: CompiledPlan; readonly result: RunResult }
+  | { readonly plan: CompiledPlan; readonly simulation: Simulation };
+
+export const REPORT_LAYOUTS = ['auto', 'dagre', 'layered'] as const;
+
+export interface ReportOptions {
+  /**
+   * The page's title.
+   * @default 'planmode run report' (a run) or 'planmode dry run' (a simulation)
+   */
+  readonly title?: string;
+  /**
+   * How the graph is laid out: `dagre` (fewest crossings, routed edges; seconds at 1,000 calls),
+   * `layered` (columns by level, rows by barycenter; milliseconds), or `auto`: dagre up to
+   * `dagreLimit` calls plus edges, layered above.
+   * @default 'auto'
+   */
+  readonly layout?: (typeof REPORT_LAYOUTS)[number];
+  /**
+   * With `layout: 'auto'`, the most calls plus edges laid out with dagre.
+   * @default 300
+   */
+  readonly dagreLimit?: number;
+  /**
+   * Longest text kept per value shown in the details panel (arguments, output, error, sample),
+   * as pretty-printed JSON; longer values are cut and say how much was left out.
+   * @default 20000
+   */
+  readonly maxValueLength?: number;
+}
+
+const DEFAULTS = { layout: 'auto', dagreLimit: 300, maxValueLength: 20_000 } as const;
+
+/**
+ * Renders the report as one HTML string (inline CSS and script; no external resources).
+ *
+ * @throws TypeError when the input is not a plan with a result or simulation of that plan, or
+ *   an option is out of range.
+ */
+export function renderReport(input: ReportInput, options: ReportOptions = {}): string {
+  const o = checkOptions(options);
+  const plan = checkPlan(input);
+  if ('result' in input && input.result !== undefined)
+    return renderRun(plan, checkResult(plan, input.result), o);
+  if ('simulation' in input && input.simulation !== undefined)
+    return renderSimulation(plan, checkSimulation(input.simulation), o);
+  throw new TypeError(
+    'renderReport: expected { plan, result } (a RunResult) or { plan, simulation } (a Simulation)',
+  );
+}
+
+type Options = Required<Omit<ReportOptions, 'title'>> & Pick<ReportOptions, 'title'>;
+
+function renderRun(plan: CompiledPlan, result: RunResult, o: Options): string {
+  const statuses = result.calls.map(runStatusOf);
+  const cp = plan.criticalPath;
+  const graph = renderGraphSvg({
+    plan,
+    statuses,
+    branches: result.calls.map((c) => c.branch),
+    criticalPath: cp,
+    engine: o.layout,
+    dagreLimit: o.dagreLimit,
+  });
+  const timeline = runTimeline(result, statuses, new Set(cp));
+  const t0 = Date.parse(result.startedAt);
+  const calls = plan.calls.map((call, i) => {
+    const r = result.calls[i]!;
+    return {
+      ...common(plan, i, o),
+      view: statuses[i],
+      attempts: r.attempts,
+      branch: r.branch,
+      handled: r.handled,
+      startedAt: r.startedAt,
+      endedAt: r.endedAt,
+      error: r.error
+        ? clipText(`${r.error.message}${r.error.code !== undefined ? `\ncode: ${r.error.code}` : ''}`, o)
+        : null,
+      ...(r.output !== undefined && { output: text(r.output, o) }),
+      ...(r.args !== undefined && { args: text(r.args, o) }),
+      ...(call.hasOutput && r.output === undefined && { output: text(call.output, o) }),
+    };
+  });
+  const never = [...timeline.notStarted].map(([s, n]) => `${n} ${s.replace('_', ' ')}`).join(', ');
+  const started = result.calls.length - [...timeline.notStarted.values()].reduce((a, b) => a + b, 0);
+  return renderPage({
+    title: o.title ?? 'planmode run report',
+    summary: [
+      `Run ${result.status} · ${plan.calls.length} calls, ${plan.edgeCount} edges · ${plan.mode} mode · started ${result.startedAt} · took ${formatMs(Math.max(0, Date.parse(result.endedAt) - t0))}`,
+    ],
+    legend: legend(statuses, [
+      'succeeded',
+      'handled',
+      'failed',
+      'timed_out',
+      'upstream_failed',
+      'skipped',
+      'cancelled',
+      'rejected',
+    ]),
+    graphSvg: graph.svg,
+    graphNote: graphNote(plan, graph.layout.engine),
+    timelineTitle: 'Timeline',
+    timelineSvg: timeline.svg,
+    timelineNote: `${started} calls started; at most ${timeline.lanes} ran at once (one lane each); times from the run's start${never ? `; never started: ${never}` : ''}`,
+    scenarios: '',
+    diagnostics: diagnosticsMarkup(result.diagnostics),
+    data: { kind: 'run', startedAt: t0, calls },
+  });
+}
+
+function renderSimulation(plan: CompiledPlan, sim: Simulation, o: Options): string {
+  const index = (id: string, where: string): number => {
+    const i = plan.indexOf(id);
+    if (i === undefined)
+      throw new TypeError(
+        `renderReport: the simulation names call '${clip(id, 60)}' (${where}), which the plan does not have`,
+      );
+    return i;
+  };
+  const scenarios = sim.scenarios.map((s, k) => ({
+    choices: Object.fromEntries(
+      Object.entries(s.choices).map(([id, alt]) => [index(id, `scenario ${k}`), alt]),
+    ),
+    skipped: s.skipped.map((id) => index(id, `scenario ${k}`)),
+    errors: s.argumentErrors.map((e) => [index(e.call, `scenario ${k}`), e.path, e.message] as const),
+  }));
+  const first = scenarios[0];
+  const skipped = new Set(first?.skipped);
+  const wrong = new Set(first?.errors.map((e) => e[0]));
+  const statuses: ReportStatus[] = plan.calls.map((_, i) =>
+    skipped.has(i) ? 'skipped' : wrong.has(i) ? 'argument_error' : 'runs',
+  );
+  const cp = sim.criticalPath.map((id) => index(id, 'criticalPath'));
+  const graph = renderGraphSvg({
+    plan,
+    statuses,
+    branches: plan.calls.map((_, i) => first?.choices[i] ?? null),
+    criticalPath: cp,
+    engine: o.layout,
+    dagreLimit: o.dagreLimit,
+  });
+  const timeline = stepTimeline(plan, statuses, new Set(cp));
+  const calls = plan.calls.map((call, i) => {
+    const sample = sim.samples[call.id];
+    return {
+      ...common(plan, i, o),
+      view: statuses[i],
+      level: plan.levels[i] ?? 0,
+      ...(sample && { sample: text(sample.value, o), sampleSource: sample.source }),
+    };
+  });
+  const buttons = scenarios
+    .map((s, k) => {
+      const choices = Object.entries(s.choices)
+        .filter(([i]) => sim.scenarios[k]!.varies.includes(plan.calls[Number(i)]!.id))
+        .map(([i, alt]) => `${clip(plan.calls[Number(i)]!.id, 24)}→${alt}`);
+      const label = `#${k} ${k === 0 ? 'baseline' : choices.join(', ')}: ${plan.calls.length - s.skipped.length} run, ${s.skipped.length} skipped${s.errors.length ? `, ${s.errors.length} argument errors` : ''}`;
+      return `<button type="button" class="sc${k === 0 ? ' on' : ''}" data-sc="${k}">${escapeHtml(label)}</button>`;
+    })
+    .join('');
+  return renderPage({
+    title: o.title ?? 'planmode dry run',
+    summary: [
+      `Dry run · ${plan.calls.length} calls, ${plan.edgeCount} edges · ${plan.mode} mode · ${sim.scenarios.length} scenario${sim.scenarios.length === 1 ? '' : 's'}${sim.truncated ? ' (truncated)' : ''} · nothing was executed`,
+      `Critical path (${cp.length} calls, weight ${sim.criticalPathWeight}): ${clip(sim.criticalPath.join(' → '), 400)} · widest step: ${sim.maxParallelism} calls at step ${sim.widestLevel.level + 1}`,
+    ],
+    legend: legend(statuses, ['runs', 'argument_error', 'skipped']),
+    graphSvg: graph.svg,
+    graphNote: `${graphNote(plan, graph.layout.engine)}; colors show the scenario chosen below`,
+    timelineTitle: 'Steps',
+    timelineSvg: timeline.svg,
+    timelineNote: `no real times in a dry run: each call at its step (its level in the graph), the calls of one step side by side; ${timeline.lanes} at most at once`,
+    scenarios: `<div class="scenarios" role="group" aria-label="scenarios">${buttons}</div>`,
+    diagnostics: diagnosticsMarkup(sim.diagnostics),
+    data: { kind: 'simulation', calls, scenarios },
+  });
+}
+
+/** What the details panel shows of any call. */
+function common(plan: CompiledPlan, i: number, o: Options) {
+  const call = plan.calls[i]!;
+  const output = call.outputPath;
+  return {
+    id: call.id,
+    tool: call.tool,
+    out: output?.text ?? null,
+    alts: output?.op === '||' ? output.refs.map((r) => r.text) : null,
+    deps: call.dependencies.map((d) => [d.from, d.path, d.kind] as const),
+    raw: text(call.args as JsonObject, o),
+  };
+}
+
+function graphNote(plan: CompiledPlan, engine: 'dagre' | 'layered'): string {
+  return `left to right: an edge runs from a call to one that needs it, labeled with the state path; ${engine === 'dagre' ? 'laid out with dagre' : `${plan.calls.length + plan.edgeCount} calls plus edges: columns by level`}; click a call`;
+}
+
+function legend(statuses: readonly ReportStatus[], shown: readonly ReportStatus[]) {
+  const counts = new Map<ReportStatus, number>();
+  for (const s of statuses) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return shown.map((status) => ({ status, count: counts.get(status) ?? 0 }));
+}
+
+function diagnosticsMarkup(
+  diagnostics: readonly { severity: string; code: string; message: string; call?: string }[],
+): string {
+  if (diagnostics.length === 0) return '';
+  const items = diagnostics
+    .slice(0, 200)
+    .map(
+      (d) =>
+        `<li>${escapeHtml(`${d.severity} ${d.code}${d.call !== undefined ? ` [${d.call}]` : ''}: ${d.message}`)}</li>`,
+    )
+    .join('');
+  const more = diagnostics.length > 200 ? `<li>… and ${diagnostics.length - 200} more</li>` : '';
+  return `<details class="diags"><summary>${diagnostics.length} diagnostic${diagnostics.length === 1 ? '' : 's'}</summary><ul>${items}${more}</ul></details>`;
+}
+
+/** A value as the panel shows it: pretty JSON, cut at maxValueLength. */
+function text(value: unknown, o: Options): string {
+  let s: string;
+  try {
+    s = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value, null, 2) ?? String(value));
+  } catch (e) {
+    s = `[not JSON: ${(e as Error).message}]`;
+  }
+  return clipText(s, o);
+}
+
+function clipText(s: string, o: Options): string {
+  return s.length <= o.maxValueLength
+    ? s
+    : `${s.slice(0, o.maxValueLength)}\n… ${s.length - o.maxValueLength} more characters not shown`;
+}
+
+function checkOptions(options: ReportOptions): Options {
+  if (options === null || typeof options !== 'object')
+    throw new TypeError(`renderReport: options must be an object, not ${String(options)}`);
+  const layout = options.layout ?? DEFAULTS.layout;
+  if (!(REPORT_LAYOUTS as readonly string[]).includes(layout))
+    throw new TypeError(
+      `renderReport: layout must be one of ${REPORT_LAYOUTS.join(', ')}, not '${String(layout)}'`,
+    );
+  const dagreLimit = options.dagreLimit ?? DEFAULTS.dagreLimit;
+  if (!Number.isSafeInteger(dagreLimit) || dagreLimit < 0)
+    throw new TypeError(`renderReport: dagreLimit must be a whole number >= 0, not ${String(dagreLimit)}`);
+  const maxValueLength = options.maxValueLength ?? DEFAULTS.maxValueLength;
+  if (!Number.isSafeInteger(maxValueLength) || maxValueLength < 1)
+    throw new TypeError(
+      `renderReport: maxValueLength must be a whole number >= 1, not ${String(maxValueLength)}`,
+    );
+  if (options.title !== undefined && typeof options.title !== 'string')
+    throw new TypeError(`renderReport: title must be a string, not ${typeof options.title}`);
+  return { layout, dagreLimit, maxValueLength, ...(options.title !== undefined && { title: options.title }) };
+}
+
+function checkPlan(input: ReportInput): CompiledPlan {
+  const plan = (input as { plan?: Partial<CompiledPlan> } | null)?.plan;
+  if (
+    !plan ||
+    !Array.isArray(plan.calls) ||
+    !Array.isArray(plan.levels) ||
+    typeof plan.indexOf !== 'function'
+  )
+    throw new TypeError(
+      'renderReport: expected { plan, result } or { plan, simulation }, with plan a CompiledPlan (compile(...).plan)',
+    );
+  return plan as CompiledPlan;
+}
+
+function checkResult(plan: CompiledPlan, result: RunResult): RunResult {
+  if (!Array.isArray(result.calls) || typeof result.startedAt !== 'string')
+    throw new TypeError('renderReport: result must be the RunResult of run()');
+  if (result.calls.length !== plan.calls.length || result.calls.some((c, i) => c.id !== plan.calls[i]!.id))
+    throw new TypeError(
+      `renderReport: the result (${result.calls.length} calls) is not a run of this plan (${plan.calls.length} calls): ids differ`,
+    );
+  return result;
+}
+
+function checkSimulation(sim: Simulation): Simulation {
+  if (!Array.isArray(sim.scenarios) || !Array.isArray(sim.criticalPath) || typeof sim.samples !== 'object')
+    throw new TypeError('renderReport: simulation must be the Simulation of simulate()');
+  return sim;
+}
