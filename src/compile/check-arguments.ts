@@ -55,7 +55,8 @@ export function checkLiteralArguments(
   }
 }
 
-function dependsOnReference(e: ErrorObject, refAt: readonly string[]): boolean {
+/** True when an error is at or inside a reference, or is an enclosing verdict its value can change. */
+export function dependsOnReference(e: ErrorObject, refAt: readonly string[]): boolean {
   const at = e.instancePath;
   for (const ref of refAt) {
     if (at === ref || at.startsWith(`${ref}/`)) return true; // at or inside the reference
@@ -65,7 +66,7 @@ function dependsOnReference(e: ErrorObject, refAt: readonly string[]): boolean {
 }
 
 /** With anyOf/oneOf, ajv also reports every branch's own failures; the summary is enough. */
-function withoutBranchNoise(errors: ErrorObject[]): ErrorObject[] {
+export function withoutBranchNoise(errors: ErrorObject[]): ErrorObject[] {
   const branchRoots = errors
     .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
     .map((e) => `${e.schemaPath}/`);

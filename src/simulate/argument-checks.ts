@@ -1,0 +1,173 @@
+/**
+ * Resolved arguments against the tool's inputSchema (the check `run` makes before `execute`),
+ * with the sampled outputs in place of real ones. Errors compile already reports (literal
+ * arguments, E_ARGS) are left out, and so are errors at or inside a value written by a call
+ * whose output is unknown. A writer whose schema conflicts with the reader's by type is found
+ * in every walk and every seed: every sample of `{type: number}` is a number.
+ */
+import type { ErrorObject } from 'ajv';
+import { dependsOnReference, withoutBranchNoise } from '../compile/check-arguments.js';
+import type { CompiledCall, CompiledPlan } from '../compile/types.js';
+import type { JsonObject } from '../language/document.js';
+import { splitPointer } from '../language/pointer.js';
+import type { SourceText } from '../language/source.js';
+import { setOwnProperty } from '../run/state-store.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ArgumentError } from './types.js';
+import { type ResolvedArgument, SIMULATED_ERROR } from './walk.js';
+
+const START = { line: 1, column: 1 };
+
+export class ArgumentChecker {
+  /** Per call, the errors found for each distinct combination of where its values came from. */
+  readonly #seen = new Map<number, Map<string, readonly ArgumentError[]>>();
+
+  constructor(
+    private readonly plan: CompiledPlan,
+    private readonly tools: ToolRegistry | undefined,
+    private readonly source: SourceText | null,
+    private readonly cache: boolean,
+  ) {}
+
+  check(i: number, resolved: readonly ResolvedArgument[]): readonly ArgumentError[] {
+    const call = this.plan.calls[i]!;
+    const validate = this.tools?.get(call.tool)?.validateInput;
+    if (!validate) return [];
+    // With one walk only (no branching calls) nothing is seen twice: no keys, no cache.
+    let key = '';
+    if (this.cache) for (const r of resolved) key += `${r.key}|`;
+    let byKey = this.cache ? this.#seen.get(i) : undefined;
+    const known = byKey?.get(key);
+    if (known) return known;
+    const args = buildArguments(call, resolved);
+    let errors: ErrorObject[] = [];
+    try {
+      if (!validate(args)) errors = validate.errors ?? [];
+    } catch (e) {
+      // A recursive schema can recurse past the stack on deep values (compile says the same).
+      if (!(e instanceof RangeError)) throw e;
+    }
+    const refAt = call.refs.map((r) => r.at);
+    const found = withoutBranchNoise(errors)
+      .filter((e) => dependsOnReference(e, refAt))
+      .map((e) => this.#toArgumentError(call, e, resolved))
+      .filter((e): e is ArgumentError => e !== null);
+    if (!this.cache) return found;
+    if (!byKey) this.#seen.set(i, (byKey = new Map()));
+    byKey.set(key, found);
+    return found;
+  }
+
+  #toArgumentError(
+    call: CompiledCall,
+    e: ErrorObject,
+    resolved: readonly ResolvedArgument[],
+  ): ArgumentError | null {
+    const at = e.instancePath;
+    // The argument the error is at or inside; else the innermost one inside the error's value.
+    const argument =
+      resolved.find((r) => at === r.at || at.startsWith(`${r.at}/`)) ??
+      resolved.find((r) => r.at.startsWith(`${at}/`));
+    if (argument?.unknown) return null;
+    const pointer = call.pointer + at;
+    const position = this.source ? this.source.locate(pointer) : START;
+    const writer = argument && argument.writer >= 0 ? this.plan.calls[argument.writer]! : null;
+    return {
+      call: call.id,
+      tool: call.tool,
+      path: at,
+      pointer,
+      line: position.line,
+      column: position.column,
+      writer: writer?.id ?? null,
+      reference: argument?.ref.text ?? null,
+      message: describe(call, e, argument, writer),
+    };
+  }
+}
+
+/** The call's arguments with the walk's values in place of references (and `††` unescaped). */
+function buildArguments(call: CompiledCall, resolved: readonly ResolvedArgument[]): JsonObject {
+  // One level copied; a top-level value is cloned only when a reference or literal sits inside it.
+  const args: JsonObject = {};
+  for (const key of Object.keys(call.args)) setOwnProperty(args, key, call.args[key]);
+  const nested = (at: string) => at.lastIndexOf('/') > 0;
+  const cloned = new Set<string>();
+  for (const at of [...resolved.map((r) => r.at), ...call.literals]) {
+    if (!nested(at)) continue;
+    const top = splitPointer(at)[0]!;
+    if (cloned.has(top)) continue;
+    cloned.add(top);
+    setOwnProperty(args, top, structuredClone(args[top]));
+  }
+  for (const r of resolved) setAt(args, r.at, r.value);
+  for (const at of call.literals) setAt(args, at, (getAt(args, at) as string).slice(1));
+  return args;
+}
+
+function getAt(root: JsonObject, at: string): unknown {
+  let current: unknown = root;
+  for (const token of splitPointer(at)) current = (current as Record<string, unknown>)[token];
+  return current;
+}
+
+function setAt(root: JsonObject, at: string, value: unknown): void {
+  const tokens = splitPointer(at);
+  let container = root as Record<string, unknown>;
+  for (const token of tokens.slice(0, -1)) container = container[token] as Record<string, unknown>;
+  setOwnProperty(container, tokens[tokens.length - 1]!, value);
+}
+
+/** What is wrong, where the value came from, and how to fix it, in one line. */
+function describe(
+  call: CompiledCall,
+  e: ErrorObject,
+  argument: ResolvedArgument | undefined,
+  writer: CompiledCall | null,
+): string {
+  const where = e.instancePath === '' ? 'the arguments' : `argument ${e.instancePath}`;
+  const what = `${where} of call "${call.id}" (tool "${call.tool}") ${e.message ?? 'is invalid'}`;
+  if (!argument) return `${what}: fix the arguments to fit the tool's inputSchema`;
+  const value = preview(valueAt(argument.value, argument.at, e.instancePath));
+  if (!writer) {
+    const root = argument.ref.root === 'input' ? 'the input' : 'the initial state';
+    return `${what}, but ${argument.ref.text} from ${root} is ${value}: pass a value that fits`;
+  }
+  if (isErrorValue(argument.value)) {
+    return (
+      `${what}, but ${argument.ref.text} is the error object call "${writer.id}" writes when it throws: ` +
+      `read its error alternative only where {message, code} fits`
+    );
+  }
+  return (
+    `${what}, but ${argument.ref.text} (written by call "${writer.id}", tool "${writer.tool}") is ${value}: ` +
+    `make tool "${writer.tool}"'s outputSchema fit tool "${call.tool}"'s inputSchema at ${e.instancePath || '/'}, ` +
+    `or read a value of the right type`
+  );
+}
+
+function isErrorValue(value: unknown): boolean {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    (value as Record<string, unknown>).message === SIMULATED_ERROR.message &&
+    (value as Record<string, unknown>).code === SIMULATED_ERROR.code
+  );
+}
+
+/** The part of an argument's value at the error's pointer (the error may be inside it). */
+function valueAt(value: unknown, argumentAt: string, errorAt: string): unknown {
+  if (!errorAt.startsWith(`${argumentAt}/`)) return value;
+  let current = value;
+  for (const token of splitPointer(errorAt.slice(argumentAt.length))) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[token];
+  }
+  return current;
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'undefined';
+  const typed = `${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value} ${text}`;
+  return typed.length > 60 ? `${typed.slice(0, 57)}...` : typed;
+}

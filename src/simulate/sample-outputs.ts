@@ -1,0 +1,80 @@
+/**
+ * Simulated outputs: one sample per tool from its `outputSchema` (json-schema-faker, seeded),
+ * the `_output` of a latent call, or the unknown placeholder for a tool without a schema.
+ */
+import { generateSync } from 'json-schema-faker';
+import type { CompiledCall } from '../compile/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { JsonSchema } from '../tools/tool.js';
+import type { Sample } from './types.js';
+
+/** What a call without a known output writes: reads of it exist, and are not type-checked. */
+export const UNKNOWN_SAMPLE: Sample = Object.freeze({ source: 'unknown', value: null });
+
+const FAKER_OPTIONS = {
+  // Every property present: a reader of an optional property must not be skipped, or not,
+  // depending on the sample; a dry run should show what runs when the tool fills it in.
+  alwaysFakeOptionals: true,
+  // Arrays hold at least one element, so `†state.list[0]` and `[*]` reads have something.
+  minItems: 1,
+  maxItems: 3,
+  useDefaultValue: true,
+  maxDepth: 8,
+} as const;
+
+/**
+ * One sample per tool, not per call: a call's output does not depend on its inputs in a dry
+ * run, and sampling 100k calls would cost more than walking them. The seed of a tool's sample
+ * mixes the simulation's seed with the tool's name, so adding a tool changes no other sample.
+ */
+export class OutputSampler {
+  readonly #byTool = new Map<string, Sample>();
+
+  constructor(
+    private readonly tools: ToolRegistry | undefined,
+    private readonly seed: number,
+    private readonly mode: 'eager' | 'lazy',
+  ) {}
+
+  sample(call: CompiledCall): Sample {
+    if (call.hasOutput && this.mode === 'eager') return { source: 'output', value: call.output };
+    let sample = this.#byTool.get(call.tool);
+    if (!sample) {
+      sample = this.#sampleTool(call.tool);
+      this.#byTool.set(call.tool, sample);
+    }
+    return sample;
+  }
+
+  #sampleTool(name: string): Sample {
+    const schema: JsonSchema | undefined = this.tools?.get(name)?.tool.outputSchema;
+    if (schema === undefined) return UNKNOWN_SAMPLE;
+    try {
+      const value = generateSync(schema as Parameters<typeof generateSync>[0], {
+        ...FAKER_OPTIONS,
+        seed: mixSeed(this.seed, name),
+      });
+      // A schema faker cannot satisfy (an unresolvable $ref, `false`), or one that says nothing
+      // of the value (`{}`, `true`: faker gives null), is as good as none.
+      if (value === undefined || (value === null && !namesNull(schema))) return UNKNOWN_SAMPLE;
+      return { source: 'schema', value: JSON.parse(JSON.stringify(value)) as unknown };
+    } catch {
+      return UNKNOWN_SAMPLE;
+    }
+  }
+}
+
+/** True when a schema asks for null somewhere (`type: "null"`, `const: null`, `enum: [null]`). */
+function namesNull(schema: JsonSchema): boolean {
+  return typeof schema === 'object' && /"null"|:null\b|\bnull[,\]]/.test(JSON.stringify(schema));
+}
+
+/** FNV-1a of the name, mixed with the seed: a whole number faker's generator accepts. */
+function mixSeed(seed: number, name: string): number {
+  let hash = 0x811c9dc5 ^ (seed >>> 0);
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0 || 1;
+}

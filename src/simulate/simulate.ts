@@ -1,0 +1,180 @@
+/** simulate(): the dry run of SPEC 10. Executes nothing. */
+import { compile } from '../compile/compile.js';
+import type { CompiledPlan } from '../compile/types.js';
+import { PlanValidationError } from '../errors.js';
+import {
+  compareDiagnostics,
+  type Diagnostic,
+  error,
+  type PendingDiagnostic,
+} from '../language/diagnostics.js';
+import { positionDiagnostics } from '../language/parse-plan.js';
+import type { SourceText } from '../language/source.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { ArgumentChecker } from './argument-checks.js';
+import { branchGroups } from './branch-groups.js';
+import { criticalPath, widestLevel } from './critical-path.js';
+import { OutputSampler } from './sample-outputs.js';
+import type { ArgumentError, Sample, Scenario, SimulateOptions, Simulation } from './types.js';
+import { type Walk, type WalkPlan, walk } from './walk.js';
+
+export const DEFAULT_SEED = 1;
+export const DEFAULT_MAX_SCENARIOS = 256;
+
+/**
+ * Simulates a plan: a compiled plan, a document from parsePlan, JSON text or a JSON value.
+ *
+ * Scenarios: the baseline (every branching call takes its first alternative), then, group by
+ * group (see branch-groups.ts), every other combination of the alternatives of the group's
+ * branching calls that run, with the other groups at baseline. Within a group, combinations
+ * that differ from the baseline in one choice come first.
+ *
+ * @throws {PlanValidationError} when the plan does not compile.
+ * @throws {TypeError} for a bad option value.
+ */
+export function simulate(planOrDocument: unknown, options: SimulateOptions = {}): Simulation {
+  const seed = options.seed ?? DEFAULT_SEED;
+  if (!Number.isInteger(seed)) throw new TypeError(`Expected seed to be a whole number, got ${String(seed)}`);
+  const maxScenarios = options.maxScenarios ?? DEFAULT_MAX_SCENARIOS;
+  if (!(Number.isInteger(maxScenarios) && maxScenarios >= 1)) {
+    throw new TypeError(`Expected maxScenarios to be a whole number >= 1, got ${String(maxScenarios)}`);
+  }
+  const { plan, source } = toCompiledPlan(planOrDocument, options);
+  const tools = options.tools !== undefined ? ToolRegistry.from(options.tools) : plan.tools;
+  const n = plan.calls.length;
+
+  const sampler = new OutputSampler(tools, seed, options.mode ?? plan.mode);
+  const samples: Sample[] = plan.calls.map((call) => sampler.sample(call));
+  const { alternatives, groups } = branchGroups(plan);
+  const rank = new Int32Array(n);
+  plan.order.forEach((i, position) => (rank[i] = position));
+  const errorBranch = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (alternatives[i]! > 0 && tools?.get(plan.calls[i]!.tool)?.tool.errorBranch !== false)
+      errorBranch[i] = 1;
+  }
+  const walkPlan: WalkPlan = {
+    plan,
+    rank,
+    alternatives,
+    errorBranch,
+    samples,
+    input: plan.input ?? {},
+    state: plan.state ?? {},
+    keys: groups.length > 0,
+  };
+  const checker = new ArgumentChecker(plan, tools, source, groups.length > 0);
+
+  const scenarios: Scenario[] = [];
+  const runScenario = (choices: ReadonlyMap<number, number>): Walk => {
+    const errors: ArgumentError[] = [];
+    const result = walk(walkPlan, choices, (i, resolved) => {
+      for (const e of checker.check(i, resolved)) errors.push(e);
+    });
+    scenarios.push(toScenario(plan, result, errors));
+    return result;
+  };
+
+  const baseline = runScenario(new Map());
+  let truncated = false;
+  groups: for (let g = 0; g < groups.length; g++) {
+    const members = new Set(groups[g]);
+    // Breadth first over the group's decisions: each queued assignment is one scenario. An
+    // assignment fixes every member that ran before the one it flips (to 0 unless set), so
+    // no combination is reached twice; members that do not run in a walk have no choice.
+    const queue: Map<number, number>[] = [];
+    let head = 0;
+    const expand = (assigned: ReadonlyMap<number, number>, result: Walk) => {
+      const prefix = new Map(assigned);
+      for (const b of result.branched) {
+        if (!members.has(b) || prefix.has(b)) continue;
+        for (let k = 1; k < alternatives[b]!; k++) queue.push(new Map(prefix).set(b, k));
+        prefix.set(b, 0);
+      }
+    };
+    expand(new Map(), baseline);
+    while (head < queue.length) {
+      if (scenarios.length >= maxScenarios) {
+        truncated = true;
+        break groups;
+      }
+      const assigned = queue[head++]!;
+      expand(assigned, runScenario(assigned));
+    }
+  }
+
+  const critical = criticalPath(plan, tools);
+  const widest = widestLevel(plan);
+  const ids = (indices: readonly number[]) => indices.map((i) => plan.calls[i]!.id);
+  return {
+    scenarios,
+    truncated,
+    branchGroups: groups.map(ids),
+    criticalPath: ids(critical.calls),
+    criticalPathWeight: critical.weight,
+    maxParallelism: widest.calls.length,
+    widestLevel: { level: widest.level, calls: ids(widest.calls) },
+    samples: Object.fromEntries(plan.calls.map((call, i) => [call.id, samples[i]!])),
+    diagnostics: diagnosticsOf(plan, scenarios, source),
+  };
+}
+
+function toScenario(plan: CompiledPlan, result: Walk, argumentErrors: ArgumentError[]): Scenario {
+  const choices: Record<string, number> = {};
+  for (const b of [...result.branched].sort((a, c) => a - c)) choices[plan.calls[b]!.id] = result.choice[b]!;
+  const run: string[] = [];
+  const skipped: string[] = [];
+  plan.calls.forEach((call, i) => (result.ran[i] ? run : skipped).push(call.id));
+  const varies = Object.keys(choices).filter((id) => choices[id] !== 0);
+  return { choices, run, skipped, argumentErrors, varies };
+}
+
+/** The compile warnings and one E_SIM_ARGS per distinct argument error, in source order. */
+function diagnosticsOf(
+  plan: CompiledPlan,
+  scenarios: readonly Scenario[],
+  source: SourceText | null,
+): Diagnostic[] {
+  const seen = new Set<string>();
+  const found: ArgumentError[] = [];
+  for (const scenario of scenarios) {
+    for (const e of scenario.argumentErrors) {
+      const key = `${e.pointer}\u0000${e.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      found.push(e);
+    }
+  }
+  const pending: PendingDiagnostic[] = found.map((e) =>
+    error('E_SIM_ARGS', e.pointer, e.message, { call: e.call }),
+  );
+  const positioned: Diagnostic[] = source
+    ? positionDiagnostics(pending, source)
+    : pending.map((d) => ({ ...d, line: 1, column: 1 }));
+  return [...plan.diagnostics, ...positioned].sort(compareDiagnostics);
+}
+
+function toCompiledPlan(
+  value: unknown,
+  options: SimulateOptions,
+): { plan: CompiledPlan; source: SourceText | null } {
+  if (isCompiledPlan(value)) return { plan: value, source: null };
+  const compiled = compile(value, {
+    ...(options.tools !== undefined && { tools: options.tools }),
+    ...(options.input && { input: options.input }),
+    ...(options.state && { state: options.state }),
+    ...(options.mode && { mode: options.mode }),
+  });
+  if (!compiled.ok) throw new PlanValidationError(compiled.diagnostics);
+  return { plan: compiled.plan!, source: compiled.document?.source ?? null };
+}
+
+function isCompiledPlan(value: unknown): value is CompiledPlan {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    Array.isArray((value as CompiledPlan).calls) &&
+    Array.isArray((value as CompiledPlan).order) &&
+    typeof (value as CompiledPlan).indexOf === 'function'
+  );
+}

@@ -1,0 +1,183 @@
+/**
+ * One walk of the graph for one combination of choices: what the executor would do if every
+ * tool returned its sample. Calls are visited in topological order against one state object;
+ * SPEC 4's edges make that state, for every path a call reads, the one the executor would
+ * show it. A call whose arguments resolve runs and writes its sample (to the alternative
+ * chosen for it); one whose arguments do not is skipped (SPEC 6-7, the same resolution rules
+ * as `run`). A choice of the last alternative of a call whose tool allows the error branch
+ * writes the error object a throw would (SPEC 5).
+ */
+import type { ArgumentReference, CompiledCall, CompiledPlan } from '../compile/types.js';
+import type { JsonObject } from '../language/document.js';
+import { coveredPath, type Path, pathsOverlap } from '../language/paths.js';
+import type { Reference } from '../language/reference.js';
+import { resolveReference, type Roots } from '../language/resolve.js';
+import { writeAt } from '../run/state-store.js';
+import { forEachSource, writersOf } from './value-sources.js';
+import type { Sample } from './types.js';
+
+/** What a simulated throw writes to the error alternative. */
+export const SIMULATED_ERROR = Object.freeze({ message: 'simulated error', code: 'SIMULATED' });
+
+/** One argument's value in a walk, with where it came from. */
+export interface ResolvedArgument {
+  /** Pointer inside the arguments. */
+  readonly at: string;
+  readonly value: unknown;
+  /** The reference that supplied it. */
+  readonly ref: Reference;
+  /** The call that wrote it last, or -1 (input, initial state). */
+  readonly writer: number;
+  /** Written by a call whose output is unknown: not type-checked. */
+  readonly unknown: boolean;
+  /** What the value depends on in this walk: the same key means the same value. */
+  readonly key: string;
+}
+
+export interface WalkPlan {
+  readonly plan: CompiledPlan;
+  /** Per call: its position in `plan.order`. */
+  readonly rank: Int32Array;
+  /** Per call: its `||` alternatives when it branches, else 0. */
+  readonly alternatives: Int32Array;
+  /** Per call: 1 when its last alternative is the error branch (the tool allows it). */
+  readonly errorBranch: Uint8Array;
+  readonly samples: readonly Sample[];
+  readonly input: JsonObject;
+  readonly state: JsonObject;
+  /** Build each argument's `key` (needed only when there is more than one walk). */
+  readonly keys: boolean;
+}
+
+export interface Walk {
+  /** Per call: 1 ran, 0 skipped. */
+  readonly ran: Uint8Array;
+  /** Per call that ran: the alternative written (0 without alternatives). */
+  readonly choice: Int32Array;
+  /** The branching calls that ran, in walk order. */
+  readonly branched: readonly number[];
+}
+
+/**
+ * Walks the plan with `choices` (call index to alternative; absent means 0) and hands every
+ * call that runs with references to `onArguments`, at the moment its arguments resolve.
+ */
+export function walk(
+  p: WalkPlan,
+  choices: ReadonlyMap<number, number>,
+  onArguments: (call: number, resolved: readonly ResolvedArgument[]) => void,
+): Walk {
+  const { plan } = p;
+  const n = plan.calls.length;
+  const ran = new Uint8Array(n);
+  const choice = new Int32Array(n);
+  const branched: number[] = [];
+  const roots: { input: JsonObject; state: JsonObject } = {
+    input: p.input,
+    state: structuredClone(p.state),
+  };
+  const resolved: ResolvedArgument[] = [];
+  for (const i of plan.order) {
+    const call = plan.calls[i]!;
+    resolved.length = 0;
+    let missing = false;
+    for (const argument of call.refs) {
+      const value = resolveArgument(p, call, argument, roots, ran, choice);
+      if (!value) {
+        missing = true;
+        break;
+      }
+      resolved.push(value);
+    }
+    if (missing) continue;
+    ran[i] = 1;
+    if (resolved.length > 0) onArguments(i, resolved);
+    const output = call.outputPath;
+    if (!output) continue;
+    const count = p.alternatives[i]!;
+    const k = count > 0 ? Math.min(choices.get(i) ?? 0, count - 1) : 0;
+    choice[i] = k;
+    if (count > 0) branched.push(i);
+    const sample = p.samples[i]!;
+    const value = count > 0 && k === count - 1 && p.errorBranch[i] ? SIMULATED_ERROR : sample.value;
+    const targets = output.op === '&&' ? output.paths : [output.paths[k]!];
+    for (const path of targets) roots.state = writeAt(roots.state, path.segments, copy(value));
+  }
+  return { ran, choice, branched };
+}
+
+function copy(value: unknown): unknown {
+  return value === null || typeof value !== 'object' ? value : structuredClone(value);
+}
+
+/** SPEC 6: a single reference, the first of a `||` that exists, the last of an `&&` once all do. */
+function resolveArgument(
+  p: WalkPlan,
+  call: CompiledCall,
+  argument: ArgumentReference,
+  roots: Roots,
+  ran: Uint8Array,
+  choice: Int32Array,
+): ResolvedArgument | null {
+  const expression = argument.expression;
+  let last: ResolvedArgument | null = null;
+  for (const ref of expression.refs) {
+    const value = resolveOne(p, call, argument.at, ref, roots, ran, choice);
+    if (expression.op === '&&') {
+      if (!value) return null;
+      last = value;
+    } else if (value) return value;
+  }
+  return last;
+}
+
+function resolveOne(
+  p: WalkPlan,
+  call: CompiledCall,
+  at: string,
+  ref: Reference,
+  roots: Roots,
+  ran: Uint8Array,
+  choice: Int32Array,
+): ResolvedArgument | null {
+  let writer = -1;
+  let key = '';
+  if (ref.root === 'state') {
+    const path = coveredPath(ref);
+    let wrote = false;
+    forEachSource(
+      p.plan,
+      writersOf(call, ref),
+      path,
+      () => wrote,
+      (w) => {
+        wrote = ran[w] === 1 && writtenPath(p, w, choice[w]!, path) !== null;
+        if (p.keys) key += ran[w] ? `${w}.${choice[w]},` : 'x';
+        if (wrote && (writer < 0 || p.rank[w]! > p.rank[writer]!)) writer = w;
+      },
+    );
+  }
+  let value = resolveReference(ref, roots);
+  const unknown = writer >= 0 && p.samples[writer]!.source === 'unknown' && !isErrorWrite(p, writer, choice);
+  if (value === undefined) {
+    // Reads through an unknown output exist (with an unknown value): the dry run cannot know
+    // that a field is missing from a result it never saw.
+    if (!unknown) return null;
+    value = null;
+  }
+  return { at, value, ref, writer, unknown, key: p.keys ? `${ref.text}:${key}` : '' };
+}
+
+/** The path call w wrote (with its choice k) that overlaps `path`, or null. */
+function writtenPath(p: WalkPlan, w: number, k: number, path: Path): Path | null {
+  const output = p.plan.calls[w]!.outputPath;
+  if (!output) return null;
+  if (output.op === '&&') return output.paths.find((q) => pathsOverlap(q, path)) ?? null;
+  const q = output.paths[k]!;
+  return pathsOverlap(q, path) ? q : null;
+}
+
+function isErrorWrite(p: WalkPlan, w: number, choice: Int32Array): boolean {
+  const count = p.alternatives[w]!;
+  return count > 0 && choice[w] === count - 1 && p.errorBranch[w] === 1;
+}
