@@ -67,11 +67,73 @@ export class ToolsFileError extends PlanError {
   }
 }
 
+/** Where a tool call went wrong, for {@link ToolExecutionError}. */
+export interface ToolExecutionErrorOptions {
+  /** The id of the call. */
+  readonly call: string;
+  /** The tool it called. */
+  readonly tool: string;
+  /** A short machine-readable reason: TIMEOUT, INVALID_ARGUMENTS, INVALID_OUTPUT, NO_MODEL, ... */
+  readonly code: string;
+  readonly cause?: unknown;
+}
+
+/**
+ * A call that failed because of how its tool was called or answered (not a throw from inside
+ * the tool, which fails the call with the tool's own error). The run reports it as the call's
+ * `error: { message, code }`.
+ */
+export class ToolExecutionError extends PlanError {
+  override name = 'ToolExecutionError';
+  readonly call: string;
+  readonly tool: string;
+  readonly code: string;
+
+  constructor(message: string, options: ToolExecutionErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.call = options.call;
+    this.tool = options.tool;
+    this.code = options.code;
+  }
+}
+
+/** An attempt that ran past its timeout: the reason its tool's AbortSignal was aborted with. */
+export class ToolTimeoutError extends ToolExecutionError {
+  override name = 'ToolTimeoutError';
+  constructor(
+    readonly timeoutMs: number,
+    options: Omit<ToolExecutionErrorOptions, 'code'>,
+  ) {
+    super(`timed out after ${timeoutMs} ms`, { ...options, code: 'TIMEOUT' });
+  }
+}
+
+/** The reason a tool's AbortSignal is aborted with when the whole run is cancelled. */
+export class RunCancelledError extends PlanError {
+  override name = 'RunCancelledError';
+  readonly code = 'CANCELLED';
+  constructor(message = 'the run was cancelled') {
+    super(message);
+  }
+}
+
 export function isPlanError(value: unknown): value is PlanError {
   return (
     value instanceof PlanError ||
-    (value instanceof Error && /^(Plan|Tool|Permission|Approval|Journal)\w*Error$/.test(value.name))
+    (value instanceof Error && /^(Plan|Tool|Permission|Approval|Journal|Run)\w*Error$/.test(value.name))
   );
+}
+
+export function isToolExecutionError(value: unknown): value is ToolExecutionError {
+  return isPlanError(value) && (value.name === 'ToolExecutionError' || value.name === 'ToolTimeoutError');
+}
+
+export function isToolTimeoutError(value: unknown): value is ToolTimeoutError {
+  return isPlanError(value) && value.name === 'ToolTimeoutError';
+}
+
+export function isRunCancelledError(value: unknown): value is RunCancelledError {
+  return isPlanError(value) && value.name === 'RunCancelledError';
 }
 
 export function isPlanValidationError(value: unknown): value is PlanValidationError {

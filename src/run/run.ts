@@ -11,7 +11,7 @@ import PQueue from 'p-queue';
 import { compile } from '../compile/compile.js';
 import { orderCalls } from '../compile/order.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import { PlanValidationError } from '../errors.js';
+import { PlanValidationError, RunCancelledError, ToolExecutionError, ToolTimeoutError } from '../errors.js';
 import { PlanBuilder } from '../compile/plan-builder.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import { DEFAULT_LIMITS } from '../language/limits.js';
@@ -150,15 +150,6 @@ interface CallRecord {
   error: CallError | null;
   output?: unknown;
   args?: JsonObject;
-}
-
-class CallFailure extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-  }
 }
 
 class Runner {
@@ -336,8 +327,7 @@ class Runner {
   #abort(): void {
     this.#stopping = true;
     this.#controllers.add(this.#shared);
-    for (const controller of this.#controllers)
-      controller.abort(new CallFailure('the run was cancelled', 'CANCELLED'));
+    for (const controller of this.#controllers) controller.abort(new RunCancelledError());
   }
 
   /** Looks at every call whose dependencies have all ended, one at a time, without recursion. */
@@ -470,12 +460,13 @@ class Runner {
     const registered = this.#tools.get(call.tool);
     record.startedAt = Date.now();
     if (!registered) {
-      this.#fail(i, new CallFailure(`unknown tool "${call.tool}"`, 'UNKNOWN_TOOL'));
+      this.#fail(i, this.#failure(i, `unknown tool "${call.tool}"`, 'UNKNOWN_TOOL'));
       return undefined;
     }
     const { validateInput } = registered;
     if (validateInput && !validateInput(args)) {
-      const failure = new CallFailure(
+      const failure = this.#failure(
+        i,
         describeSchemaErrors('arguments', validateInput.errors),
         'INVALID_ARGUMENTS',
       );
@@ -500,7 +491,7 @@ class Runner {
     // A run aborted already (not merely stopped by fail-fast, which lets running calls finish)
     // cancels this attempt too.
     if (this.options.signal?.aborted && !controller.signal.aborted) {
-      controller.abort(new CallFailure('the run was cancelled', 'CANCELLED'));
+      controller.abort(new RunCancelledError());
     }
     if (this.#listening) this.#event({ type: 'call:start', call: call.id, tool: call.tool, attempt, args });
     let value: unknown;
@@ -526,7 +517,8 @@ class Runner {
   ): Promise<void> | undefined {
     const { validateOutput } = registered;
     if (validateOutput && !validateOutput(isBranchValue(value) ? value.value : value)) {
-      const failure = new CallFailure(
+      const failure = this.#failure(
+        i,
         describeSchemaErrors('output', validateOutput.errors),
         'INVALID_OUTPUT',
       );
@@ -584,7 +576,7 @@ class Runner {
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (timeoutMs > 0) {
       timer = setTimeout(() => {
-        controller.abort(new CallFailure(`timed out after ${timeoutMs} ms`, 'TIMEOUT'));
+        controller.abort(new ToolTimeoutError(timeoutMs, { call: call.id, tool: call.tool }));
       }, timeoutMs);
     }
     let pending: unknown;
@@ -592,14 +584,15 @@ class Runner {
       if (tool.latent) {
         const latent = this.options.latent;
         if (!latent) {
-          throw new CallFailure(
+          throw this.#failure(
+            i,
             `"${tool.name}" is a latent tool: its result comes from the model, so run() needs a latent function (or, in eager mode, the call's _output)`,
             'NO_MODEL',
           );
         }
         pending = latent({ call: call.id, tool, args, signal: controller.signal });
       } else if (typeof tool.execute !== 'function') {
-        throw new CallFailure(`tool "${tool.name}" has no execute function`, 'NOT_EXECUTABLE');
+        throw this.#failure(i, `tool "${tool.name}" has no execute function`, 'NOT_EXECUTABLE');
       } else {
         pending = tool.execute(args, {
           toolCallId: call.id,
@@ -661,7 +654,8 @@ class Runner {
       if (chosen < 0) {
         return this.#fail(
           i,
-          new CallFailure(
+          this.#failure(
+            i,
             `the branch value names no alternative of "${output?.text ?? '(no _outputPath)'}": ${JSON.stringify(value[BRANCH_KEY])}`,
             'BAD_BRANCH',
           ),
@@ -673,7 +667,8 @@ class Runner {
     try {
       copy = copyValue(written);
       if (output && copy === undefined)
-        throw new CallFailure(
+        throw this.#failure(
+          i,
           'the tool returned nothing (undefined) for a call with an _outputPath',
           'INVALID_OUTPUT',
         );
@@ -729,6 +724,12 @@ class Runner {
       if (this.#listening)
         this.#event({ type: 'state:write', call: call.id, path: output.refs[k]!.text, value });
     }
+  }
+
+  /** A failure of call i that is not the tool's own throw: a bad answer, a missing model, ... */
+  #failure(i: number, message: string, code: string): ToolExecutionError {
+    const call = this.#calls[i]!;
+    return new ToolExecutionError(message, { call: call.id, tool: call.tool, code });
   }
 
   #fail(i: number, error: unknown): void {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   branch,
   compile,
+  isRunCancelledError,
+  isToolTimeoutError,
   PlanValidationError,
   type RunEvent,
   type RunOptions,
@@ -394,11 +396,15 @@ describe('each call: schemas, timeouts, retries, pollution', () => {
 
   it('a timeout aborts the tool signal and discards a late result', async () => {
     let aborted = false;
+    let reason: unknown;
     const slow: Tool = {
       name: 'slow',
       timeoutMs: 20,
       execute: async (_args, ctx) => {
-        ctx.abortSignal.addEventListener('abort', () => (aborted = true));
+        ctx.abortSignal.addEventListener('abort', () => {
+          aborted = true;
+          reason = ctx.abortSignal.reason;
+        });
         await wait(80);
         return 'late';
       },
@@ -406,6 +412,9 @@ describe('each call: schemas, timeouts, retries, pollution', () => {
     const r = await run([{ _tool: 'slow', _outputPath: '†state.x' }], { tools: [slow] });
     expect(r.calls[0]).toMatchObject({ status: 'failed', error: { code: 'TIMEOUT' } });
     expect(aborted).toBe(true);
+    // The tool can tell a timeout from a cancellation by the reason it was aborted with.
+    expect(isToolTimeoutError(reason)).toBe(true);
+    expect(reason).toMatchObject({ call: r.calls[0]!.id, tool: 'slow', code: 'TIMEOUT', timeoutMs: 20 });
     await wait(100);
     expect(r.state).toEqual({});
   });
@@ -471,7 +480,7 @@ describe('cancellation and fail-fast', () => {
       execute: (_a, ctx) =>
         new Promise((_resolve, reject) => {
           ctx.abortSignal.addEventListener('abort', () => {
-            sawAbort = true;
+            sawAbort = isRunCancelledError(ctx.abortSignal.reason);
             reject(new Error('aborted'));
           });
         }),
