@@ -127,6 +127,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--events', 'print each run event as one JSON line on stdout, as it happens')
     .option('--journal <dir>', 'append every event to a journal in <dir>, synced as each call ends')
     .option('--resume', 'with --journal: reuse the outputs of calls an interrupted run completed')
+    .option(
+      '--report <file>',
+      'write a self-contained HTML report (graph, timeline, details) when the run ends',
+    )
     .action(async (file: string, flags: RunFlags) => setExitCode(await runCommand(file, flags, io)));
 
   return program;

@@ -17,6 +17,7 @@ import { ExitCode } from '../exit-codes.js';
 import { formatCompileReport, formatDiagnostics, shouldUseColor } from '../format.js';
 import { type CliIo, STDIN } from '../io.js';
 import { LiveView } from '../live-view.js';
+import { checkReportPath, writeReportFile } from '../report-file.js';
 import { formatRunSummary } from '../run-summary.js';
 
 export const RUN_MODES = ['eager', 'lazy'] as const;
@@ -67,6 +68,11 @@ export interface RunFlags extends CommonFlags {
    * @default false
    */
   readonly resume?: boolean;
+  /**
+   * Write the HTML run report here when the run ends, whatever its status.
+   * @default undefined (no report)
+   */
+  readonly report?: string;
 }
 
 /** One call in the `--json` object: exactly SPEC 12's keys. */
@@ -104,6 +110,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   }
   const plan = compiled.plan;
   requireExecutable(plan, toolsFile);
+  if (flags.report !== undefined) await checkReportPath(flags.report);
   if (flags.resume && flags.journal === undefined) throw new CliInputError('--resume needs --journal <dir>');
   const latent = await latentFrom(toolsFile);
 
@@ -188,6 +195,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       );
     }
   }
+  if (flags.report !== undefined) await writeReportFile(flags.report, { plan, result }, io, color);
   if (interrupted) return ExitCode.INTERRUPTED;
   if (result.status === 'succeeded') return ExitCode.OK;
   if (result.status === 'rejected') return ExitCode.REJECTED;

@@ -1,0 +1,96 @@
+/** `plan run --report <file>`: the HTML report after the run, whatever its status; bad paths are exit 2. */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectUsageError, ROOT, runPlan, tempDir } from './helpers.js';
+
+const EXAMPLE = join(ROOT, 'fixtures/examples/weather-branch');
+const args = (city: string, report: string) => [
+  'run',
+  join(EXAMPLE, 'plan.json'),
+  '--tools',
+  join(EXAMPLE, 'tools.mjs'),
+  '--input',
+  city,
+  '--json',
+  '--report',
+  report,
+];
+
+const temp = tempDir({
+  'paris.json': { city: 'Paris' },
+  'atlantis.json': { city: 'Atlantis' },
+  'boom.json': [
+    { _id: 'boom', _tool: 'boom', _outputPath: '†state.x' },
+    { _id: 'after', _tool: 'boom', v: '†state.x' },
+  ],
+  'boom.mjs': "export const tools = [{ name: 'boom', execute() { throw new Error('no'); } }];\n",
+});
+afterAll(() => temp.cleanup());
+
+/** The JSON the page's script reads. */
+function reportData(file: string): { kind: string; calls: { id: string; view: string }[] } {
+  const html = readFileSync(file, 'utf8');
+  const m = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html);
+  expect(m, 'report-data element').not.toBeNull();
+  return JSON.parse(m![1]!) as { kind: string; calls: { id: string; view: string }[] };
+}
+
+describe('plan run --report', () => {
+  it('writes the report of a run that succeeded, exit 0', () => {
+    const file = join(temp.dir, 'ok.html');
+    const r = runPlan(args(join(temp.dir, 'paris.json'), file), { cwd: temp.dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).status).toBe('succeeded');
+    const data = reportData(file);
+    expect(data.kind).toBe('run');
+    expect(data.calls.map((c) => [c.id, c.view])).toEqual([
+      ['weather', 'succeeded'],
+      ['park', 'succeeded'],
+      ['movie', 'skipped'],
+      ['present', 'succeeded'],
+    ]);
+  });
+
+  it('shows a failure routed to the error branch as handled', () => {
+    const file = join(temp.dir, 'handled.html');
+    // No weather station in Atlantis: the throw is written to the last alternative, the movie path.
+    const r = runPlan(args(join(temp.dir, 'atlantis.json'), file), { cwd: temp.dir });
+    expect(r.code).toBe(0);
+    expect(reportData(file).calls.map((c) => c.view)).toEqual([
+      'handled',
+      'skipped',
+      'succeeded',
+      'succeeded',
+    ]);
+  });
+
+  it('writes it for a run that failed too, and keeps exit 3', () => {
+    const file = join(temp.dir, 'failed.html');
+    const r = runPlan(
+      ['run', join(temp.dir, 'boom.json'), '--tools', join(temp.dir, 'boom.mjs'), '--report', file],
+      { cwd: temp.dir },
+    );
+    expect(r.code).toBe(3);
+    expect(reportData(file).calls.map((c) => [c.id, c.view])).toEqual([
+      ['boom', 'failed'],
+      ['after', 'upstream_failed'],
+    ]);
+  });
+
+  it('refuses a path it cannot write before running anything: exit 2, one line', () => {
+    const missingDir = join(temp.dir, 'no-such-dir', 'r.html');
+    expectUsageError(
+      runPlan(args(join(temp.dir, 'paris.json'), missingDir), { cwd: temp.dir }),
+      /^plan: error: --report '.*no-such-dir\/r\.html' cannot be written: the directory .*no-such-dir does not exist$/m,
+    );
+    const dir = join(temp.dir, 'a-dir');
+    mkdirSync(dir);
+    expectUsageError(
+      runPlan(args(join(temp.dir, 'paris.json'), dir), { cwd: temp.dir }),
+      /^plan: error: --report '.*a-dir' cannot be written: it is a directory$/m,
+    );
+    expect(existsSync(missingDir)).toBe(false);
+  });
+});
