@@ -117,10 +117,36 @@ export class RunCancelledError extends PlanError {
   }
 }
 
+/** Where a model request went wrong, for {@link ModelProviderError}. */
+export interface ModelProviderErrorOptions {
+  /** The provider's name (`openai:gpt-4o`, ...). */
+  readonly provider: string;
+  /** The HTTP status of the API's answer, when there was one. */
+  readonly status?: number;
+  readonly cause?: unknown;
+}
+
+/**
+ * A model request that failed: the API said no (its status and message are kept), the
+ * connection failed, or the answer could not be read. Never carries an API key.
+ */
+export class ModelProviderError extends PlanError {
+  override name = 'ModelProviderError';
+  readonly provider: string;
+  readonly status?: number;
+
+  constructor(message: string, options: ModelProviderErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.provider = options.provider;
+    if (options.status !== undefined) this.status = options.status;
+  }
+}
+
 export function isPlanError(value: unknown): value is PlanError {
   return (
     value instanceof PlanError ||
-    (value instanceof Error && /^(Plan|Tool|Permission|Approval|Journal|Run)\w*Error$/.test(value.name))
+    (value instanceof Error &&
+      /^(Plan|Tool|Permission|Approval|Journal|Run|ModelProvider)\w*Error$/.test(value.name))
   );
 }
 
@@ -130,6 +156,10 @@ export function isToolExecutionError(value: unknown): value is ToolExecutionErro
 
 export function isToolTimeoutError(value: unknown): value is ToolTimeoutError {
   return isPlanError(value) && value.name === 'ToolTimeoutError';
+}
+
+export function isModelProviderError(value: unknown): value is ModelProviderError {
+  return isPlanError(value) && value.name === 'ModelProviderError';
 }
 
 export function isRunCancelledError(value: unknown): value is RunCancelledError {

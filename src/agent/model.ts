@@ -1,0 +1,106 @@
+/**
+ * The one contract between the agent and a model: provider-neutral messages and tool
+ * definitions in, streamed events and one assistant turn out. Every provider (scripted,
+ * OpenAI-compatible, Anthropic) maps these to and from its own wire format, so nothing above
+ * this file knows which API is on the other end.
+ */
+import type { JsonSchema } from '../tools/tool.js';
+
+/** A tool call the model asked for. */
+export interface ModelToolCall {
+  /** The provider's id for the call; the tool result must carry the same id. */
+  readonly id: string;
+  readonly name: string;
+  /** The arguments, parsed. `{}` when the model sent text that is not a JSON object. */
+  readonly arguments: Record<string, unknown>;
+  /** The arguments as the model wrote them, when they were not a JSON object: the reason is in `argumentsError`. */
+  readonly argumentsText?: string;
+  /** Why `argumentsText` could not be used, for the tool result that tells the model. */
+  readonly argumentsError?: string;
+}
+
+export interface SystemMessage {
+  readonly role: 'system';
+  readonly content: string;
+}
+
+export interface UserMessage {
+  readonly role: 'user';
+  readonly content: string;
+}
+
+export interface AssistantMessage {
+  readonly role: 'assistant';
+  /** Text of the turn; '' when the turn only calls tools. */
+  readonly content: string;
+  readonly toolCalls?: readonly ModelToolCall[];
+}
+
+/** The answer to one tool call of the previous assistant turn. */
+export interface ToolResultMessage {
+  readonly role: 'tool';
+  readonly toolCallId: string;
+  /** The tool's name, for providers that want it next to the result. */
+  readonly name: string;
+  /** What the model reads: JSON text of the result, or an explanation of the refusal or error. */
+  readonly content: string;
+  /** The call failed or was refused. */
+  readonly isError?: boolean;
+}
+
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;
+
+/** A tool as the model sees it: what it is called, what it does, what it takes. */
+export interface ModelToolDefinition {
+  readonly name: string;
+  readonly description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  readonly inputSchema: JsonSchema;
+}
+
+/** A JSON Schema the whole answer must follow (structured output). */
+export interface ResponseFormat {
+  /** A short name for the schema (OpenAI requires one: letters, digits, `_` and `-`). */
+  readonly name: string;
+  readonly schema: JsonSchema;
+}
+
+export interface ModelRequest {
+  readonly messages: readonly Message[];
+  /** The tools offered for this turn; none means the model can only answer. */
+  readonly tools: readonly ModelToolDefinition[];
+  /** When set, the answer's text is JSON that follows this schema. */
+  readonly responseFormat?: ResponseFormat;
+  /** Aborts the request. */
+  readonly signal?: AbortSignal;
+}
+
+export interface ModelUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+}
+
+/** One whole assistant turn, as the stream ends with it. */
+export interface AssistantTurn {
+  readonly message: AssistantMessage;
+  /** Why the model stopped: it answered, it wants tools run, it ran out of tokens, or another reason. */
+  readonly stopReason: 'end' | 'tool_calls' | 'max_tokens' | 'other';
+  readonly usage?: ModelUsage;
+}
+
+/** What a provider's stream yields; the last event is always `done`, or the stream throws. */
+export type ModelStreamEvent =
+  | { readonly type: 'text-delta'; readonly text: string }
+  | { readonly type: 'tool-call'; readonly call: ModelToolCall }
+  | { readonly type: 'done'; readonly turn: AssistantTurn };
+
+/** A model behind some API. */
+export interface ModelProvider {
+  /** `<provider>:<model>`, for messages and logs (never a key). */
+  readonly name: string;
+  /**
+   * One assistant turn for the request, streamed. Throws {@link ModelProviderError} for an
+   * API error, a transport failure or an answer it cannot read.
+   */
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+}
