@@ -67,10 +67,11 @@ function callSchema(tool: Tool): JsonSchema {
     _outputPath: OUTPUT_PATH,
   };
   if (tool.latent) {
+    const output = typeof tool.outputSchema === 'object' ? withoutDialect(tool.outputSchema) : {};
     properties._output = {
-      ...(typeof tool.outputSchema === 'object' ? withoutDialect(tool.outputSchema) : {}),
+      ...(output as Record<string, unknown>),
       description: "The result, written by you (this tool's result comes from the model)",
-    } as JsonSchema;
+    };
   }
   for (const [name, schema] of Object.entries(declared)) {
     properties[name] = { anyOf: [withoutDialect(schema), REFERENCE] };
