@@ -51,6 +51,7 @@ export {
   resolveExpression,
   resolveReference,
   type Severity,
+  SIMULATION_CODES,
 } from './language/index.js';
 export {
   type GraphJson,
@@ -68,6 +69,17 @@ export {
   toGraphlib,
   toMermaid,
 } from './report/index.js';
+export {
+  type ArgumentError,
+  DEFAULT_MAX_SCENARIOS,
+  DEFAULT_SEED,
+  type Sample,
+  type SampleSource,
+  type Scenario,
+  type SimulateOptions,
+  type Simulation,
+  simulate,
+} from './simulate/index.js';
 export {
   defineTool,
   type JsonSchema,

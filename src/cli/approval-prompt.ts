@@ -6,8 +6,11 @@ import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
 import { splitPointer } from '../language/pointer.js';
 import { resolveExpression } from '../language/resolve.js';
-import { formatDiagnostics, paint, plural } from './format.js';
+import type { SourceText } from '../language/source.js';
+import { simulateCompiled } from '../simulate/simulate.js';
+import { formatDiagnostics, oneLine, paint, plural } from './format.js';
 import type { OutputStream } from './io.js';
+import { formatSimulation } from './simulation-summary.js';
 
 /** Lines of text from a stream of chunks, one at a time, without reading ahead of need. */
 export interface LineReader {
@@ -132,6 +135,23 @@ export function formatPlanListing(plan: CompiledPlan, options: ListingOptions): 
   }
   if (plan.diagnostics.length > 0) out += formatDiagnostics(plan.diagnostics, options);
   return out;
+}
+
+/**
+ * The dry run of the plan, compact, for the person about to approve it: how many scenarios,
+ * what each runs and skips, the argument errors, the critical path. Nothing is executed.
+ */
+export function formatPlanSimulation(
+  plan: CompiledPlan,
+  options: ListingOptions & { readonly source?: SourceText | null },
+): string {
+  try {
+    const simulation = simulateCompiled(plan, options.source ?? null);
+    return formatSimulation(simulation, { file: options.file, color: options.color, maxRows: 6, maxIds: 6 });
+  } catch (e) {
+    // The prompt must still be asked: a dry run that cannot be made is one line, not a crash.
+    return `dry run: not available (${oneLine((e as Error).message)})\n`;
+  }
 }
 
 /** The question for one call whose tool needs approval, with the arguments it will run with. */

@@ -9,6 +9,7 @@ import { isJournalError } from '../run/journal-error.js';
 import { CliInputError } from './cli-input-error.js';
 import { GRAPH_FORMATS, type GraphFlags, graphCommand } from './commands/graph.js';
 import { RUN_MODES, type RunFlags, runCommand } from './commands/run.js';
+import { type SimulateFlags, simulateCommand } from './commands/simulate.js';
 import { type ValidateFlags, validateCommand } from './commands/validate.js';
 import { ExitCode } from './exit-codes.js';
 import { formatCliError, oneLine, shouldUseColor } from './format.js';
@@ -37,6 +38,17 @@ Without a terminal to ask on, --yes approves; otherwise they are rejected (exit 
 Latent tools: their results come from a model, and plan run has none yet. In eager mode a
 latent call's _output is written as its result; a latent call without one (and every
 latent call of a lazy plan) fails with the executor's message.`;
+
+const SIMULATE_EXIT_CODES_HELP = `
+Exit codes:
+  0  the plan is valid and no scenario has an argument error
+  1  the plan has errors, or in some scenario a resolved argument fails its tool's
+     inputSchema (E_SIM_ARGS): that call would fail when run
+  2  bad usage, or a plan, tools, input or state file that cannot be used
+
+Nothing is executed: each tool's output is sampled from its outputSchema (seeded, so the
+same plan gives the same simulation); a tool without one gives an unknown value that is
+not type-checked.`;
 
 const ALL_EXIT_CODES_HELP = `
 Exit codes:
@@ -104,6 +116,17 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .addOption(new Option('--format <format>', 'graph format (default: mermaid)').choices(GRAPH_FORMATS))
     .option('--json', 'shorthand for --format json')
     .action(async (file: string, flags: GraphFlags) => setExitCode(await graphCommand(file, flags, io)));
+
+  common(program.command('simulate'), { help: SIMULATE_EXIT_CODES_HELP })
+    .description(
+      'dry run: sample outputs from the tools, list the scenarios (what runs, what is skipped), check arguments',
+    )
+    .option('--seed <n>', 'seed of the sampled outputs (default: 1)')
+    .option('--max-scenarios <n>', 'most scenarios listed (default: 256)')
+    .option('--json', 'print {"scenarios", "truncated", "criticalPath", "maxParallelism", ...} to stdout')
+    .action(async (file: string, flags: SimulateFlags) =>
+      setExitCode(await simulateCommand(file, flags, io)),
+    );
 
   common(program.command('run'), {
     tools: ['--tools <module>', 'tools to run: a .js/.mjs ES module exporting tools with execute functions'],

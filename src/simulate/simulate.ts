@@ -33,13 +33,32 @@ export const DEFAULT_MAX_SCENARIOS = 256;
  * @throws {TypeError} for a bad option value.
  */
 export function simulate(planOrDocument: unknown, options: SimulateOptions = {}): Simulation {
+  checkOptions(options);
+  const { plan, source } = toCompiledPlan(planOrDocument, options);
+  return simulateCompiled(plan, source, options);
+}
+
+function checkOptions(options: SimulateOptions): void {
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isInteger(seed)) throw new TypeError(`Expected seed to be a whole number, got ${String(seed)}`);
   const maxScenarios = options.maxScenarios ?? DEFAULT_MAX_SCENARIOS;
   if (!(Number.isInteger(maxScenarios) && maxScenarios >= 1)) {
     throw new TypeError(`Expected maxScenarios to be a whole number >= 1, got ${String(maxScenarios)}`);
   }
-  const { plan, source } = toCompiledPlan(planOrDocument, options);
+}
+
+/**
+ * simulate() for a plan compiled already, with the source text its diagnostics point into
+ * (a CompiledPlan keeps no positions; the CLI has the document).
+ */
+export function simulateCompiled(
+  plan: CompiledPlan,
+  source: SourceText | null,
+  options: SimulateOptions = {},
+): Simulation {
+  checkOptions(options);
+  const seed = options.seed ?? DEFAULT_SEED;
+  const maxScenarios = options.maxScenarios ?? DEFAULT_MAX_SCENARIOS;
   const tools = options.tools !== undefined ? ToolRegistry.from(options.tools) : plan.tools;
   const n = plan.calls.length;
 

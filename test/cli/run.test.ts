@@ -534,7 +534,15 @@ describe('plan run', () => {
         expect(plain).toMatch(
           /\n {2}check\s+check_user {2}\{"name":†state\.user\.name\} {2}→ †state\.ok \|\| †state\.odd\n/,
         );
-        expect(plain).toContain('Run this plan? [y/N] ');
+        // The dry run before the question: check branches, notify joins both ways; nothing ran yet.
+        expect(plain).toContain(
+          'dry run: 2 scenarios, 1 branch group\n' +
+            '  #0  check=0  runs 3, skips none\n' +
+            '  #1  check=1  runs 3, skips none\n' +
+            '  critical path: fetch -> check -> notify (weight 3)\n' +
+            '  max parallelism: 1 (level 0: fetch)\n' +
+            'Run this plan? [y/N] ',
+        );
         expect(ran()).toEqual(['get_user', 'check_user', 'notify']);
         rmSync(LOG, { force: true });
         const no = inTerminal(['lazy.json', '--tools', 'tools.mjs', '--input', 'input.json'], {

@@ -15,6 +15,7 @@ export const SCHEMA_FILES = [
   'plan.schema.json',
   'tool-manifest.schema.json',
   'validate-output.schema.json',
+  'simulate-output.schema.json',
 ] as const;
 export type SchemaFile = (typeof SCHEMA_FILES)[number];
 

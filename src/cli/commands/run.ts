@@ -9,7 +9,13 @@ import { compile } from '../../compile/compile.js';
 import type { CompiledPlan } from '../../compile/types.js';
 import { run } from '../../run/run.js';
 import type { ApprovalRequest, CallReport, LatentFunction, RunEvent, RunResult } from '../../run/types.js';
-import { formatCallQuestion, formatPlanListing, lineReader, Prompter } from '../approval-prompt.js';
+import {
+  formatCallQuestion,
+  formatPlanListing,
+  formatPlanSimulation,
+  lineReader,
+  Prompter,
+} from '../approval-prompt.js';
 import { CliInputError } from '../cli-input-error.js';
 import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
 import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
@@ -143,7 +149,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
     }
     const question =
       request.kind === 'plan'
-        ? `${formatPlanListing(plan, format)}Run this plan? [y/N] `
+        ? `${formatPlanListing(plan, format)}${formatPlanSimulation(plan, { ...format, source: compiled.document?.source ?? null })}Run this plan? [y/N] `
         : formatCallQuestion(request, color);
     return prompter.ask(question, { before: () => view.pause(), after: () => view.resume() });
   };

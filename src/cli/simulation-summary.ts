@@ -1,0 +1,60 @@
+/**
+ * A dry run on the terminal: one line per scenario (its choices, how many calls run, which
+ * are skipped), the argument errors as `file:line:col: error E_SIM_ARGS: ...` lines, then the
+ * critical path and the widest level. Used by `plan simulate` and before a lazy plan's prompt.
+ */
+import type { Simulation } from '../simulate/types.js';
+import { formatDiagnostics, paint, plural } from './format.js';
+
+export interface SimulationSummaryOptions {
+  /** The plan's name in diagnostics. */
+  readonly file: string;
+  readonly color: boolean;
+  /**
+   * Most scenario lines; the rest are counted in one line.
+   * @default Infinity
+   */
+  readonly maxRows?: number;
+  /**
+   * Most ids listed per skip list and path before "… N more".
+   * @default 8
+   */
+  readonly maxIds?: number;
+}
+
+export function formatSimulation(simulation: Simulation, options: SimulationSummaryOptions): string {
+  const c = options.color;
+  const maxRows = options.maxRows ?? Infinity;
+  const maxIds = options.maxIds ?? 8;
+  const scenarios = simulation.scenarios;
+  const groups = simulation.branchGroups.length;
+  let out = `${paint('dry run', c, 'bold')}: ${plural(scenarios.length, 'scenario')}${simulation.truncated ? ' (truncated: more exist)' : ''}`;
+  out += groups > 0 ? `, ${plural(groups, 'branch group')}\n` : '\n';
+  const rows = scenarios.slice(0, maxRows).map((s, k) => {
+    const choices = Object.entries(s.choices);
+    const choice =
+      choices.length === 0 ? '(no branches)' : choices.map(([id, alt]) => `${id}=${alt}`).join(' ');
+    const skips = s.skipped.length === 0 ? 'skips none' : `skips ${ids(s.skipped, maxIds)}`;
+    const errors =
+      s.argumentErrors.length > 0
+        ? paint(`  ${plural(s.argumentErrors.length, 'argument error')}`, c, 'red')
+        : '';
+    return { label: `#${k}`, choice, rest: `runs ${s.run.length}, ${skips}${errors}` };
+  });
+  const labelWidth = Math.max(0, ...rows.map((r) => r.label.length));
+  const choiceWidth = Math.min(40, Math.max(0, ...rows.map((r) => r.choice.length)));
+  for (const r of rows)
+    out += `  ${r.label.padEnd(labelWidth)}  ${r.choice.padEnd(choiceWidth)}  ${r.rest}\n`;
+  if (scenarios.length > rows.length)
+    out += `  … ${plural(scenarios.length - rows.length, 'more scenario')}\n`;
+  const errors = simulation.diagnostics.filter((d) => d.code === 'E_SIM_ARGS');
+  if (errors.length > 0) out += formatDiagnostics(errors, { file: options.file, color: c });
+  out += `  critical path: ${ids(simulation.criticalPath, maxIds, ' -> ')} (weight ${simulation.criticalPathWeight})\n`;
+  out += `  max parallelism: ${simulation.maxParallelism} (level ${simulation.widestLevel.level}: ${ids(simulation.widestLevel.calls, maxIds)})\n`;
+  return out;
+}
+
+function ids(list: readonly string[], max: number, separator = ', '): string {
+  if (list.length <= max) return list.join(separator);
+  return `${list.slice(0, max).join(separator)}${separator}… ${list.length - max} more`;
+}
