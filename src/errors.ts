@@ -142,6 +142,62 @@ export class ModelProviderError extends PlanError {
   }
 }
 
+/**
+ * A tool call that the permission policy (or plan mode) refuses: `reason` says why and what
+ * to do instead, in words the model can act on.
+ */
+export class PermissionDeniedError extends PlanError {
+  override name = 'PermissionDeniedError';
+  constructor(
+    readonly tool: string,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * A person said no: to a tool call (`what` is `the call to 'x'`) or to a plan (`the plan`).
+ * `feedback` is what they said, for the model; `hint` (when given) ends the message with
+ * what to do next.
+ */
+export class ApprovalRejectedError extends PlanError {
+  override name = 'ApprovalRejectedError';
+  constructor(
+    readonly what: string,
+    readonly feedback?: string,
+    hint?: string,
+  ) {
+    super(
+      `${what} was rejected${feedback ? `; feedback: ${feedback}` : ' without feedback'}${hint ? `. ${hint}` : ''}`,
+    );
+  }
+}
+
+/** A plan-mode latch asked for a transition its state does not allow (exit while not planning). */
+export class PlanModeTransitionError extends PlanError {
+  override name = 'PlanModeTransitionError';
+  constructor(
+    readonly action: 'enter' | 'exit' | 'reset',
+    readonly state: 'off' | 'planning' | 'executing',
+    message = `cannot ${action} plan mode from state '${state}'`,
+  ) {
+    super(message);
+  }
+}
+
+export function isPermissionDeniedError(value: unknown): value is PermissionDeniedError {
+  return isPlanError(value) && value.name === 'PermissionDeniedError';
+}
+
+export function isApprovalRejectedError(value: unknown): value is ApprovalRejectedError {
+  return isPlanError(value) && value.name === 'ApprovalRejectedError';
+}
+
+export function isPlanModeTransitionError(value: unknown): value is PlanModeTransitionError {
+  return isPlanError(value) && value.name === 'PlanModeTransitionError';
+}
+
 export function isPlanError(value: unknown): value is PlanError {
   return (
     value instanceof PlanError ||
