@@ -124,6 +124,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--seed <n>', 'seed of the sampled outputs (default: 1)')
     .option('--max-scenarios <n>', 'most scenarios listed (default: 256)')
     .option('--json', 'print {"scenarios", "truncated", "criticalPath", "maxParallelism", ...} to stdout')
+    .option('--report <file>', 'write a self-contained HTML dry-run report (graph, scenarios, critical path)')
     .action(async (file: string, flags: SimulateFlags) =>
       setExitCode(await simulateCommand(file, flags, io)),
     );

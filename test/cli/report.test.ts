@@ -94,3 +94,40 @@ describe('plan run --report', () => {
     expect(existsSync(missingDir)).toBe(false);
   });
 });
+
+describe('plan simulate --report', () => {
+  const simulate = (report: string, extra: string[] = []) =>
+    runPlan(
+      [
+        'simulate',
+        join(EXAMPLE, 'plan.json'),
+        '--tools',
+        join(EXAMPLE, 'tools.json'),
+        '--input',
+        join(temp.dir, 'paris.json'),
+        '--report',
+        report,
+        ...extra,
+      ],
+      { cwd: temp.dir },
+    );
+
+  it('writes the dry-run report: every call, kind simulation, and the output of --json unchanged', () => {
+    const file = join(temp.dir, 'dry.html');
+    const r = simulate(file, ['--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).scenarios.length).toBeGreaterThan(1);
+    const data = reportData(file);
+    expect(data.kind).toBe('simulation');
+    expect(data.calls.map((c) => c.id)).toEqual(['weather', 'park', 'movie', 'present']);
+  });
+
+  it('refuses a path it cannot write: exit 2, one line, nothing written', () => {
+    const missingDir = join(temp.dir, 'nowhere', 'dry.html');
+    expectUsageError(
+      simulate(missingDir),
+      /^plan: error: --report '.*nowhere\/dry\.html' cannot be written: the directory .*nowhere does not exist$/m,
+    );
+    expect(existsSync(missingDir)).toBe(false);
+  });
+});

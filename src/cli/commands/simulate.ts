@@ -7,6 +7,7 @@ import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatCompileReport, formatDiagnostics, shouldUseColor } from '../format.js';
 import type { CliIo } from '../io.js';
+import { checkReportPath, writeReportFile } from '../report-file.js';
 import { formatSimulation } from '../simulation-summary.js';
 
 export interface SimulateFlags extends CommonFlags {
@@ -25,6 +26,11 @@ export interface SimulateFlags extends CommonFlags {
    * @default false
    */
   readonly json?: boolean;
+  /**
+   * Write the HTML dry-run report here (graph, scenarios, critical path).
+   * @default undefined (no report)
+   */
+  readonly report?: string;
 }
 
 /** One scenario in the `--json` object: SPEC 12's keys, then ours. */
@@ -69,6 +75,7 @@ export async function simulateCommand(file: string, flags: SimulateFlags, io: Cl
     else io.stderr.write(formatCompileReport(compiled, format));
     return ExitCode.INVALID;
   }
+  if (flags.report !== undefined) await checkReportPath(flags.report);
   const positioned = simulateCompiled(compiled.plan, compiled.document?.source ?? null, {
     ...(seed !== undefined && { seed }),
     ...(maxScenarios !== undefined && { maxScenarios }),
@@ -78,6 +85,9 @@ export async function simulateCommand(file: string, flags: SimulateFlags, io: Cl
     const warnings = positioned.diagnostics.filter((d) => d.code !== 'E_SIM_ARGS');
     if (warnings.length > 0) io.stderr.write(formatDiagnostics(warnings, format));
     io.stderr.write(formatSimulation(positioned, format));
+  }
+  if (flags.report !== undefined) {
+    await writeReportFile(flags.report, { plan: compiled.plan, simulation: positioned }, io, format.color);
   }
   return positioned.diagnostics.some((d) => d.severity === 'error') ? ExitCode.INVALID : ExitCode.OK;
 }
