@@ -71,7 +71,7 @@ export interface ModelRequest {
   readonly tools: readonly ModelToolDefinition[];
   /** When set, the answer's text is JSON that follows this schema. */
   readonly responseFormat?: ResponseFormat;
-  /** Aborts the request. */
+  /** Aborts the request: the stream then throws the signal's `reason` (not a ModelProviderError). */
   readonly signal?: AbortSignal;
 }
 

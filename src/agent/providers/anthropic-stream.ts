@@ -1,0 +1,110 @@
+/** A Messages API event stream read into the contract's events. */
+import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import { ModelProviderError } from '../../errors.js';
+import type { AssistantTurn, ModelStreamEvent, ModelToolCall } from '../model.js';
+import { isPlainObject, parseToolArguments } from './arguments.js';
+
+/** A `tool_use` block as its input arrives in `input_json_delta` pieces. */
+interface PartialToolUse {
+  readonly id: string;
+  readonly name: string;
+  /** The input in the start event: the whole input when no deltas follow. */
+  readonly input: unknown;
+  json: string;
+}
+
+/**
+ * Yields text as it comes and each tool call when its block stops, then `done` at
+ * `message_stop`. Thinking and server-tool blocks are not part of the contract and are skipped.
+ *
+ * @throws {ModelProviderError} when the stream ends before `message_stop`.
+ */
+export async function* readMessagesStream(
+  events: AsyncIterable<RawMessageStreamEvent>,
+  provider: string,
+): AsyncGenerator<ModelStreamEvent> {
+  let text = '';
+  let stop: string | null = null;
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let stopped = false;
+  const toolUses = new Map<number, PartialToolUse>();
+  const calls: ModelToolCall[] = [];
+  for await (const event of events) {
+    switch (event.type) {
+      case 'message_start':
+        inputTokens = event.message.usage?.input_tokens ?? 0;
+        outputTokens = event.message.usage?.output_tokens ?? 0;
+        break;
+      case 'content_block_start': {
+        const block = event.content_block;
+        if (block.type === 'text' && block.text !== '') {
+          text += block.text;
+          yield { type: 'text-delta', text: block.text };
+        } else if (block.type === 'tool_use') {
+          toolUses.set(event.index, { id: block.id, name: block.name, input: block.input, json: '' });
+        }
+        break;
+      }
+      case 'content_block_delta': {
+        const delta = event.delta;
+        if (delta.type === 'text_delta' && delta.text !== '') {
+          text += delta.text;
+          yield { type: 'text-delta', text: delta.text };
+        } else if (delta.type === 'input_json_delta') {
+          const toolUse = toolUses.get(event.index);
+          if (toolUse) toolUse.json += delta.partial_json;
+        }
+        break;
+      }
+      case 'content_block_stop': {
+        const toolUse = toolUses.get(event.index);
+        if (!toolUse) break;
+        toolUses.delete(event.index);
+        const args =
+          toolUse.json === '' && isPlainObject(toolUse.input)
+            ? { arguments: toolUse.input }
+            : parseToolArguments(toolUse.json);
+        const call: ModelToolCall = { id: toolUse.id, name: toolUse.name, ...args };
+        calls.push(call);
+        yield { type: 'tool-call', call };
+        break;
+      }
+      case 'message_delta':
+        if (event.delta.stop_reason) stop = event.delta.stop_reason;
+        // Cumulative counts; input_tokens is only there on some API versions.
+        if (typeof event.usage?.output_tokens === 'number') outputTokens = event.usage.output_tokens;
+        if (typeof event.usage?.input_tokens === 'number') inputTokens = event.usage.input_tokens;
+        break;
+      case 'message_stop':
+        stopped = true;
+        break;
+    }
+  }
+  if (!stopped) {
+    throw new ModelProviderError(`${provider}: the stream ended before the model finished its turn`, {
+      provider,
+    });
+  }
+  const turn: AssistantTurn = {
+    message: { role: 'assistant', content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) },
+    stopReason: stopReason(stop),
+    usage: { inputTokens, outputTokens },
+  };
+  yield { type: 'done', turn };
+}
+
+function stopReason(stop: string | null): AssistantTurn['stopReason'] {
+  switch (stop) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'end';
+    case 'tool_use':
+      return 'tool_calls';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'max_tokens';
+    default:
+      return 'other';
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Chat Completions through the official `openai` SDK: OpenAI itself, and with `baseURL` any
+ * server that speaks the same API (vLLM, Ollama, llama.cpp's server, LM Studio, ...).
+ */
+import OpenAI from 'openai';
+import { ModelProviderError } from '../../errors.js';
+import type { ModelProvider, ModelRequest, ModelStreamEvent } from '../model.js';
+import { type ErrorContext, toModelProviderError } from './api-error.js';
+import {
+  checkApiKey,
+  checkBoolean,
+  checkInteger,
+  checkOptionsObject,
+  checkRecord,
+  checkString,
+  checkURL,
+  type Environment,
+  showURL,
+} from './options.js';
+import { toChatRequest } from './openai-request.js';
+import { readChatStream } from './openai-stream.js';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+/** Sent when no key is needed (a local server) and none is set: the SDK insists on one. */
+const NO_KEY = 'no-key';
+
+export interface OpenAICompatibleProviderOptions {
+  /** The model, as the server names it (`gpt-4o`, `Qwen/Qwen2.5-7B-Instruct`, `llama3.1`, ...). */
+  readonly model: string;
+  /**
+   * The API key, sent as `Authorization: Bearer <key>`. Never printed: not in messages, errors,
+   * `String(provider)` or `JSON.stringify(provider)`.
+   * @default env.OPENAI_API_KEY
+   */
+  readonly apiKey?: string;
+  /**
+   * Where the API is: `http://localhost:8000/v1` for vLLM, `http://localhost:11434/v1` for
+   * Ollama, `http://localhost:8080/v1` for llama.cpp's server.
+   * @default env.OPENAI_BASE_URL, else 'https://api.openai.com/v1'
+   */
+  readonly baseURL?: string;
+  /**
+   * Whether a missing key is an error when the provider is built. Local servers usually need
+   * none; then a placeholder is sent, since the SDK always sends one.
+   * @default true without a baseURL option, false with one
+   */
+  readonly requireApiKey?: boolean;
+  /**
+   * Retries of a request that failed with 408, 409, 429, 5xx or a connection error, with the
+   * SDK's backoff (and its `retry-after` handling). Only the request is retried, never a
+   * stream that has begun.
+   * @default 2
+   */
+  readonly maxRetries?: number;
+  /**
+   * Milliseconds to wait for an answer to begin before the request fails (and is retried).
+   * @default 600000
+   */
+  readonly timeoutMs?: number;
+  /**
+   * Sends `strict: true` with a response format, so OpenAI enforces the schema exactly. The
+   * schema must then follow OpenAI's strict subset (every property required,
+   * `additionalProperties: false`), or the API answers 400.
+   * @default false
+   */
+  readonly strict?: boolean;
+  /**
+   * More request body fields for every request: `temperature`, `max_completion_tokens`,
+   * `seed`, `reasoning_effort`, a server's own extensions. The fields the provider sets
+   * (model, messages, tools, response_format, stream, stream_options) win.
+   * @default {}
+   */
+  readonly body?: Readonly<Record<string, unknown>>;
+  /**
+   * Where `OPENAI_API_KEY` and `OPENAI_BASE_URL` are read.
+   * @default process.env
+   */
+  readonly env?: Environment;
+}
+
+const WHERE = 'OpenAICompatibleProvider';
+
+export class OpenAICompatibleProvider implements ModelProvider {
+  readonly name: string;
+  readonly model: string;
+  readonly baseURL: string;
+  readonly #client: OpenAI;
+  readonly #errors: ErrorContext;
+  readonly #strict: boolean;
+  readonly #body: Readonly<Record<string, unknown>>;
+
+  /** @throws {ModelProviderError} when a key is required and none is set. */
+  constructor(options: OpenAICompatibleProviderOptions) {
+    checkOptionsObject(WHERE, options);
+    checkString(WHERE, 'model', options.model, false);
+    checkApiKey(WHERE, options.apiKey);
+    checkURL(WHERE, 'baseURL', options.baseURL);
+    checkBoolean(WHERE, 'requireApiKey', options.requireApiKey);
+    checkInteger(WHERE, 'maxRetries', options.maxRetries, 0);
+    checkInteger(WHERE, 'timeoutMs', options.timeoutMs, 1);
+    checkBoolean(WHERE, 'strict', options.strict);
+    checkRecord(WHERE, 'body', options.body);
+    checkRecord(WHERE, 'env', options.env);
+    const env = options.env ?? process.env;
+    this.model = options.model;
+    this.name = `openai:${options.model}`;
+    this.baseURL = options.baseURL ?? (env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL);
+    const apiKey = options.apiKey ?? (env.OPENAI_API_KEY || undefined);
+    if (apiKey === undefined && (options.requireApiKey ?? options.baseURL === undefined)) {
+      throw new ModelProviderError(
+        `${this.name}: no API key: set OPENAI_API_KEY, or pass apiKey (for a local server that needs none, requireApiKey: false)`,
+        { provider: this.name },
+      );
+    }
+    const timeoutMs = options.timeoutMs ?? 600_000;
+    this.#client = new OpenAI({
+      apiKey: apiKey ?? NO_KEY,
+      baseURL: this.baseURL,
+      maxRetries: options.maxRetries ?? 2,
+      timeout: timeoutMs,
+      // Errors reach the caller as ModelProviderErrors; the SDK's own logging would print
+      // unreadable chunks to stderr beside them.
+      logLevel: 'off',
+    });
+    this.#errors = {
+      provider: this.name,
+      baseURL: this.baseURL,
+      timeoutMs,
+      apiKey: apiKey ?? '',
+      sdk: OpenAI,
+    };
+    this.#strict = options.strict ?? false;
+    this.#body = { ...options.body };
+  }
+
+  stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
+    // Built now, so a caller that changes its arrays after the call does not change the request.
+    const body = toChatRequest(request, { model: this.model, strict: this.#strict, body: this.#body });
+    return this.#stream(body, request.signal);
+  }
+
+  async *#stream(
+    body: ReturnType<typeof toChatRequest>,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ModelStreamEvent> {
+    signal?.throwIfAborted();
+    try {
+      const chunks = await this.#client.chat.completions.create(body, signal ? { signal } : undefined);
+      yield* readChatStream(chunks, this.name);
+    } catch (error) {
+      // The SDK ends an aborted stream quietly; readChatStream then throws for the missing
+      // turn, and the abort's reason is what the caller should see.
+      signal?.throwIfAborted();
+      throw toModelProviderError(error, this.#errors);
+    }
+  }
+
+  toString(): string {
+    return this.name;
+  }
+
+  toJSON(): { name: string; baseURL: string } {
+    return { name: this.name, baseURL: showURL(this.baseURL) };
+  }
+}
