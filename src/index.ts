@@ -12,6 +12,12 @@ export type {
 } from './compile/index.js';
 export { type CompileOptions, type CompileResult, compile } from './compile/index.js';
 export {
+  ApprovalRejectedError,
+  isApprovalRejectedError,
+  isPermissionDeniedError,
+  isPlanModeTransitionError,
+  PermissionDeniedError,
+  PlanModeTransitionError,
   isPlanError,
   isPlanValidationError,
   isToolDefinitionError,
@@ -113,3 +119,30 @@ export {
   run,
   startRun,
 } from './run/index.js';
+// Plan mode for agents (all of it, and the model contract, in planmode/agent). The latch is
+// `PlanModeLatch` here because `PlanMode` at this root is the plan document's eager|lazy type.
+export {
+  type ApprovalResponse,
+  guardTools,
+  type GuardedCallResult,
+  type GuardedTools,
+  type GuardToolsOptions,
+  PERMISSION_MODES,
+  type PermissionChecker,
+  type PermissionDecision,
+  type PermissionMode,
+  PermissionPolicy,
+  type PermissionPolicyOptions,
+  PlanMode as PlanModeLatch,
+  type PlanModeChange,
+  PlanModeContext,
+  type PlanModeOptions,
+  PlanModePolicy,
+  type PlanModePolicyOptions,
+  type PlanModeState,
+  planTools,
+  type PlanToolsOptions,
+  type Todo,
+  TodoList,
+  ToolClassifier,
+} from './agent/index.js';

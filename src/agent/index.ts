@@ -1,0 +1,61 @@
+/** planmode/agent: the model contract and plan mode for agents. */
+export * from './model.js';
+export * from './complete.js';
+export {
+  type ApprovalResponse,
+  type ApprovePlan,
+  type ApproveToolCall,
+  type PlanApprovalRequest,
+  type ToolApprovalRequest,
+} from './approval.js';
+export { type Glob, compileGlob } from './glob.js';
+export {
+  type GuardedCallOptions,
+  type GuardedCallResult,
+  type GuardedTools,
+  type GuardToolsOptions,
+  guardTools,
+} from './guard-tools.js';
+export {
+  isPermissionChecker,
+  PERMISSION_BEHAVIORS,
+  type PermissionBehavior,
+  type PermissionChecker,
+  type PermissionDecision,
+} from './permission.js';
+export {
+  PERMISSION_MODES,
+  type PermissionMode,
+  PermissionPolicy,
+  type PermissionPolicyOptions,
+} from './permission-policy.js';
+export { PlanFile } from './plan-file.js';
+export {
+  isPlanModeLatch,
+  PLAN_MODE_STATES,
+  PlanMode,
+  type PlanModeChange,
+  type PlanModeJson,
+  type PlanModeObserver,
+  type PlanModeOptions,
+  type PlanModeState,
+} from './plan-mode.js';
+export {
+  type PlanModeChildOptions,
+  PlanModeContext,
+  type PlanModeContextOptions,
+} from './plan-mode-context.js';
+export { PlanModePolicy, type PlanModePolicyOptions } from './plan-mode-policy.js';
+export { isPlanToolName, PLAN_TOOL_NAMES, type PlanToolName } from './plan-tool-names.js';
+export { planTools, type PlanToolsOptions } from './plan-tools.js';
+export { strictestOf } from './strictest-policy.js';
+export { MAX_TODOS, readTodos, type Todo, TODO_STATUSES, TodoList, type TodoStatus } from './todos.js';
+export { planModeDenialReason, ToolClassifier, type ToolClassifierOptions } from './tool-classifier.js';
+export {
+  ApprovalRejectedError,
+  isApprovalRejectedError,
+  isPermissionDeniedError,
+  isPlanModeTransitionError,
+  PermissionDeniedError,
+  PlanModeTransitionError,
+} from '../errors.js';

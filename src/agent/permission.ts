@@ -1,0 +1,27 @@
+/** What a permission check answers, and the one method every policy has. */
+
+export const PERMISSION_BEHAVIORS = ['allow', 'ask', 'deny'] as const;
+export type PermissionBehavior = (typeof PERMISSION_BEHAVIORS)[number];
+
+export interface PermissionDecision {
+  readonly behavior: PermissionBehavior;
+  /** Why, in words a person and the model can act on. */
+  readonly reason: string;
+  /** The rule pattern that decided, when a rule did. */
+  readonly rule?: string;
+}
+
+/**
+ * Anything that decides about tool calls: PermissionPolicy, PlanModePolicy, or your own.
+ * `check` is synchronous and reads its state at each call, so a flip of the plan-mode latch
+ * applies to the very next check.
+ */
+export interface PermissionChecker {
+  check(toolName: string, args?: Readonly<Record<string, unknown>>): PermissionDecision;
+}
+
+export function isPermissionChecker(value: unknown): value is PermissionChecker {
+  return (
+    value !== null && typeof value === 'object' && typeof (value as { check?: unknown }).check === 'function'
+  );
+}
