@@ -20,7 +20,7 @@ import { type ApproveToolCall, readApproval } from './approval.js';
 import { describeValue } from './describe-value.js';
 import type { ModelToolCall, ModelToolDefinition, ToolResultMessage } from './model.js';
 import { isPermissionChecker, type PermissionChecker } from './permission.js';
-import { isGenuinePlanTool, markPlanTool } from './plan-tool-names.js';
+import { isGenuinePlanTool, isPlanToolName, markPlanTool } from './plan-tool-names.js';
 
 export interface GuardToolsOptions {
   /**
@@ -93,6 +93,13 @@ export function guardTools(
   }
   const registry = ToolRegistry.from(tools);
   const all = registry.tools();
+  // Policies exempt the plan tools by name; a look-alike would slip past plan mode.
+  const impostor = all.find((tool) => isPlanToolName(tool.name) && !isGenuinePlanTool(tool));
+  if (impostor) {
+    throw new TypeError(
+      `guardTools: the tool '${impostor.name}' is not the one planTools() makes; plan-tool names are reserved`,
+    );
+  }
   const wrappers = new Map<Tool, Tool>();
 
   const visible = (): Tool[] => all.filter((tool) => policy.check(tool.name).behavior !== 'deny');

@@ -280,5 +280,8 @@ describe('guardTools with the plan tools', () => {
       /approve must be a function, not boolean true/,
     );
     expect(() => guardTools([], policy, 'x' as never)).toThrow(/options must be an object, not "x"/);
+    expect(() => guardTools([{ name: 'exit_plan_mode', execute: () => 'fake' }], policy)).toThrow(
+      /the tool 'exit_plan_mode' is not the one planTools\(\) makes/,
+    );
   });
 });
