@@ -1,0 +1,46 @@
+/** What a PlanAgent reports while it works: one event type per thing a UI shows. */
+import type { CompiledPlan } from '../compile/types.js';
+import type { RunEvent, RunResult } from '../run/types.js';
+import type { Simulation } from '../simulate/types.js';
+import type { ModelToolCall, ToolResultMessage } from './model.js';
+
+/** plan(): read-only tools and exit_plan; execute(): every tool; solve(): the plan loop. */
+export type AgentPhase = 'plan' | 'execute' | 'solve';
+
+/** How one tool call of the model's ended. */
+export type ToolCallOutcome = 'succeeded' | 'failed' | 'denied' | 'rejected' | 'plan-submitted';
+
+export type AgentEvent =
+  | { readonly type: 'text-delta'; readonly phase: AgentPhase; readonly text: string }
+  | { readonly type: 'tool-call'; readonly phase: AgentPhase; readonly call: ModelToolCall }
+  | {
+      readonly type: 'tool-result';
+      readonly phase: AgentPhase;
+      readonly call: ModelToolCall;
+      readonly outcome: ToolCallOutcome;
+      readonly result: ToolResultMessage;
+    }
+  /** solve(): the model's solution compiled (after `repairs` rounds of diagnostics). */
+  | {
+      readonly type: 'solution';
+      readonly phase: 'solve';
+      readonly iteration: number;
+      readonly plan: CompiledPlan;
+      readonly calls: readonly unknown[];
+      readonly output: unknown;
+      readonly repairs: number;
+    }
+  /** solve(), lazy: the dry run shown before asking. */
+  | { readonly type: 'simulation'; readonly phase: 'solve'; readonly simulation: Simulation }
+  /** solve(): an event of the run of a solution's calls (for a live view). */
+  | { readonly type: 'run'; readonly phase: 'solve'; readonly iteration: number; readonly event: RunEvent }
+  | {
+      readonly type: 'run-end';
+      readonly phase: 'solve';
+      readonly iteration: number;
+      readonly result: RunResult;
+    }
+  | { readonly type: 'done'; readonly phase: AgentPhase; readonly status: string }
+  | { readonly type: 'error'; readonly phase: AgentPhase; readonly error: unknown };
+
+export type AgentEventListener = (event: AgentEvent) => void;

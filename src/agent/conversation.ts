@@ -1,0 +1,89 @@
+/**
+ * The turn loop shared by plan() and execute(): ask the model, stream what it says, answer
+ * every tool call of the turn, and go on until it answers without tools, a tool ends the
+ * loop, or the turns run out. Every tool call gets exactly one result, in order, so the
+ * transcript is valid for the next request whatever happened.
+ */
+import { ModelProviderError } from '../errors.js';
+import type { AgentEventListener, AgentPhase, ToolCallOutcome } from './agent-events.js';
+import type {
+  AssistantTurn,
+  Message,
+  ModelProvider,
+  ModelToolCall,
+  ModelToolDefinition,
+  ToolResultMessage,
+} from './model.js';
+
+/** The answer to one tool call. */
+export interface ToolAnswer {
+  readonly message: ToolResultMessage;
+  readonly outcome: ToolCallOutcome;
+  /** End the loop once the whole turn is answered. */
+  readonly stop?: boolean;
+}
+
+export interface ConverseOptions {
+  readonly provider: ModelProvider;
+  /** The conversation; turns and tool results are appended to it. */
+  readonly messages: Message[];
+  /** The tools to offer, asked before every request (the latch can flip between turns). */
+  readonly tools: () => readonly ModelToolDefinition[];
+  readonly answer: (call: ModelToolCall) => Promise<ToolAnswer>;
+  readonly maxTurns: number;
+  readonly phase: AgentPhase;
+  readonly emit: AgentEventListener;
+  readonly signal?: AbortSignal;
+}
+
+export interface ConverseResult {
+  /** `answered`: a turn without tool calls; `stopped`: a tool ended it; `max_turns`: out of turns. */
+  readonly status: 'answered' | 'stopped' | 'max_turns';
+  /** The text of the last turn. */
+  readonly text: string;
+  readonly turns: number;
+}
+
+export async function converse(options: ConverseOptions): Promise<ConverseResult> {
+  const { messages, emit, phase } = options;
+  let text = '';
+  for (let turns = 1; turns <= options.maxTurns; turns++) {
+    const turn = await oneTurn(options);
+    messages.push(turn.message);
+    text = turn.message.content;
+    const calls = turn.message.toolCalls ?? [];
+    if (calls.length === 0) return { status: 'answered', text, turns };
+    let stop = false;
+    for (const call of calls) {
+      const answer = await options.answer(call);
+      messages.push(answer.message);
+      emit({ type: 'tool-result', phase, call, outcome: answer.outcome, result: answer.message });
+      stop ||= answer.stop === true;
+    }
+    if (stop) return { status: 'stopped', text, turns };
+    options.signal?.throwIfAborted();
+  }
+  return { status: 'max_turns', text, turns: options.maxTurns };
+}
+
+async function oneTurn(options: ConverseOptions): Promise<AssistantTurn> {
+  const { provider, emit, phase } = options;
+  let turn: AssistantTurn | undefined;
+  const request = {
+    // A copy: the provider must not see the tool results this turn is about to add.
+    messages: [...options.messages],
+    tools: options.tools(),
+    ...(options.signal && { signal: options.signal }),
+  };
+  for await (const event of provider.stream(request)) {
+    if (event.type === 'text-delta') emit({ type: 'text-delta', phase, text: event.text });
+    else if (event.type === 'tool-call') emit({ type: 'tool-call', phase, call: event.call });
+    else turn = event.turn;
+  }
+  if (!turn) {
+    throw new ModelProviderError(`${provider.name}: the stream ended without a whole turn`, {
+      provider: provider.name,
+    });
+  }
+  return turn;
+}

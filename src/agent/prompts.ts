@@ -1,0 +1,42 @@
+/** The words the agent adds to a conversation, in one place so tests and docs can quote them. */
+
+/** Injected (once) by PlanAgent.plan(). */
+export const PLANNING_PROMPT = [
+  'You are in plan mode. Investigate with the read-only tools you are offered, then write a plan:',
+  'the steps, the files or systems each one touches, and how to check the result.',
+  'Do not try to change anything yet: tools that change things are not available while planning.',
+  'When the plan is ready, call exit_plan with the whole plan as `plan`; a person approves it',
+  'before anything runs. If you can answer without changing anything, just answer.',
+].join('\n');
+
+/** The virtual tool that ends planning. */
+export const EXIT_PLAN_TOOL = {
+  name: 'exit_plan',
+  description:
+    'Submit the finished plan for approval and leave plan mode. Call it once, with the whole plan.',
+  inputSchema: {
+    type: 'object',
+    properties: { plan: { type: 'string', minLength: 1, description: 'The plan, in Markdown' } },
+    required: ['plan'],
+    additionalProperties: false,
+  },
+} as const;
+
+/** The system prompt of solve(): the plan language in brief (SPEC 2-5). */
+export const SOLVE_PROMPT = [
+  'You solve tasks by writing a plan of tool calls as JSON: {"calls": [...], "output": ...}.',
+  'Each call is an object with "_tool" (a tool name) and the tool\'s arguments.',
+  'Results go into a shared state: "_outputPath": "†state.name" writes the result there;',
+  '"†state.ok || †state.error" sends a plain result to the first path and a failure to the last.',
+  'Arguments refer to data with strings: "†input.x" (the task input) or "†state.x" (a result).',
+  'A call runs once everything it refers to exists; calls run in parallel where they can.',
+  'You see the input, the state so far, your previous plan and the calls that failed.',
+  'Set "output" to the final answer once the state holds what the task asks for; until then',
+  'set it to null and give the calls that are still needed (only those: done calls are done).',
+].join('\n');
+
+/** The system prompt of a latent tool's answer. */
+export const LATENT_PROMPT = [
+  "You are a tool whose result is produced by you, the model. You get the tool's name,",
+  'description and arguments; answer with {"value": <the result>} and nothing else.',
+].join('\n');

@@ -1,0 +1,358 @@
+/**
+ * The plan loop of seeds/004: the model answers with a solution `{calls, output}` in a JSON
+ * Schema generated from the tools; the solution is compiled, and its diagnostics go back for a
+ * bounded number of repairs; the calls run (eager), or are simulated, approved and run (lazy);
+ * then the model is asked again with the input, the state and its plan as context, until it
+ * gives a non-null `output` or the iterations run out. Calls that did not succeed go back as
+ * `{call, tool, status, error}` records, never as strings posing as data.
+ */
+import { compile } from '../compile/compile.js';
+import type { CompiledPlan } from '../compile/types.js';
+import type { Diagnostic } from '../language/diagnostics.js';
+import type { JsonObject } from '../language/document.js';
+import { run } from '../run/run.js';
+import type { CallError, CallStatus, LatentFunction, RunResult } from '../run/types.js';
+import { simulate } from '../simulate/simulate.js';
+import type { Simulation } from '../simulate/types.js';
+import type { JsonSchema, Tool } from '../tools/tool.js';
+import type { AgentEvent } from './agent-events.js';
+import { type ApprovalResponse, readApproval } from './approval.js';
+import { complete } from './complete.js';
+import { describeValue } from './describe-value.js';
+import type { Message, ModelProvider } from './model.js';
+import { LATENT_PROMPT, SOLVE_PROMPT } from './prompts.js';
+import { solutionSchema } from './solution-schema.js';
+
+export interface SolveApprovalRequest {
+  readonly plan: CompiledPlan;
+  readonly simulation: Simulation;
+  /** 1 for the first solution. */
+  readonly iteration: number;
+}
+
+export interface SolveOptions {
+  /**
+   * eager: a compiled solution runs at once; lazy: it is simulated and approved first, and
+   * latent tools are answered by the model.
+   * @default 'eager'
+   */
+  readonly mode?: 'eager' | 'lazy';
+  /**
+   * Most solutions asked for (model requests that are not repairs).
+   * @default 5
+   */
+  readonly maxIterations?: number;
+  /**
+   * Most times one solution is sent back with its diagnostics before giving up.
+   * @default 2
+   */
+  readonly maxRepairs?: number;
+  /**
+   * Schema of the final answer (`output`).
+   * @default {} (any JSON)
+   */
+  readonly outputSchema?: JsonSchema;
+  /**
+   * The initial state.
+   * @default {}
+   */
+  readonly state?: JsonObject;
+  /**
+   * Lazy mode: asked with the compiled plan and its dry run before anything runs. A no with
+   * feedback goes back to the model; a plain no ends the loop `rejected`.
+   * @default undefined: lazy solutions are rejected
+   */
+  readonly approve?: (request: SolveApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;
+  /**
+   * Most tool calls running at once.
+   * @default 16 (run's default)
+   */
+  readonly concurrency?: number;
+  /**
+   * Time limit per call for tools without their own.
+   * @default 0 (none)
+   */
+  readonly timeoutMs?: number;
+}
+
+/** What solve() ends with. */
+export interface SolveResult {
+  /**
+   * done: the model gave an output; max_iterations: it did not in time; invalid: a solution
+   * still did not compile after the repairs; rejected: a person said no; cancelled: aborted.
+   */
+  readonly status: 'done' | 'max_iterations' | 'invalid' | 'rejected' | 'cancelled';
+  readonly output: unknown;
+  readonly state: JsonObject;
+  /** Solutions asked for. */
+  readonly iterations: number;
+  /** Every run, in order. */
+  readonly runs: readonly RunResult[];
+  /** The diagnostics of the last solution that did not compile, when status is invalid. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** A call of the last run that did not succeed, as the model sees it. */
+export interface FailedCallRecord {
+  readonly call: string;
+  readonly tool: string;
+  readonly status: CallStatus;
+  readonly error: CallError | null;
+}
+
+export interface SolveDependencies {
+  readonly provider: ModelProvider;
+  /** The tools the model may use now (what the policy does not deny), guarded. */
+  readonly tools: () => Tool[];
+  readonly emit: (event: AgentEvent) => void;
+  readonly signal?: AbortSignal;
+}
+
+const DEFAULTS = { mode: 'eager', maxIterations: 5, maxRepairs: 2 } as const;
+
+export async function solve(
+  task: string | Record<string, unknown>,
+  options: SolveOptions,
+  deps: SolveDependencies,
+): Promise<SolveResult> {
+  checkOptions(task, options);
+  const mode = options.mode ?? DEFAULTS.mode;
+  const maxIterations = options.maxIterations ?? DEFAULTS.maxIterations;
+  const maxRepairs = options.maxRepairs ?? DEFAULTS.maxRepairs;
+  const input: JsonObject = typeof task === 'string' ? { task } : (task as JsonObject);
+  let state: JsonObject = structuredClone(options.state ?? {});
+  let previous: readonly unknown[] = [];
+  let failures: FailedCallRecord[] = [];
+  let note: string | null = null;
+  const runs: RunResult[] = [];
+  const end = (
+    status: SolveResult['status'],
+    iterations: number,
+    output: unknown = null,
+    diagnostics: readonly Diagnostic[] = [],
+  ) => ({ status, output, state, iterations, runs, diagnostics }) satisfies SolveResult;
+
+  for (let iteration = 1; iteration <= maxIterations; iteration++) {
+    if (deps.signal?.aborted) return end('cancelled', iteration - 1);
+    const tools = deps.tools();
+    const messages: Message[] = [
+      { role: 'system', content: SOLVE_PROMPT },
+      { role: 'user', content: contextText({ input, state, plan: previous, failures, note }) },
+    ];
+    const format = { name: 'solution', schema: solutionSchema(tools, outputSchemaOf(options)) };
+    const answer = await askForSolution(deps, messages, format, { tools, input, state, mode, maxRepairs });
+    if (!answer.ok) return end('invalid', iteration, null, answer.diagnostics);
+    const { plan, calls, output, repairs } = answer;
+    deps.emit({ type: 'solution', phase: 'solve', iteration, plan, calls, output, repairs });
+    if (calls.length === 0) return end('done', iteration, output);
+
+    if (mode === 'lazy') {
+      const simulation = simulate(plan, { tools, input, state });
+      deps.emit({ type: 'simulation', phase: 'solve', simulation });
+      const decision = options.approve
+        ? readApproval(await options.approve({ plan, simulation, iteration }))
+        : { approved: false };
+      if (!decision.approved) {
+        if (!decision.feedback) return end('rejected', iteration);
+        // A no with reasons is something the model can act on: ask again with them.
+        previous = calls;
+        failures = [];
+        note = `A person rejected this plan before it ran. Their feedback: ${decision.feedback}`;
+        continue;
+      }
+    }
+    const result = await run(plan, {
+      tools,
+      input,
+      state,
+      mode,
+      ...(mode === 'lazy' && { approve: () => true, latent: latentFromModel(deps) }),
+      ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      ...(deps.signal && { signal: deps.signal }),
+      onEvent: (event) => deps.emit({ type: 'run', phase: 'solve', iteration, event }),
+    });
+    runs.push(result);
+    deps.emit({ type: 'run-end', phase: 'solve', iteration, result });
+    state = result.state;
+    if (result.status === 'cancelled' && deps.signal?.aborted) return end('cancelled', iteration);
+    failures = result.calls
+      .filter((c) => c.status !== 'succeeded' && c.status !== 'skipped')
+      .map((c) => ({ call: c.id, tool: c.tool, status: c.status, error: c.error }));
+    // An answer given together with calls stands only if those calls did what it claims.
+    if (output !== null && result.status === 'succeeded') return end('done', iteration, output);
+    previous = calls;
+    note = null;
+  }
+  return end('max_iterations', maxIterations);
+}
+
+type Solution =
+  | { ok: true; plan: CompiledPlan; calls: unknown[]; output: unknown; repairs: number }
+  | { ok: false; diagnostics: readonly Diagnostic[] };
+
+/** One solution, repaired with its diagnostics up to maxRepairs times. */
+async function askForSolution(
+  deps: SolveDependencies,
+  messages: Message[],
+  format: { name: string; schema: JsonSchema },
+  how: { tools: Tool[]; input: JsonObject; state: JsonObject; mode: 'eager' | 'lazy'; maxRepairs: number },
+): Promise<Solution> {
+  let diagnostics: readonly Diagnostic[] = [];
+  for (let repairs = 0; repairs <= how.maxRepairs; repairs++) {
+    const turn = await complete(deps.provider, {
+      messages,
+      tools: [],
+      responseFormat: format,
+      ...(deps.signal && { signal: deps.signal }),
+    });
+    const text = turn.message.content;
+    messages.push({ role: 'assistant', content: text });
+    const shape = readSolution(text);
+    if (typeof shape === 'string') {
+      diagnostics = [];
+      messages.push({
+        role: 'user',
+        content: `${shape} Answer again with the JSON object {"calls": [...], "output": ...} only.`,
+      });
+      continue;
+    }
+    const compiled = compile(text, { tools: how.tools, input: how.input, state: how.state, mode: how.mode });
+    if (compiled.ok && compiled.plan) {
+      return { ok: true, plan: compiled.plan, calls: shape.calls, output: shape.output, repairs };
+    }
+    diagnostics = compiled.diagnostics;
+    messages.push({ role: 'user', content: repairText(compiled.diagnostics) });
+  }
+  return { ok: false, diagnostics };
+}
+
+/** The solution's two keys, or why the text is not a solution. */
+function readSolution(text: string): { calls: unknown[]; output: unknown } | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return `Your answer is not JSON (${(e as Error).message}).`;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return 'Your answer is not a JSON object with "calls" and "output".';
+  }
+  const { calls, output } = value as { calls?: unknown; output?: unknown };
+  if (!Array.isArray(calls)) return 'Your answer has no "calls" array.';
+  if (output === undefined) return 'Your answer has no "output" (null while the task is not done).';
+  if (calls.length === 0 && output === null) {
+    return 'Your answer has no calls and no output: give the calls still needed, or the output.';
+  }
+  return { calls, output };
+}
+
+function repairText(diagnostics: readonly Diagnostic[]): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const lines = errors.map((d) => {
+    const where = d.line !== undefined ? `${d.line}:${d.column}` : d.pointer;
+    const call = d.call !== undefined ? ` (call ${d.call})` : '';
+    const hint = d.hint ? ` Hint: ${d.hint}` : '';
+    return `- ${where}${call} ${d.code}: ${d.message}.${hint}`;
+  });
+  return [
+    'Your solution does not compile. Positions are line:column in your answer.',
+    ...lines,
+    'Fix these and answer again with the whole corrected JSON object.',
+  ].join('\n');
+}
+
+/** The user message of one iteration: the context messages of SPEC 1, and what went wrong. */
+function contextText(parts: {
+  input: JsonObject;
+  state: JsonObject;
+  plan: readonly unknown[];
+  failures: readonly FailedCallRecord[];
+  note: string | null;
+}): string {
+  const context: unknown[] = [
+    { type: 'input', ...parts.input },
+    { type: 'state', ...parts.state },
+  ];
+  if (parts.plan.length > 0) context.push({ type: 'plan', plan: parts.plan });
+  const text = [`Context (JSON):\n${JSON.stringify(context, null, 2)}`];
+  if (parts.failures.length > 0) {
+    text.push(
+      `Calls of your last plan that did not succeed (JSON):\n${JSON.stringify(parts.failures, null, 2)}`,
+    );
+  }
+  if (parts.note) text.push(parts.note);
+  return text.join('\n\n');
+}
+
+/** Lazy mode: a latent tool's result is asked of the model, in the tool's output schema. */
+function latentFromModel(deps: SolveDependencies): LatentFunction {
+  return async ({ tool, args, signal }) => {
+    const value =
+      typeof tool.outputSchema === 'object' || typeof tool.outputSchema === 'boolean'
+        ? tool.outputSchema
+        : {};
+    const turn = await complete(deps.provider, {
+      messages: [
+        { role: 'system', content: LATENT_PROMPT },
+        {
+          role: 'user',
+          content: JSON.stringify({ tool: tool.name, description: tool.description ?? '', arguments: args }),
+        },
+      ],
+      tools: [],
+      // Wrapped in an object: structured-output APIs want an object at the root.
+      responseFormat: {
+        name: 'latent_result',
+        schema: { type: 'object', properties: { value }, required: ['value'], additionalProperties: false },
+      },
+      signal,
+    });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(turn.message.content);
+    } catch (e) {
+      throw new Error(
+        `the model's result for latent tool '${tool.name}' is not JSON: ${(e as Error).message}`,
+      );
+    }
+    if (parsed === null || typeof parsed !== 'object' || !('value' in parsed)) {
+      throw new Error(`the model's result for latent tool '${tool.name}' has no "value"`);
+    }
+    return (parsed as { value: unknown }).value;
+  };
+}
+
+function outputSchemaOf(options: SolveOptions) {
+  return options.outputSchema !== undefined ? { outputSchema: options.outputSchema } : {};
+}
+
+function checkOptions(task: unknown, options: SolveOptions): void {
+  if (typeof task !== 'string' && (task === null || typeof task !== 'object' || Array.isArray(task))) {
+    throw new TypeError(
+      `PlanAgent.solve: the input must be a string or an object, not ${describeValue(task)}`,
+    );
+  }
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`PlanAgent.solve: options must be an object, not ${describeValue(options)}`);
+  }
+  if (options.mode !== undefined && options.mode !== 'eager' && options.mode !== 'lazy') {
+    throw new TypeError(
+      `PlanAgent.solve: mode must be 'eager' or 'lazy', not ${describeValue(options.mode)}`,
+    );
+  }
+  for (const [name, least] of [
+    ['maxIterations', 1],
+    ['maxRepairs', 0],
+  ] as const) {
+    const value = options[name];
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < least)) {
+      throw new TypeError(
+        `PlanAgent.solve: ${name} must be a whole number >= ${least}, not ${describeValue(value)}`,
+      );
+    }
+  }
+  if (options.approve !== undefined && typeof options.approve !== 'function') {
+    throw new TypeError(`PlanAgent.solve: approve must be a function, not ${describeValue(options.approve)}`);
+  }
+}

@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { PlanAgent } from '../../src/agent/plan-agent.js';
+import { PLANNING_PROMPT } from '../../src/agent/prompts.js';
+import type { AgentEvent } from '../../src/agent/agent-events.js';
+import type { Message, ToolResultMessage } from '../../src/agent/model.js';
+import { ScriptedProvider } from '../../src/agent/providers/scripted.js';
+import type { Tool } from '../../src/index.js';
+
+/** A file system in memory: `read` is read-only, `write` mutates. */
+function files() {
+  const contents = new Map<string, string>([['a.txt', 'hello']]);
+  const writes: string[] = [];
+  const tools: Tool[] = [
+    {
+      name: 'read',
+      description: 'Read a file',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      execute: ({ path }) => contents.get(path as string) ?? null,
+    },
+    {
+      name: 'write',
+      description: 'Write a file',
+      inputSchema: {
+        type: 'object',
+        properties: { path: { type: 'string' }, text: { type: 'string' } },
+        required: ['path', 'text'],
+      },
+      execute: ({ path, text }) => {
+        writes.push(path as string);
+        contents.set(path as string, text as string);
+        return 'ok';
+      },
+    },
+  ];
+  return { contents, writes, tools };
+}
+
+const toolNames = (request: { tools: readonly { name: string }[] }) => request.tools.map((t) => t.name);
+
+/** Every tool call of every assistant turn has exactly one result, right after the turn. */
+function expectValidTranscript(messages: readonly Message[]): void {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
+    const results = messages.slice(i + 1, i + 1 + m.toolCalls.length) as ToolResultMessage[];
+    expect(results.map((r) => r.role)).toEqual(m.toolCalls.map(() => 'tool'));
+    expect(results.map((r) => r.toolCallId)).toEqual(m.toolCalls.map((c) => c.id));
+  }
+}
+
+describe('PlanAgent.plan', () => {
+  it('offers only read-only tools plus exit_plan, denies a write, and ends on exit_plan with the latch executing', async () => {
+    const fs = files();
+    const provider = new ScriptedProvider({
+      turns: [
+        { toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }] },
+        { toolCalls: [{ name: 'write', arguments: { path: 'a.txt', text: 'x' } }] },
+        {
+          text: 'Here is the plan.',
+          toolCalls: [{ name: 'exit_plan', arguments: { plan: '1. write a.txt' } }],
+        },
+      ],
+    });
+    const agent = new PlanAgent({ provider, tools: fs.tools, permissions: { readOnly: ['read'] } });
+    const messages: Message[] = [{ role: 'user', content: 'change a.txt' }];
+    const outcome = await agent.plan(messages);
+
+    expect(outcome).toMatchObject({ status: 'planned', plan: '1. write a.txt' });
+    expect(outcome.messages).toBe(messages);
+    expect(agent.latch.state).toBe('executing');
+    expect(agent.latch.plan).toBe('1. write a.txt');
+    // The model never saw the write tool while planning, and the call it made anyway was refused.
+    for (const request of provider.requests) expect(toolNames(request)).toEqual(['read', 'exit_plan']);
+    expect(fs.writes).toEqual([]);
+    const refusal = messages.find((m) => m.role === 'tool' && m.name === 'write') as ToolResultMessage;
+    expect(refusal.isError).toBe(true);
+    expect(refusal.content).toMatch(/Plan mode denies mutating tool 'write'/);
+    const read = messages.find((m) => m.role === 'tool' && m.name === 'read') as ToolResultMessage;
+    expect(read.content).toBe('hello');
+    expectValidTranscript(messages);
+  });
+
+  it("injects the planning prompt once, after the caller's own system prompt, never twice", async () => {
+    const provider = new ScriptedProvider({ turns: [{ text: 'no plan needed' }, { text: 'still none' }] });
+    const agent = new PlanAgent({ provider, tools: files().tools });
+    const messages: Message[] = [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'hi' },
+    ];
+    expect((await agent.plan(messages)).status).toBe('answered');
+    messages.push({ role: 'user', content: 'again' });
+    await agent.plan(messages);
+    const systems = provider.requests[1]!.messages.filter((m) => m.role === 'system').map((m) => m.content);
+    expect(systems).toEqual(['You are terse.', PLANNING_PROMPT]);
+    expect(provider.requests[0]!.messages[1]).toEqual({ role: 'system', content: PLANNING_PROMPT });
+  });
+
+  it('answers every tool call of the turn that submits the plan, without running them', async () => {
+    const fs = files();
+    const provider = new ScriptedProvider({
+      turns: [
+        {
+          toolCalls: [
+            { name: 'exit_plan', arguments: { plan: 'P' } },
+            { name: 'read', arguments: { path: 'a.txt' } },
+          ],
+        },
+      ],
+    });
+    const agent = new PlanAgent({ provider, tools: fs.tools, permissions: { readOnly: ['read'] } });
+    const messages: Message[] = [{ role: 'user', content: 'go' }];
+    await agent.plan(messages);
+    expectValidTranscript(messages);
+    const last = messages.at(-1) as ToolResultMessage;
+    expect(last).toMatchObject({ name: 'read', isError: true });
+    expect(last.content).toMatch(/^Not run: the plan was submitted/);
+  });
+
+  it('a rejected plan keeps planning and hands the feedback to the model; the next one is approved', async () => {
+    const asked: string[] = [];
+    const provider = new ScriptedProvider({
+      turns: [
+        { toolCalls: [{ name: 'exit_plan', arguments: { plan: 'v1' } }] },
+        { toolCalls: [{ name: 'exit_plan', arguments: { plan: 'v2' } }] },
+      ],
+    });
+    const agent = new PlanAgent({
+      provider,
+      tools: files().tools,
+      approvePlan: ({ plan }) => {
+        asked.push(plan);
+        return plan === 'v1' ? { approved: false, feedback: 'back up a.txt first' } : true;
+      },
+    });
+    const messages: Message[] = [{ role: 'user', content: 'go' }];
+    const outcome = await agent.plan(messages);
+    expect(asked).toEqual(['v1', 'v2']);
+    expect(outcome).toMatchObject({ status: 'planned', plan: 'v2' });
+    const second = provider.requests[1]!.messages.at(-1) as ToolResultMessage;
+    expect(second).toMatchObject({ role: 'tool', isError: true });
+    expect(second.content).toContain('back up a.txt first');
+    expect(second.content).toContain('still in plan mode');
+  });
+
+  it('stops at maxTurns', async () => {
+    const read = { toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }] };
+    const provider = new ScriptedProvider({ turns: [read, read, read] });
+    const agent = new PlanAgent({ provider, tools: files().tools, maxTurns: 2 });
+    const outcome = await agent.plan([{ role: 'user', content: 'go' }]);
+    expect(outcome.status).toBe('max_turns');
+    expect(provider.requests).toHaveLength(2);
+  });
+});
+
+describe('PlanAgent.execute', () => {
+  it('offers every tool after the plan, on the same message array, and runs the write', async () => {
+    const fs = files();
+    const events: AgentEvent['type'][] = [];
+    const provider = new ScriptedProvider({
+      turns: [
+        { toolCalls: [{ name: 'exit_plan', arguments: { plan: 'write b.txt' } }] },
+        { toolCalls: [{ name: 'write', arguments: { path: 'b.txt', text: 'new' } }] },
+        { text: 'Done.' },
+      ],
+    });
+    const agent = new PlanAgent({
+      provider,
+      tools: fs.tools,
+      permissions: { readOnly: ['read'] },
+      onEvent: (e) => events.push(e.type),
+    });
+    const messages: Message[] = [{ role: 'user', content: 'make b.txt' }];
+    await agent.plan(messages);
+    const outcome = await agent.execute(messages);
+    expect(outcome).toMatchObject({ status: 'answered', text: 'Done.' });
+    expect(fs.contents.get('b.txt')).toBe('new');
+    expect(toolNames(provider.requests[1]!)).toEqual(['read', 'write']);
+    // The executing request carries the whole planning conversation.
+    expect(provider.requests[1]!.messages.some((m) => m.role === 'tool' && m.name === 'exit_plan')).toBe(
+      true,
+    );
+    expect(events).toEqual(expect.arrayContaining(['text-delta', 'tool-call', 'tool-result', 'done']));
+    expectValidTranscript(messages);
+  });
+});
+
+describe('PlanAgent.child', () => {
+  it("shares the parent's latch and policy: no child writes while the parent plans", async () => {
+    const fs = files();
+    const provider = new ScriptedProvider({
+      turns: [{ toolCalls: [{ name: 'write', arguments: { path: 'a.txt', text: 'x' } }] }, { text: 'ok' }],
+    });
+    const parent = new PlanAgent({ provider, tools: fs.tools, permissions: { readOnly: ['read'] } });
+    const child = parent.child();
+    expect(child.latch).toBe(parent.latch);
+    parent.latch.enter();
+    expect(child.visibleTools.map((t) => t.name)).toEqual(['read']);
+    const messages: Message[] = [{ role: 'user', content: 'write' }];
+    await child.execute(messages);
+    expect(fs.writes).toEqual([]);
+    expect((messages[2] as ToolResultMessage).content).toMatch(/Plan mode denies mutating tool 'write'/);
+    // The parent's flip applies to the child's very next check.
+    parent.latch.exit('done planning');
+    expect(child.visibleTools.map((t) => t.name)).toEqual(['read', 'write']);
+  });
+});
+
+describe('PlanAgent options', () => {
+  it('rejects bad options with a TypeError naming the value', () => {
+    const tools = files().tools;
+    const provider = new ScriptedProvider({ turns: [] });
+    expect(() => new PlanAgent({ provider: {} as never, tools })).toThrow(/provider must be a ModelProvider/);
+    expect(() => new PlanAgent({ provider, tools, maxTurns: 0 })).toThrow(/maxTurns.*0/);
+    expect(() => new PlanAgent({ provider, tools, onEvent: 'x' as never })).toThrow(
+      /onEvent must be a function/,
+    );
+  });
+});
