@@ -1,6 +1,7 @@
-/** planmode/agent: the model contract and plan mode for agents. */
+/** planmode/agent: the model contract, model providers and plan mode for agents. */
 export * from './model.js';
 export * from './complete.js';
+export * from './providers/index.js';
 export {
   type ApprovalResponse,
   type ApprovePlan,
