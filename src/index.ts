@@ -122,7 +122,9 @@ export {
 // Plan mode for agents (all of it, and the model contract, in planmode/agent). The latch is
 // `PlanModeLatch` here because `PlanMode` at this root is the plan document's eager|lazy type.
 export {
+  type AgentEvent,
   type ApprovalResponse,
+  type ExecuteOutcome,
   guardTools,
   type GuardedCallResult,
   type GuardedTools,
@@ -133,6 +135,9 @@ export {
   type PermissionMode,
   PermissionPolicy,
   type PermissionPolicyOptions,
+  PlanAgent,
+  type PlanAgentOptions,
+  type PlanOutcome,
   PlanMode as PlanModeLatch,
   type PlanModeChange,
   PlanModeContext,
@@ -142,6 +147,9 @@ export {
   type PlanModeState,
   planTools,
   type PlanToolsOptions,
+  solutionSchema,
+  type SolveOptions,
+  type SolveResult,
   type Todo,
   TodoList,
   ToolClassifier,

@@ -60,3 +60,24 @@ export {
   PermissionDeniedError,
   PlanModeTransitionError,
 } from '../errors.js';
+export {
+  type AgentEvent,
+  type AgentEventListener,
+  type AgentPhase,
+  type ToolCallOutcome,
+} from './agent-events.js';
+export {
+  type ExecuteOutcome,
+  PlanAgent,
+  type PlanAgentChildOptions,
+  type PlanAgentOptions,
+  type PlanOutcome,
+} from './plan-agent.js';
+export { EXIT_PLAN_TOOL, LATENT_PROMPT, PLANNING_PROMPT, SOLVE_PROMPT } from './prompts.js';
+export { solutionSchema, type SolutionSchemaOptions } from './solution-schema.js';
+export {
+  type FailedCallRecord,
+  type SolveApprovalRequest,
+  type SolveOptions,
+  type SolveResult,
+} from './solve.js';
