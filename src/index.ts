@@ -119,38 +119,40 @@ export {
   run,
   startRun,
 } from './run/index.js';
-// Plan mode for agents (all of it, and the model contract, in planmode/agent). The latch is
+// Plan mode for agents (all of it, the model contract and the providers, in planmode/agent).
+// Imported file by file, so that `planmode` does not load the model SDKs. The latch is
 // `PlanModeLatch` here because `PlanMode` at this root is the plan document's eager|lazy type.
+export type { AgentEvent } from './agent/agent-events.js';
+export type { ApprovalResponse } from './agent/approval.js';
 export {
-  type AgentEvent,
-  type ApprovalResponse,
-  type ExecuteOutcome,
-  guardTools,
   type GuardedCallResult,
   type GuardedTools,
   type GuardToolsOptions,
+  guardTools,
+} from './agent/guard-tools.js';
+export type { PermissionChecker, PermissionDecision } from './agent/permission.js';
+export {
   PERMISSION_MODES,
-  type PermissionChecker,
-  type PermissionDecision,
   type PermissionMode,
   PermissionPolicy,
   type PermissionPolicyOptions,
+} from './agent/permission-policy.js';
+export {
+  type ExecuteOutcome,
   PlanAgent,
   type PlanAgentOptions,
   type PlanOutcome,
+} from './agent/plan-agent.js';
+export {
   PlanMode as PlanModeLatch,
   type PlanModeChange,
-  PlanModeContext,
   type PlanModeOptions,
-  PlanModePolicy,
-  type PlanModePolicyOptions,
   type PlanModeState,
-  planTools,
-  type PlanToolsOptions,
-  solutionSchema,
-  type SolveOptions,
-  type SolveResult,
-  type Todo,
-  TodoList,
-  ToolClassifier,
-} from './agent/index.js';
+} from './agent/plan-mode.js';
+export { PlanModeContext } from './agent/plan-mode-context.js';
+export { PlanModePolicy, type PlanModePolicyOptions } from './agent/plan-mode-policy.js';
+export { planTools, type PlanToolsOptions } from './agent/plan-tools.js';
+export { solutionSchema } from './agent/solution-schema.js';
+export type { SolveOptions, SolveResult } from './agent/solve.js';
+export { type Todo, TodoList } from './agent/todos.js';
+export { ToolClassifier } from './agent/tool-classifier.js';
