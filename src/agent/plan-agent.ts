@@ -191,7 +191,7 @@ export class PlanAgent {
             call,
             'the plan was submitted earlier in this turn; nothing else runs until it is carried out',
           );
-        if (call.name !== EXIT_PLAN_TOOL.name) return this.#callTool(call);
+        if (call.name !== EXIT_PLAN_TOOL.name) return adviseExitPlan(await this.#callTool(call));
         const outcome = await this.#exitPlan(call);
         if (outcome.stop) submitted = (call.arguments as { plan: string }).plan;
         return outcome;
@@ -324,6 +324,19 @@ export class PlanAgent {
       // An observer's failure is its own: the agent goes on.
     }
   }
+}
+
+/**
+ * A plan-mode denial advises the plan tools (plan_write, exit_plan_mode); this model has
+ * exit_plan instead, so the advice names the tool it can call.
+ */
+function adviseExitPlan(answer: ToolAnswer): ToolAnswer {
+  if (answer.outcome !== 'denied') return answer;
+  const content = answer.message.content.replace(
+    'describe the change in the plan (plan_write) and call exit_plan_mode to ask for approval',
+    'put the change in your plan and submit the plan with exit_plan to ask for approval',
+  );
+  return { ...answer, message: { ...answer.message, content } };
 }
 
 function defaultContext(

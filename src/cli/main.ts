@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { isToolDefinitionError, isToolsFileError } from '../errors.js';
 import { isJournalError } from '../run/journal-error.js';
 import { CliInputError } from './cli-input-error.js';
+import type { AgentFlags } from './commands/agent.js';
 import { GRAPH_FORMATS, type GraphFlags, graphCommand } from './commands/graph.js';
 import { RUN_MODES, type RunFlags, runCommand } from './commands/run.js';
 import { type SimulateFlags, simulateCommand } from './commands/simulate.js';
@@ -21,6 +22,18 @@ Exit codes:
   0  the plan is valid (warnings allowed) and the command did its job
   1  the plan has errors (diagnostics on stderr, or in the --json object)
   2  bad usage, or a plan, tools, input or state file that cannot be used`;
+
+const AGENT_HELP = `
+API keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY (base URLs from OPENAI_BASE_URL /
+ANTHROPIC_BASE_URL) and are never printed. Progress goes to stderr; the answer to stdout.
+
+Exit codes (those of plan run):
+  0    done: the model gave its answer
+  1    the model's plan never compiled, even after repairs
+  2    bad usage: a missing flag, an unknown provider, no API key, tools that cannot be loaded
+  3    failed: out of iterations or turns, or the model API failed
+  4    a plan was rejected at approval (without a terminal, pass --yes to approve)
+  130  interrupted (Ctrl-C)`;
 
 const RUN_EXIT_CODES_HELP = `
 Exit codes:
@@ -156,6 +169,30 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       'write a self-contained HTML report (graph, timeline, details) when the run ends',
     )
     .action(async (file: string, flags: RunFlags) => setExitCode(await runCommand(file, flags, io)));
+
+  program
+    .command('agent')
+    .argument('<task>', 'what the agent should do')
+    .description(
+      'an agent over a model API: the plan loop (solutions run as plans), or --plan-mode (plan, approve, execute)',
+    )
+    .option('--tools <module>', 'tools: a .js/.mjs ES module exporting tools with execute functions')
+    .option('--model <provider:model>', 'openai:<model>, anthropic:<model> or scripted:<turns.json>')
+    .option(
+      '--base-url <url>',
+      'the API base URL (vLLM, Ollama, llama.cpp or another OpenAI-compatible server)',
+    )
+    .option('--plan-mode', 'investigate with read-only tools, submit a plan for approval, then carry it out')
+    .addOption(new Option('--mode <mode>', 'how each solution runs (default: eager)').choices(RUN_MODES))
+    .option('--max-iterations <n>', 'most solutions asked for (default: 5)')
+    .option('-y, --yes', 'approve plans without asking')
+    .option('--json', 'print one JSON object to stdout at the end, and no progress')
+    .addHelpText('after', AGENT_HELP)
+    .action(async (task: string, flags: AgentFlags) => {
+      // Loaded on use: the model SDKs are not needed by the other commands.
+      const { agentCommand } = await import('./commands/agent.js');
+      setExitCode(await agentCommand(task, flags, io));
+    });
 
   return program;
 }

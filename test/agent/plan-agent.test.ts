@@ -75,6 +75,9 @@ describe('PlanAgent.plan', () => {
     const refusal = messages.find((m) => m.role === 'tool' && m.name === 'write') as ToolResultMessage;
     expect(refusal.isError).toBe(true);
     expect(refusal.content).toMatch(/Plan mode denies mutating tool 'write'/);
+    // The advice names the tool this model has for leaving plan mode.
+    expect(refusal.content).toContain('submit the plan with exit_plan');
+    expect(refusal.content).not.toContain('exit_plan_mode');
     const read = messages.find((m) => m.role === 'tool' && m.name === 'read') as ToolResultMessage;
     expect(read.content).toBe('hello');
     expectValidTranscript(messages);

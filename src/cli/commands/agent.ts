@@ -1,0 +1,280 @@
+/**
+ * `plan agent "<task>" --tools <module> --model <provider>:<model>`: the agent in a terminal.
+ *
+ * Without --plan-mode it is the plan loop of seeds/004 (PlanAgent.solve): each solution's run
+ * shows in the live view of `plan run`, a lazy solution is shown (listing and dry run) and
+ * approved on a terminal. With --plan-mode the model first investigates with read-only tools
+ * and submits a plan, which a person approves, and then carries it out with every tool.
+ * Exit codes are those of `plan run`.
+ */
+import {
+  isModelProviderError,
+  isPlanError,
+  ApprovalRejectedError,
+  isApprovalRejectedError,
+} from '../../errors.js';
+import type { AgentEvent } from '../../agent/agent-events.js';
+import type { Message } from '../../agent/model.js';
+import { PlanAgent } from '../../agent/plan-agent.js';
+import type { SolveResult } from '../../agent/solve.js';
+import { createProvider } from '../../agent/providers/create.js';
+import { loadToolsFile } from '../../tools/load-tools-file.js';
+import { formatPlanListing, formatPlanSimulation, lineReader, Prompter } from '../approval-prompt.js';
+import { CliInputError } from '../cli-input-error.js';
+import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
+import { ExitCode } from '../exit-codes.js';
+import { formatCliError, oneLine, paint, shouldUseColor } from '../format.js';
+import type { CliIo } from '../io.js';
+import { LiveView } from '../live-view.js';
+import { formatRunSummary } from '../run-summary.js';
+import { RUN_MODES, toRunJson } from './run.js';
+
+export interface AgentFlags {
+  /** The tools: an ES module exporting tools with execute functions. Required. */
+  readonly tools?: string;
+  /** `<provider>:<model>` (openai:, anthropic:, scripted:<file>). Required. */
+  readonly model?: string;
+  /**
+   * The API's base URL (an OpenAI-compatible server such as vLLM, Ollama or llama.cpp).
+   * @default the provider's own, or OPENAI_BASE_URL / ANTHROPIC_BASE_URL
+   */
+  readonly baseUrl?: string;
+  /**
+   * Plan first with read-only tools, approve the plan, then carry it out.
+   * @default false
+   */
+  readonly planMode?: boolean;
+  /**
+   * How each solution runs: eager (at once) or lazy (shown, dry-run and approved first).
+   * @default 'eager'
+   */
+  readonly mode?: string;
+  /**
+   * Approve plans without asking.
+   * @default false
+   */
+  readonly yes?: boolean;
+  /**
+   * Print one JSON object to stdout at the end, and no progress.
+   * @default false
+   */
+  readonly json?: boolean;
+  /**
+   * Most solutions asked for (without --plan-mode).
+   * @default '5'
+   */
+  readonly maxIterations?: string;
+}
+
+/**
+ * @returns 0 done, 1 the model's plan never compiled, 3 failed (out of iterations or turns, a
+ *   model API error), 4 rejected at approval, 130 interrupted. Input problems throw
+ *   CliInputError (2).
+ */
+export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): Promise<number> {
+  if (typeof task !== 'string' || task.trim() === '')
+    throw new CliInputError('plan agent needs a task: plan agent "<task>" ...');
+  if (flags.tools === undefined) {
+    throw new CliInputError(
+      'plan agent needs --tools <module>: a .js/.mjs ES module that exports tools with execute functions',
+    );
+  }
+  if (flags.model === undefined) {
+    throw new CliInputError(
+      'plan agent needs --model <provider>:<model>, e.g. openai:gpt-4o or anthropic:claude-sonnet-4-6',
+    );
+  }
+  const mode = flags.mode ?? 'eager';
+  if (!(RUN_MODES as readonly string[]).includes(mode)) {
+    throw new CliInputError(`--mode must be one of ${RUN_MODES.join(', ')}, not '${mode}'`);
+  }
+  const maxIterations = wholeNumber(flags.maxIterations, '--max-iterations', 1);
+  const tools = await loadToolsFile(flags.tools);
+  let provider;
+  try {
+    provider = createProvider(flags.model, {
+      ...(flags.baseUrl !== undefined && { baseURL: flags.baseUrl }),
+      env: io.env,
+    });
+  } catch (e) {
+    // An unknown provider, a missing model or API key: the command line's fault, named without the key.
+    throw new CliInputError(oneLine((e as Error).message.replace(/^createProvider: /, '--model: ')));
+  }
+
+  const color = shouldUseColor(io.stderr, io.env);
+  const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
+  const prompter = interactive ? new Prompter(lineReader(io.stdin), io.stderr) : null;
+  const controller = new AbortController();
+  let interrupted = false;
+  const onInterrupt = () => {
+    interrupted = true;
+    controller.abort();
+  };
+  process.once('SIGINT', onInterrupt);
+
+  let view: RunView = QUIET_VIEW;
+  const newView = (calls: readonly { readonly id: string; readonly tool: string }[]): RunView =>
+    flags.json
+      ? QUIET_VIEW
+      : io.stderr.isTTY === true && io.env.TERM !== 'dumb'
+        ? new LiveView({ stream: io.stderr, color, calls })
+        : new PlainView(io.stderr);
+  let needsNewline = false;
+  const onEvent = (event: AgentEvent) => {
+    if (flags.json) return;
+    if (event.type === 'text-delta') {
+      io.stderr.write(event.text);
+      needsNewline = !event.text.endsWith('\n');
+      return;
+    }
+    if (needsNewline) {
+      io.stderr.write('\n');
+      needsNewline = false;
+    }
+    if (event.type === 'tool-call')
+      io.stderr.write(
+        `${paint('→', color, 'dim')} ${event.call.name} ${oneLine(JSON.stringify(event.call.arguments))}\n`,
+      );
+    else if (event.type === 'tool-result') {
+      const mark = event.outcome === 'succeeded' || event.outcome === 'plan-submitted' ? '✓' : '✗';
+      io.stderr.write(`${mark} ${event.call.name}: ${oneLine(event.result.content).slice(0, 200)}\n`);
+    } else if (event.type === 'solution') {
+      view.stop();
+      io.stderr.write(
+        `solution ${event.iteration}: ${event.calls.length} call(s)${event.repairs > 0 ? ` after ${event.repairs} repair(s)` : ''}\n`,
+      );
+      view = newView(event.plan.calls);
+    } else if (event.type === 'run') view.onEvent(event.event);
+    else if (event.type === 'run-end') {
+      view.stop();
+      io.stderr.write(
+        formatRunSummary(event.result, {
+          file: `solution ${event.iteration}`,
+          color,
+          interrupted,
+          failFast: false,
+        }),
+      );
+    }
+  };
+
+  const agent = new PlanAgent({
+    provider,
+    tools,
+    // The tools module is the user's own code: its readOnlyHint annotations are believed.
+    permissions: { mode: 'bypassPermissions', trustAnnotations: true },
+    signal: controller.signal,
+    onEvent,
+    approvePlan: async ({ plan }) => {
+      if (flags.yes) return true;
+      if (!prompter)
+        throw new ApprovalRejectedError(
+          'the plan',
+          undefined,
+          'there is no terminal to ask on; pass --yes to approve it',
+        );
+      const yes = await prompter.ask(`\n${plan}\n\nCarry out this plan? [y/N] `);
+      if (!yes) throw new ApprovalRejectedError('the plan');
+      return true;
+    },
+  });
+
+  try {
+    if (flags.planMode) {
+      const messages: Message[] = [{ role: 'user', content: task }];
+      const planned = await agent.plan(messages);
+      if (planned.status === 'max_turns')
+        return finish(io, flags, { status: 'max_turns', text: planned.text }, ExitCode.RUN_FAILED);
+      if (planned.status === 'answered')
+        return finish(io, flags, { status: 'answered', text: planned.text }, ExitCode.OK);
+      const executed = await agent.execute(messages);
+      const code = executed.status === 'answered' ? ExitCode.OK : ExitCode.RUN_FAILED;
+      return finish(
+        io,
+        flags,
+        { status: executed.status, plan: planned.plan, text: executed.text },
+        interrupted ? ExitCode.INTERRUPTED : code,
+      );
+    }
+    const result = await agent.solve(task, {
+      mode: mode as 'eager' | 'lazy',
+      ...(maxIterations !== undefined && { maxIterations }),
+      approve: async ({ plan }) => {
+        if (flags.yes) return true;
+        if (!prompter) return false;
+        view.pause();
+        const question = `${formatPlanListing(plan, { file: 'solution', color })}${formatPlanSimulation(plan, { file: 'solution', color, source: null })}Run this plan? [y/N] `;
+        const yes = await prompter.ask(question);
+        view.resume();
+        return yes;
+      },
+    });
+    if (result.status === 'rejected' && !prompter && !flags.yes && !flags.json) {
+      io.stderr.write(
+        'plan: not running the solution: a lazy plan runs only once approved, and there is no terminal to ask on; pass --yes to approve it\n',
+      );
+    }
+    return finish(io, flags, solveJson(result), interrupted ? ExitCode.INTERRUPTED : solveExitCode(result));
+  } catch (e) {
+    if (interrupted || controller.signal.aborted)
+      return finish(io, flags, { status: 'cancelled' }, ExitCode.INTERRUPTED);
+    if (isApprovalRejectedError(e)) {
+      io.stderr.write(formatCliError(`${e.message}`, { color }));
+      return finish(io, flags, { status: 'rejected' }, ExitCode.REJECTED);
+    }
+    if (isModelProviderError(e) || isPlanError(e)) {
+      io.stderr.write(formatCliError(oneLine((e as Error).message), { color }));
+      return finish(io, flags, { status: 'failed', error: (e as Error).message }, ExitCode.RUN_FAILED);
+    }
+    throw e;
+  } finally {
+    process.removeListener('SIGINT', onInterrupt);
+    view.stop();
+    prompter?.close();
+  }
+}
+
+function solveExitCode(result: SolveResult): number {
+  switch (result.status) {
+    case 'done':
+      return ExitCode.OK;
+    case 'invalid':
+      return ExitCode.INVALID;
+    case 'rejected':
+      return ExitCode.REJECTED;
+    case 'cancelled':
+      return ExitCode.INTERRUPTED;
+    default:
+      return ExitCode.RUN_FAILED;
+  }
+}
+
+function solveJson(result: SolveResult): Record<string, unknown> {
+  return {
+    status: result.status,
+    output: result.output,
+    state: result.state,
+    iterations: result.iterations,
+    runs: result.runs.map(toRunJson),
+    diagnostics: result.diagnostics,
+  };
+}
+
+/** The answer goes to stdout (the product); with --json, the one object. */
+function finish(io: CliIo, flags: AgentFlags, outcome: Record<string, unknown>, code: number): number {
+  if (flags.json) io.stdout.write(`${JSON.stringify(outcome)}\n`);
+  else if (outcome.output !== undefined && outcome.output !== null) {
+    io.stdout.write(
+      `${typeof outcome.output === 'string' ? outcome.output : JSON.stringify(outcome.output, null, 2)}\n`,
+    );
+  } else if (typeof outcome.text === 'string' && outcome.text !== '') io.stdout.write(`${outcome.text}\n`);
+  return code;
+}
+
+function wholeNumber(value: string | undefined, flag: string, least: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < least)
+    throw new CliInputError(`${flag} must be a whole number >= ${least}, not '${value}'`);
+  return n;
+}

@@ -1,0 +1,245 @@
+/**
+ * `plan agent`: the agent loop in a terminal, against a scripted model (a JSON file of turns)
+ * and against a loopback server that speaks the Chat Completions streaming protocol.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ServerResponse } from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sendEvent, startServer, startSse } from '../agent/providers/fake-server.js';
+import { BIN, expectUsageError, runPlan, tempDir } from './helpers.js';
+
+const TOOLS = `
+import { appendFileSync } from 'node:fs';
+const log = new URL('./writes.log', import.meta.url);
+export const tools = [
+  {
+    name: 'lookup',
+    description: 'Look up a stock price',
+    inputSchema: { type: 'object', properties: { symbol: { type: 'string' } }, required: ['symbol'] },
+    outputSchema: { type: 'number' },
+    annotations: { readOnlyHint: true },
+    execute: ({ symbol }) => (symbol === 'ACME' ? 42 : 7),
+  },
+  {
+    name: 'record',
+    description: 'Write a line to the log',
+    inputSchema: { type: 'object', properties: { line: {} }, required: ['line'] },
+    execute: ({ line }) => {
+      appendFileSync(log, JSON.stringify(line) + '\\n');
+      return 'written';
+    },
+  },
+];
+`;
+
+const solution = {
+  calls: [
+    { _id: 'price', _tool: 'lookup', symbol: '†input.task', _outputPath: '†state.price' },
+    { _id: 'log', _tool: 'record', line: '†state.price', _outputPath: '†state.logged' },
+  ],
+  output: null,
+};
+const answer = { calls: [], output: { price: 42 } };
+const text = (value: unknown) => ({ text: JSON.stringify(value) });
+
+const temp = tempDir({
+  'tools.mjs': TOOLS,
+  'solve.json': [text(solution), text(answer)],
+  'lazy.json': [text(solution)],
+  'plan-mode.json': [
+    { toolCalls: [{ name: 'lookup', arguments: { symbol: 'ACME' } }] },
+    { toolCalls: [{ name: 'exit_plan', arguments: { plan: 'Record the ACME price.' } }] },
+    { toolCalls: [{ name: 'record', arguments: { line: 42 } }] },
+    { text: 'Recorded 42.' },
+  ],
+});
+afterAll(() => temp.cleanup());
+
+const agent = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runPlan(['agent', ...args, '--tools', join(temp.dir, 'tools.mjs')], { cwd: temp.dir, env });
+const writes = () => {
+  try {
+    return readFileSync(join(temp.dir, 'writes.log'), 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+describe('plan agent (scripted model)', () => {
+  it('runs the plan loop: the solution runs, the answer goes to stdout, exit 0', () => {
+    const before = writes();
+    const r = agent(['ACME', '--model', 'scripted:solve.json']);
+    expect(r.stderr).toContain('solution 1: 2 call(s)');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ price: 42 });
+    expect(writes().slice(before.length)).toBe('42\n');
+  });
+
+  it('--json prints one object with the status, the output, the state and each run', () => {
+    const r = agent(['ACME', '--model', 'scripted:solve.json', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ status: 'done', output: { price: 42 }, iterations: 2 });
+    expect(out.state).toEqual({ price: 42, logged: 'written' });
+    expect(out.runs[0].calls.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+      ['price', 'succeeded'],
+      ['log', 'succeeded'],
+    ]);
+  });
+
+  it('lazy without a terminal and without --yes: nothing runs, exit 4', () => {
+    const before = writes();
+    const r = agent(['ACME', '--model', 'scripted:lazy.json', '--mode', 'lazy']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/no terminal to ask on; pass --yes/);
+    expect(writes()).toBe(before);
+  });
+
+  it('--plan-mode --yes: investigates read-only, approves the plan, then carries it out', () => {
+    const before = writes();
+    const r = agent(
+      ['record the ACME price', '--model', 'scripted:plan-mode.json', '--plan-mode', '--yes'],
+      {},
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('Recorded 42.\n');
+    expect(r.stderr).toMatch(/✓ lookup: 42/);
+    expect(r.stderr).toMatch(/✓ record: written/);
+    expect(writes().slice(before.length)).toBe('42\n');
+  });
+
+  it('--plan-mode without a terminal and without --yes: the plan is rejected, nothing is written, exit 4', () => {
+    const before = writes();
+    const r = agent(['record the ACME price', '--model', 'scripted:plan-mode.json', '--plan-mode']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/pass --yes/);
+    expect(writes()).toBe(before);
+  });
+
+  it('bad usage is one line and exit 2: no model, an unknown provider, no API key', () => {
+    expectUsageError(agent(['x']), /needs --model/);
+    expectUsageError(agent(['x', '--model', 'acme:big']), /unknown provider "acme"/);
+    expectUsageError(
+      agent(['x', '--model', 'openai:gpt-4o'], { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined }),
+      /OPENAI_API_KEY/,
+    );
+  });
+});
+
+/** A Chat Completions server: each request gets the next answer, streamed in small chunks. */
+async function chatServer(answers: string[]) {
+  const chunk = (delta: object, finish: string | null = null) => ({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'test-model',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
+  return startServer((_request, response: ServerResponse) => {
+    const content = answers.shift() ?? '';
+    startSse(response);
+    sendEvent(response, chunk({ role: 'assistant', content: '' }));
+    for (let i = 0; i < content.length; i += 16)
+      sendEvent(response, chunk({ content: content.slice(i, i + 16) }));
+    sendEvent(response, chunk({}, 'stop'));
+    sendEvent(response, '[DONE]');
+    response.end();
+  });
+}
+
+/** The CLI in a child process that does not block this one (the server answers from here). */
+function runAsync(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: temp.dir, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('plan agent --model openai:... against a Chat Completions server on loopback', () => {
+  it('sends the solution schema as response_format, streams, runs the solution and answers', async () => {
+    const server = await chatServer([JSON.stringify(solution), JSON.stringify(answer)]);
+    try {
+      const r = await runAsync(
+        [
+          'agent',
+          'ACME',
+          '--tools',
+          join(temp.dir, 'tools.mjs'),
+          '--model',
+          'openai:test-model',
+          '--base-url',
+          `${server.url}/v1`,
+          '--json',
+        ],
+        { OPENAI_API_KEY: 'sk-test-secret' },
+      );
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'done', output: { price: 42 } });
+      expect(server.requests).toHaveLength(2);
+      const body = server.requests[0]!.body as {
+        model: string;
+        stream: boolean;
+        response_format: { type: string; json_schema: { name: string; schema: unknown } };
+        messages: { role: string; content: string }[];
+      };
+      expect(body).toMatchObject({ model: 'test-model', stream: true });
+      expect(body.response_format.type).toBe('json_schema');
+      expect(body.response_format.json_schema.name).toBe('solution');
+      expect(JSON.stringify(body.response_format.json_schema.schema)).toContain('"const":"lookup"');
+      expect(server.requests[0]!.headers.authorization).toBe('Bearer sk-test-secret');
+      // The second request shows the state the first solution produced.
+      const second = server.requests[1]!.body as { messages: { role: string; content: string }[] };
+      expect(second.messages[1]!.content).toContain('"price": 42');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an API error is one line and exit 3, without the key', async () => {
+    const server = await startServer((_request, response) => {
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          error: {
+            message: 'Incorrect API key provided: sk-test-secret',
+            type: 'invalid_request_error',
+            code: 'invalid_api_key',
+          },
+        }),
+      );
+    });
+    try {
+      const r = await runAsync(
+        [
+          'agent',
+          'ACME',
+          '--tools',
+          join(temp.dir, 'tools.mjs'),
+          '--model',
+          'openai:test-model',
+          '--base-url',
+          `${server.url}/v1`,
+        ],
+        { OPENAI_API_KEY: 'sk-test-secret' },
+      );
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/401/);
+      expect(r.stderr).not.toContain('sk-test-secret');
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await server.close();
+    }
+  });
+});
