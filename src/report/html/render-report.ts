@@ -10,10 +10,14 @@ import type { Simulation } from '../../simulate/types.js';
 import { escapeHtml } from './escape.js';
 import { clip, renderGraphSvg } from './graph-svg.js';
 import { renderPage } from './page.js';
-import { type ReportStatus, runStatusOf } from './status.js';
+import { REPORT_STATUSES, type ReportStatus, runStatusOf } from './status.js';
 import { formatMs, runTimeline, stepTimeline } from './timeline.js';
 
 /** What a report is about: a compiled plan with the result of running it, or of simulating it. */
+
+/** How a run's calls can end, in legend order (the rest of REPORT_STATUSES are the dry run's). */
+const RUN_STATUSES: readonly ReportStatus[] = REPORT_STATUSES.slice(0, REPORT_STATUSES.indexOf('runs'));
+
 export type ReportInput =
   | { readonly plan: CompiledPlan; readonly result: RunResult }
   | { readonly plan: CompiledPlan; readonly simulation: Simulation };
@@ -106,16 +110,7 @@ function renderRun(plan: CompiledPlan, result: RunResult, o: Options): string {
     summary: [
       `Run ${result.status} · ${plan.calls.length} calls, ${plan.edgeCount} edges · ${plan.mode} mode · started ${result.startedAt} · took ${formatMs(Math.max(0, Date.parse(result.endedAt) - t0))}`,
     ],
-    legend: legend(statuses, [
-      'succeeded',
-      'handled',
-      'failed',
-      'timed_out',
-      'upstream_failed',
-      'skipped',
-      'cancelled',
-      'rejected',
-    ]),
+    legend: legend(statuses, RUN_STATUSES),
     graphSvg: graph.svg,
     graphNote: graphNote(plan, graph.layout.engine),
     timelineTitle: 'Timeline',
