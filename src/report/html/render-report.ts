@@ -13,11 +13,10 @@ import { renderPage } from './page.js';
 import { REPORT_STATUSES, type ReportStatus, runStatusOf } from './status.js';
 import { formatMs, runTimeline, stepTimeline } from './timeline.js';
 
-/** What a report is about: a compiled plan with the result of running it, or of simulating it. */
-
 /** How a run's calls can end, in legend order (the rest of REPORT_STATUSES are the dry run's). */
 const RUN_STATUSES: readonly ReportStatus[] = REPORT_STATUSES.slice(0, REPORT_STATUSES.indexOf('runs'));
 
+/** What a report is about: a compiled plan with the result of running it, or of simulating it. */
 export type ReportInput =
   | { readonly plan: CompiledPlan; readonly result: RunResult }
   | { readonly plan: CompiledPlan; readonly simulation: Simulation };
