@@ -32,9 +32,9 @@ export interface ToolClassifierOptions {
    */
   readonly edits?: readonly string[];
   /**
-   * Whether a definition's `readOnlyHint: true` is believed: `true` for every tool, `false`
-   * for none (only `readOnly` counts), or a function that decides per tool (e.g. trust your
-   * own tools, not an MCP server's). Hints from a server you do not control are claims, not
+   * Whether a definition's `readOnlyHint: true` is believed: `true` for every tool but those
+   * marked `annotationsTrusted: false` (an MCP server's, unless you trusted them when adapting
+   * them), `false` for none (only `readOnly` counts), or a function that decides per tool. Hints from a server you do not control are claims, not
    * facts, so nothing is trusted unless you say so.
    * @default false
    */
@@ -72,8 +72,11 @@ export class ToolClassifier {
           `${where}: the tool '${tool.name}' is not the one planTools() makes; ${PLAN_TOOL_NAMES.join(', ')} are reserved for the plan tools`,
         );
       }
+      // A function decides for itself; `true` still leaves out what its source marked untrusted.
       const trusted =
-        typeof trustAnnotations === 'function' ? trustAnnotations(tool) === true : trustAnnotations;
+        typeof trustAnnotations === 'function'
+          ? trustAnnotations(tool) === true
+          : trustAnnotations && tool.annotationsTrusted !== false;
       if (trusted && tool.annotations?.readOnlyHint === true) this.#hintedReadOnly.add(tool.name);
     }
   }

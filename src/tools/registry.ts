@@ -66,7 +66,7 @@ export class ToolRegistry {
   }
 }
 
-const BOOLEAN_FLAGS = ['latent', 'needsApproval', 'errorBranch'] as const;
+const BOOLEAN_FLAGS = ['latent', 'needsApproval', 'errorBranch', 'annotationsTrusted'] as const;
 
 function checkDefinition(tool: Tool, where: string): string[] {
   if (tool === null || typeof tool !== 'object')

@@ -52,6 +52,13 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
   /** JSON Schema for the result. */
   readonly outputSchema?: JsonSchema;
   readonly annotations?: ToolAnnotations;
+  /**
+   * `false`: the annotations are a third party's claims (an MCP server's), which
+   * `trustAnnotations: true` does not believe; only a `readOnly` allowlist or a
+   * `trustAnnotations` function that says yes makes such a tool read-only.
+   * @default true (the definition is your own)
+   */
+  readonly annotationsTrusted?: boolean;
   /** Its result is produced by the model, not by code. */
   readonly latent?: boolean;
   /** A person approves each run. */
