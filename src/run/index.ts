@@ -4,3 +4,5 @@ export { CALL_STATUSES } from './types.js';
 export type * from './types.js';
 export { Journal, type JournalOptions, journalKey } from './journal.js';
 export { isJournalError, JournalError } from './journal-error.js';
+export { type Retries, retriesOf, retryDelay } from './retry.js';
+export { toCallError } from './call-error.js';

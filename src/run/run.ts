@@ -6,6 +6,7 @@
  * and retry delays). Endings never recurse into the next call: they feed a work list that one
  * loop drains, so a 100k-call cascade of skips uses no stack.
  */
+import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { compile } from '../compile/compile.js';
@@ -22,6 +23,8 @@ import { coveredPath, formatPath } from '../language/paths.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { resolveArguments } from './arguments.js';
 import { BRANCH_KEY, isBranchValue } from './branch.js';
+import { toCallError } from './call-error.js';
+import { describeSchemaErrors } from './schema-errors.js';
 import { EventChannel } from './event-channel.js';
 import { Journal, journalKey } from './journal.js';
 import { retriesOf, retryDelay, sleep } from './retry.js';
@@ -31,6 +34,8 @@ import type {
   CallError,
   CallReport,
   CallStatus,
+  RemoteCall,
+  RemoteInvoker,
   RunEvent,
   RunOptions,
   RunResult,
@@ -38,6 +43,9 @@ import type {
 } from './types.js';
 
 const DEFAULT_CONCURRENCY = 16;
+
+/** A run id: safe in file names, Redis keys and BullMQ job ids (`<runId>.<callId>`: no ':' or '.'). */
+const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
 /**
  * Ready calls looked at in one go before the run yields to the event loop once: synchronous
@@ -186,6 +194,9 @@ class Runner {
   readonly #startedAt = Date.now();
   #journal: Journal | undefined;
   #resumed = new Set<number>();
+  readonly #runId: string;
+  /** Set when non-latent calls run elsewhere (`RunOptions.remote`). */
+  readonly #remote: RemoteInvoker | undefined;
 
   constructor(
     plan: CompiledPlan | null,
@@ -201,6 +212,17 @@ class Runner {
     if (!(typeof timeout === 'number' && timeout >= 0)) {
       throw new TypeError(`Expected timeoutMs to be a number >= 0, got ${timeout}`);
     }
+    const runId = options.runId ?? randomUUID();
+    if (!(typeof runId === 'string' && RUN_ID.test(runId))) {
+      throw new TypeError(
+        `Expected runId to be letters, digits, '_' and '-' (at most 200), got ${JSON.stringify(runId)}`,
+      );
+    }
+    this.#runId = runId;
+    if (options.remote !== undefined && typeof options.remote !== 'function') {
+      throw new TypeError(`Expected remote to be a function, got ${typeof options.remote}`);
+    }
+    this.#remote = options.remote;
     this.#tools = ToolRegistry.from(options.tools);
     this.#input = { ...plan?.input, ...options.input };
     if (plan) {
@@ -252,7 +274,7 @@ class Runner {
 
   async start(): Promise<RunResult> {
     const n = this.#calls.length;
-    this.#event({ type: 'run:start', runId: String(this.#startedAt), mode: this.#mode, calls: n });
+    this.#event({ type: 'run:start', runId: this.#runId, mode: this.#mode, calls: n });
     const signal = this.options.signal;
     const onAbort = () => this.#abort();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -480,7 +502,9 @@ class Runner {
   #try(i: number, registered: Registered, args: JsonObject, attempt: number): Promise<void> | undefined {
     const call = this.#calls[i]!;
     const tool = registered.tool;
-    const timeoutMs = tool.timeoutMs ?? this.options.timeoutMs ?? 0;
+    // A remote call's time limit is enforced per attempt where it runs: here it would also
+    // count the time the call waits for a free worker.
+    const timeoutMs = this.#remote && !tool.latent ? 0 : (tool.timeoutMs ?? this.options.timeoutMs ?? 0);
     this.#records[i]!.attempts = attempt;
     // The controller exists before anyone hears of the start, so an abort from an observer of
     // call:start reaches this attempt.
@@ -543,7 +567,8 @@ class Runner {
       return undefined;
     }
     const retries = retriesOf(registered.tool);
-    if (attempt > retries.limit) {
+    // A remote invoker has made the retries already.
+    if (attempt > retries.limit || (this.#remote && !registered.tool.latent)) {
       this.#fail(i, error);
       return undefined;
     }
@@ -591,6 +616,8 @@ class Runner {
           );
         }
         pending = latent({ call: call.id, tool, args, signal: controller.signal });
+      } else if (this.#remote) {
+        pending = this.#remote(this.#remoteCall(i, tool, args, controller.signal));
       } else if (typeof tool.execute !== 'function') {
         throw this.#failure(i, `tool "${tool.name}" has no execute function`, 'NOT_EXECUTABLE');
       } else {
@@ -629,6 +656,29 @@ class Runner {
         },
       );
     });
+  }
+
+  /** What a remote invoker needs to run call i, and the hook that reports its retries. */
+  #remoteCall(i: number, tool: Registered['tool'], args: JsonObject, signal: AbortSignal): RemoteCall {
+    const call = this.#calls[i]!;
+    const record = this.#records[i]!;
+    return {
+      runId: this.#runId,
+      call: call.id,
+      tool,
+      args,
+      outputPaths: this.#outputPaths(i),
+      signal,
+      timeoutMs: tool.timeoutMs ?? this.options.timeoutMs ?? 0,
+      retries: retriesOf(tool),
+      onRetry: ({ attempt, delayMs, error }) => {
+        // A report that arrives late (the call ended, or a duplicate) changes nothing.
+        if (record.status !== null || !(Number.isInteger(attempt) && attempt >= record.attempts)) return;
+        record.attempts = attempt + 1;
+        this.#event({ type: 'call:retry', call: call.id, tool: call.tool, attempt, delayMs, error });
+        this.#event({ type: 'call:start', call: call.id, tool: call.tool, attempt: attempt + 1, args });
+      },
+    };
   }
 
   /** A call's output paths as written, made once per call (tools get them in their context). */
@@ -926,32 +976,6 @@ function alternativeIndex(output: NonNullable<CompiledCall['outputPath']>, choic
   return output.paths.findIndex(
     (path, k) => output.refs[k]!.text === choice || formatPath('state', path.segments) === choice,
   );
-}
-
-function toCallError(error: unknown): CallError {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return typeof code === 'string' ? { message: error.message, code } : { message: error.message };
-  }
-  return {
-    message: typeof error === 'string' ? error : `the tool threw ${JSON.stringify(error) ?? String(error)}`,
-  };
-}
-
-function describeSchemaErrors(
-  what: 'arguments' | 'output',
-  errors: readonly { instancePath: string; message?: string }[] | null | undefined,
-): string {
-  const list = (errors ?? []).slice(0, 5).map((e) => {
-    const where =
-      e.instancePath === ''
-        ? what === 'arguments'
-          ? 'the arguments'
-          : 'the output'
-        : `${what === 'arguments' ? 'argument' : 'output'} '${e.instancePath.slice(1).replace(/\//g, '.')}'`;
-    return `${where} ${e.message ?? 'is invalid'}`;
-  });
-  return `${what === 'arguments' ? 'resolved arguments' : 'output'} rejected by the tool's ${what === 'arguments' ? 'inputSchema' : 'outputSchema'}: ${list.join('; ')}`;
 }
 
 /** What identifies a plan for its journal: every call as written, not the compiled objects. */

@@ -4,6 +4,7 @@ import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
+import type { Retries } from './retry.js';
 
 /** Every call of a run ends in exactly one of these (SPEC 7), in this order of reporting. */
 export const CALL_STATUSES = [
@@ -130,6 +131,43 @@ export type RunEvent =
     }
   | { readonly type: 'run:end'; readonly at: string; readonly status: RunStatus };
 
+/** A retry the remote side is about to make: announced as `call:retry` and the next `call:start`. */
+export interface RemoteRetry {
+  /** The attempt that failed (1 for the first). */
+  readonly attempt: number;
+  /** The wait before the next attempt. */
+  readonly delayMs: number;
+  readonly error: CallError;
+}
+
+/** One call handed to a {@link RemoteInvoker}: everything another process needs to run it. */
+export interface RemoteCall {
+  /** The run's id (`RunOptions.runId`): with `call`, unique across runs. */
+  readonly runId: string;
+  /** The call's id in the plan. */
+  readonly call: string;
+  readonly tool: Tool;
+  /** The resolved arguments, checked against the tool's `inputSchema` already. */
+  readonly args: JsonObject;
+  /** The call's output paths as written (the tool's `ctx.outputPaths`). */
+  readonly outputPaths: readonly string[];
+  /** Aborted when the run is: the invoker should give up the call (and tell the far side). */
+  readonly signal: AbortSignal;
+  /** Time limit per attempt (the tool's own, else the run's); 0 means none. The invoker enforces it. */
+  readonly timeoutMs: number;
+  /** The tool's retry policy, normalized. The invoker retries; the executor does not retry again. */
+  readonly retries: Retries;
+  /** Call before each retry, so the run's events and attempt count stay as for a local run. */
+  readonly onRetry: (retry: RemoteRetry) => void;
+}
+
+/**
+ * Runs a call's attempts somewhere else (another process, another machine) instead of calling
+ * the tool's `execute`: resolves with the tool's value (JSON), or rejects with its last error
+ * (an Error with `message` and, when there is one, `code`). Latent tools stay with `latent`.
+ */
+export type RemoteInvoker = (call: RemoteCall) => Promise<unknown>;
+
 export interface RunOptions {
   /** The tools to run: a registry or definitions with `execute`. Required. */
   readonly tools: ToolRegistry | Iterable<Tool>;
@@ -198,4 +236,16 @@ export interface RunOptions {
    * @default false
    */
   readonly resume?: boolean;
+  /**
+   * Runs every non-latent call's attempts through this function instead of the tool's
+   * `execute` (see `planmode/distributed`). Scheduling, state writes, events and the journal
+   * stay as for a local run.
+   * @default undefined (tools run in this process)
+   */
+  readonly remote?: RemoteInvoker;
+  /**
+   * The run's id, in `run:start` and in every {@link RemoteCall}: letters, digits, `_` and `-`.
+   * @default a random UUID
+   */
+  readonly runId?: string;
 }
