@@ -1,0 +1,119 @@
+/**
+ * `plan worker --tools <module> [--redis URL]`: runs the tool calls that `plan run --redis` puts
+ * in the queue, until Ctrl-C or SIGTERM (then it finishes the jobs it is running and exits 0).
+ */
+import { extname } from 'node:path';
+import { startWorker, type WorkerJobEvent } from '../../distributed/worker.js';
+import { DEFAULT_REDIS_URL, redact } from '../../distributed/redis-url.js';
+import { isToolDefinitionError, isToolsFileError } from '../../errors.js';
+import { loadToolsFile } from '../../tools/load-tools-file.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import { CliInputError } from '../cli-input-error.js';
+import { ExitCode } from '../exit-codes.js';
+import { formatDuration, oneLine } from '../format.js';
+import type { CliIo } from '../io.js';
+import { checkRedisFlags, lineOnce, reachingRedis, type RedisFlags } from '../redis-flags.js';
+
+export interface WorkerFlags extends RedisFlags {
+  /** A .js/.mjs ES module exporting tools with execute functions. Required. */
+  readonly tools?: string;
+  /**
+   * Most jobs run at once: a whole number >= 1.
+   * @default '16'
+   */
+  readonly concurrency?: string;
+  /**
+   * Lock duration of a job in ms (a dead worker's jobs move to another worker after it).
+   * @default '30000'
+   */
+  readonly lockDuration?: string;
+  /**
+   * How often to look for jobs whose worker died, in ms.
+   * @default '30000'
+   */
+  readonly stalledInterval?: string;
+  /**
+   * No line per job.
+   * @default false
+   */
+  readonly quiet?: boolean;
+}
+
+const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
+
+/** @returns 0 once stopped by a signal. Bad flags and an unreachable Redis throw CliInputError (2). */
+export async function workerCommand(flags: WorkerFlags, io: CliIo): Promise<number> {
+  const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
+  const lockDurationMs = wholeNumber(flags.lockDuration, '--lock-duration', 100);
+  const stalledIntervalMs = wholeNumber(flags.stalledInterval, '--stalled-interval', 100);
+  checkRedisFlags(flags);
+  const tools = await loadTools(flags.tools);
+  const redis = flags.redis ?? DEFAULT_REDIS_URL;
+
+  // Listening before the connection is made: a signal during start-up stops the worker too.
+  let stop!: (signal: string) => void;
+  const stopped = new Promise<string>((resolve) => (stop = resolve));
+  const onSignal = (signal: string) => stop(signal);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const worker = await reachingRedis(() =>
+      startWorker({
+        tools,
+        redis,
+        ...(flags.queue !== undefined && { queue: flags.queue }),
+        ...(concurrency !== undefined && { concurrency }),
+        ...(lockDurationMs !== undefined && { lockDurationMs }),
+        ...(stalledIntervalMs !== undefined && { stalledIntervalMs }),
+        onError: lineOnce(io, 'plan worker: redis'),
+        ...(!flags.quiet && { onJob: (event: WorkerJobEvent) => io.stderr.write(jobLine(event)) }),
+      }),
+    );
+    io.stderr.write(
+      `plan worker ${process.pid}: running ${tools.size} tool${tools.size === 1 ? '' : 's'} from queue '${worker.queue}' at ${redact(redis)}; Ctrl-C stops\n`,
+    );
+    const signal = await stopped;
+    io.stderr.write(`plan worker ${process.pid}: ${signal}: finishing running jobs, then stopping\n`);
+    await worker.close();
+    return ExitCode.OK;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}
+
+function jobLine(event: WorkerJobEvent): string {
+  if (event.type === 'start') return `start ${event.job} ${event.tool} (attempt ${event.attempt})\n`;
+  const took = formatDuration(event.durationMs);
+  if (!event.error) return `ok    ${event.job} ${event.tool} ${took}\n`;
+  const code = event.error.code ? ` [${event.error.code}]` : '';
+  return `fail  ${event.job} ${event.tool} ${took}: ${oneLine(event.error.message)}${code}${event.retrying ? ' (will retry)' : ''}\n`;
+}
+
+async function loadTools(file: string | undefined): Promise<ToolRegistry> {
+  if (file === undefined) {
+    throw new CliInputError(
+      'plan worker needs --tools <module>: a .js/.mjs ES module that exports tools with execute functions',
+    );
+  }
+  if (!MODULE_EXTENSIONS.has(extname(file).toLowerCase())) {
+    throw new CliInputError(
+      `--tools '${file}' is not a module; plan worker needs a .js/.mjs ES module that exports tools with execute functions`,
+    );
+  }
+  try {
+    return new ToolRegistry(await loadToolsFile(file));
+  } catch (e) {
+    if (isToolsFileError(e)) throw new CliInputError(e.message);
+    if (isToolDefinitionError(e)) throw new CliInputError(`tools file '${file}': ${e.message}`);
+    throw e;
+  }
+}
+
+function wholeNumber(value: string | undefined, flag: string, least: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < least)
+    throw new CliInputError(`${flag} must be a whole number >= ${least}, not '${value}'`);
+  return n;
+}

@@ -1,0 +1,227 @@
+/**
+ * The worker's side of a distributed run: takes call jobs from the queue and runs their tools,
+ * in this process, on any machine that reaches the Redis. Each job is one attempt; BullMQ
+ * retries a failed one (with the tool's backoff) and moves a job whose worker died to another
+ * worker (stalled-job recovery), so a tool with side effects should record them under
+ * `ctx.toolCallId`, the job id, which is the same for every attempt of a call.
+ */
+import { type Job, QueueEvents, type QueueEventsListener, UnrecoverableError, Worker } from 'bullmq';
+import { ToolExecutionError } from '../errors.js';
+import { isBranchValue } from '../run/branch.js';
+import { type CallError, retryDelay, toCallError } from '../run/index.js';
+import { type Tool, ToolRegistry } from '../tools/index.js';
+import { attemptTool } from './attempt.js';
+import { functionOption, queueOption, redisOption, wholeNumberOption } from './options.js';
+import { probeRedis } from './probe.js';
+import { describeSchemaErrors } from '../run/schema-errors.js';
+import { CANCEL_EVENT, type CallJob, type CallValue, encodeError } from './wire.js';
+
+/** Failures no other attempt can fix: BullMQ is told not to retry them. */
+const FINAL_CODES = new Set(['UNKNOWN_TOOL', 'NOT_EXECUTABLE']);
+
+/** The custom event the dispatcher publishes for a job of an aborted run. */
+interface CancelListener extends QueueEventsListener {
+  [CANCEL_EVENT]: (args: { jobId: string }) => void;
+}
+
+export interface WorkerOptions {
+  /** The tools to run, with `execute`: a registry or definitions. Required. */
+  readonly tools: ToolRegistry | Iterable<Tool>;
+  /**
+   * Where the queue lives: `redis://[user:password@]host[:port][/db]`, `rediss://...` (TLS) or
+   * `unix:///path/to/redis.sock`.
+   * @default 'redis://127.0.0.1:6379'
+   */
+  readonly redis?: string;
+  /**
+   * The BullMQ queue to take jobs from: the scheduler's.
+   * @default 'planmode'
+   */
+  readonly queue?: string;
+  /**
+   * Most jobs this worker runs at once.
+   * @default 16
+   */
+  readonly concurrency?: number;
+  /**
+   * How long a job's lock lasts without renewal (renewed every half of it while the job runs).
+   * A worker that dies holds its jobs this long before another worker can take them.
+   * @default 30000
+   */
+  readonly lockDurationMs?: number;
+  /**
+   * How often this worker looks for jobs whose worker died (lock expired) and puts them back.
+   * @default 30000
+   */
+  readonly stalledIntervalMs?: number;
+  /**
+   * How many times a job may lose its worker and be put back before it fails (code REMOTE_FAILED).
+   * @default 1
+   */
+  readonly maxStalledCount?: number;
+  /**
+   * How long the first connection may take before `startWorker` gives up.
+   * @default 5000
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * Passed to every tool as `ctx.context`.
+   * @default undefined
+   */
+  readonly context?: unknown;
+  /**
+   * Hears each job start and end (for logs).
+   * @default undefined
+   */
+  readonly onJob?: (event: WorkerJobEvent) => void;
+  /**
+   * Hears connection errors after the start (BullMQ reconnects by itself).
+   * @default undefined (ignored)
+   */
+  readonly onError?: (error: Error) => void;
+}
+
+export type WorkerJobEvent =
+  | { readonly type: 'start'; readonly job: string; readonly tool: string; readonly attempt: number }
+  | {
+      readonly type: 'end';
+      readonly job: string;
+      readonly tool: string;
+      readonly attempt: number;
+      readonly durationMs: number;
+      /** Null when it succeeded. */
+      readonly error: CallError | null;
+      /** A failed attempt that BullMQ will make again. */
+      readonly retrying: boolean;
+    };
+
+export interface PlanWorker {
+  /** The queue's name. */
+  readonly queue: string;
+  /** Stops taking jobs, waits for the running ones to end, then closes the connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to Redis (once, without retries: a wrong URL fails at once) and starts taking jobs.
+ *
+ * @throws {TypeError} for a bad option value.
+ * @throws {RedisConnectionError} when Redis cannot be reached.
+ */
+export async function startWorker(options: WorkerOptions): Promise<PlanWorker> {
+  if (options?.tools === undefined) throw new TypeError('Expected tools: a registry or tool definitions');
+  const tools = ToolRegistry.from(options.tools);
+  const { url, connection } = redisOption(options.redis);
+  const queue = queueOption(options.queue);
+  const concurrency = wholeNumberOption('concurrency', options.concurrency, 1, 16);
+  const lockDuration = wholeNumberOption('lockDurationMs', options.lockDurationMs, 100, 30_000);
+  const stalledInterval = wholeNumberOption('stalledIntervalMs', options.stalledIntervalMs, 100, 30_000);
+  const maxStalledCount = wholeNumberOption('maxStalledCount', options.maxStalledCount, 0, 1);
+  const timeoutMs = wholeNumberOption('connectTimeoutMs', options.connectTimeoutMs, 1, 5000);
+  const onJob = functionOption('onJob', options.onJob);
+  const onError = functionOption('onError', options.onError) ?? (() => {});
+  await probeRedis({ connection, url, timeoutMs });
+
+  const context = options.context;
+  const processor = async (job: Job<CallJob>, _token?: string, signal?: AbortSignal): Promise<CallValue> => {
+    const data = job.data;
+    const attempt = job.attemptsMade + 1;
+    const started = Date.now();
+    onJob?.({ type: 'start', job: job.id!, tool: data.tool, attempt });
+    let error: CallError | null = null;
+    let retrying = false;
+    try {
+      return await runCall(job, tools, context, signal);
+    } catch (e) {
+      error = toCallError(e);
+      // A cancelled run wants no more attempts, nor does a job that cannot succeed here.
+      retrying = !FINAL_CODES.has(error.code!) && !signal?.aborted && attempt < (job.opts.attempts ?? 1);
+      if (retrying) {
+        const delayMs = retryDelay(data.retries, attempt);
+        await job.updateProgress({ retry: { attempt, delayMs, error } });
+      }
+      throw retrying ? new Error(encodeError(error)) : new UnrecoverableError(encodeError(error));
+    } finally {
+      onJob?.({
+        type: 'end',
+        job: job.id!,
+        tool: data.tool,
+        attempt,
+        durationMs: Date.now() - started,
+        error,
+        retrying,
+      });
+    }
+  };
+
+  const worker = new Worker<CallJob, CallValue>(queue, processor, {
+    connection,
+    concurrency,
+    lockDuration,
+    stalledInterval,
+    maxStalledCount,
+    settings: {
+      // The tool's own policy, as the executor computes it locally.
+      backoffStrategy: (attemptsMade, _type, _error, job) =>
+        retryDelay((job as Job<CallJob> | undefined)!.data.retries, attemptsMade),
+    },
+    autorun: false,
+  });
+  worker.on('error', onError);
+  const events = new QueueEvents(queue, { connection });
+  events.on('error', onError);
+  events.on<CancelListener>(CANCEL_EVENT, ({ jobId }: { jobId: string }) => {
+    worker.cancelJob(jobId, 'the run was cancelled');
+  });
+  await Promise.all([worker.waitUntilReady(), events.waitUntilReady()]);
+  void worker.run().catch(onError);
+
+  let closing: Promise<void> | undefined;
+  return {
+    queue,
+    close: () =>
+      (closing ??= (async () => {
+        await worker.close();
+        await events.close();
+      })()),
+  };
+}
+
+/** One attempt of the job's call; errors that no retry can fix are unrecoverable. */
+async function runCall(
+  job: Job<CallJob>,
+  tools: ToolRegistry,
+  context: unknown,
+  signal: AbortSignal | undefined,
+): Promise<CallValue> {
+  const data = job.data;
+  const registered = tools.get(data.tool);
+  const failure = (message: string, code: string) =>
+    new ToolExecutionError(message, { call: data.call, tool: data.tool, code });
+  if (!registered) throw failure(`this worker has no tool "${data.tool}"`, 'UNKNOWN_TOOL');
+  const tool = registered.tool;
+  if (typeof tool.execute !== 'function') {
+    throw failure(`tool "${tool.name}" has no execute function in this worker`, 'NOT_EXECUTABLE');
+  }
+  const value = await attemptTool({
+    tool,
+    args: data.args,
+    call: data.call,
+    toolCallId: job.id!,
+    outputPaths: data.outputPaths,
+    context,
+    timeoutMs: data.timeoutMs,
+    signal,
+  });
+  const { validateOutput } = registered;
+  if (validateOutput && !validateOutput(isBranchValue(value) ? value.value : value)) {
+    throw failure(describeSchemaErrors('output', validateOutput.errors), 'INVALID_OUTPUT');
+  }
+  const boxed: CallValue = { value };
+  try {
+    JSON.stringify(boxed);
+  } catch (e) {
+    throw failure(`the tool's output is not JSON: ${(e as Error).message}`, 'INVALID_OUTPUT');
+  }
+  return boxed;
+}
