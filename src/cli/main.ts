@@ -8,6 +8,7 @@ import { isToolDefinitionError, isToolsFileError } from '../errors.js';
 import { isJournalError } from '../run/journal-error.js';
 import { CliInputError } from './cli-input-error.js';
 import type { AgentFlags } from './commands/agent.js';
+import type { WorkerFlags } from './commands/worker.js';
 import { GRAPH_FORMATS, type GraphFlags, graphCommand } from './commands/graph.js';
 import { RUN_MODES, type RunFlags, runCommand } from './commands/run.js';
 import { type SimulateFlags, simulateCommand } from './commands/simulate.js';
@@ -51,6 +52,14 @@ Without a terminal to ask on, --yes approves; otherwise they are rejected (exit 
 Latent tools: their results come from a model, and plan run has none yet. In eager mode a
 latent call's _output is written as its result; a latent call without one (and every
 latent call of a lazy plan) fails with the executor's message.`;
+
+const WORKER_HELP = `
+Exit codes:
+  0  stopped by Ctrl-C or SIGTERM, after finishing the jobs it was running
+  2  bad usage, a tools module that cannot be used, or Redis cannot be reached
+
+Each job is one attempt of one call; its id, <runId>.<callId>, is the tool's ctx.toolCallId:
+record side effects under it, and a job that a dead worker had started runs again as a no-op.`;
 
 const SIMULATE_EXIT_CODES_HELP = `
 Exit codes:
@@ -168,7 +177,32 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       '--report <file>',
       'write a self-contained HTML report (graph, timeline, details) when the run ends',
     )
+    .option(
+      '--redis <url>',
+      'run the tool calls in `plan worker` processes through a queue in this Redis (redis://host:port, unix:///path.sock)',
+    )
+    .option('--queue <name>', 'with --redis: the queue (default: planmode)')
     .action(async (file: string, flags: RunFlags) => setExitCode(await runCommand(file, flags, io)));
+
+  program
+    .command('worker')
+    .description('run the tool calls of `plan run --redis` from the queue, until Ctrl-C or SIGTERM')
+    .option('--tools <module>', 'tools to run: a .js/.mjs ES module exporting tools with execute functions')
+    .option('--redis <url>', 'the Redis of the queue (default: redis://127.0.0.1:6379)')
+    .option('--queue <name>', 'the queue (default: planmode)')
+    .option('--concurrency <n>', 'most jobs running at once (default: 16)')
+    .option(
+      '--lock-duration <ms>',
+      "how long a dead worker's jobs wait before another worker takes them (default: 30000)",
+    )
+    .option('--stalled-interval <ms>', 'how often to look for jobs of dead workers (default: 30000)')
+    .option('--quiet', 'no line per job')
+    .addHelpText('after', WORKER_HELP)
+    .action(async (flags: WorkerFlags) => {
+      // Loaded on use: BullMQ is not needed by the other commands.
+      const { workerCommand } = await import('./commands/worker.js');
+      setExitCode(await workerCommand(flags, io));
+    });
 
   program
     .command('agent')

@@ -24,11 +24,12 @@ import { formatCompileReport, formatDiagnostics, shouldUseColor } from '../forma
 import { type CliIo, STDIN } from '../io.js';
 import { LiveView } from '../live-view.js';
 import { checkReportPath, writeReportFile } from '../report-file.js';
+import type { RedisFlags } from '../redis-flags.js';
 import { formatRunSummary } from '../run-summary.js';
 
 export const RUN_MODES = ['eager', 'lazy'] as const;
 
-export interface RunFlags extends CommonFlags {
+export interface RunFlags extends CommonFlags, RedisFlags {
   /**
    * Overrides the plan's mode.
    * @default the plan's own (eager unless it says lazy)
@@ -105,7 +106,10 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   const mode = chooseMode(flags.mode);
   const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
   const timeoutMs = wholeNumber(flags.timeout, '--timeout', 0);
-  const toolsFile = requireToolsModule(flags.tools);
+  // Distributed, the workers run the tools: here a manifest (schemas) is enough.
+  const distributed = flags.redis !== undefined;
+  if (distributed) (await import('../redis-flags.js')).checkRedisFlags(flags);
+  const toolsFile = requireToolsModule(flags.tools, distributed);
   const inputs = await loadCompileInputs(file, flags, io);
   const compiled = compile(inputs.text, { ...inputs.options, ...(mode && { mode }) });
   const color = shouldUseColor(io.stderr, io.env);
@@ -115,10 +119,13 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
     return ExitCode.INVALID;
   }
   const plan = compiled.plan;
-  requireExecutable(plan, toolsFile);
+  if (!distributed) requireExecutable(plan, toolsFile);
   if (flags.report !== undefined) await checkReportPath(flags.report);
   if (flags.resume && flags.journal === undefined) throw new CliInputError('--resume needs --journal <dir>');
-  const latent = await latentFrom(toolsFile);
+  const latent = extname(toolsFile).toLowerCase() === '.json' ? undefined : await latentFrom(toolsFile);
+  const dispatcher = distributed
+    ? await (await import('../redis-flags.js')).openDispatcher(flags, io)
+    : undefined;
 
   // A person can be asked only with a terminal on both ends, and stdin not taken by a file.
   const interactive =
@@ -181,8 +188,10 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       onEvent,
       ...(latent && { latent }),
       ...(flags.journal !== undefined && { journal: flags.journal, resume: flags.resume === true }),
+      ...(dispatcher && { remote: dispatcher.invoke }),
     });
   } finally {
+    await dispatcher?.close();
     process.removeListener('SIGINT', onInterrupt);
     // Ctrl-C at a prompt leaves the cursor at the end of the question.
     if (prompter?.open) io.stderr.write('\n');
@@ -272,13 +281,14 @@ function wholeNumber(value: string | undefined, flag: string, least: number): nu
   return n;
 }
 
-function requireToolsModule(tools: string | undefined): string {
+function requireToolsModule(tools: string | undefined, manifestAllowed: boolean): string {
   if (tools === undefined) {
     throw new CliInputError(
       'plan run needs --tools <module>: a .js/.mjs ES module that exports tools with execute functions',
     );
   }
   const extension = extname(tools).toLowerCase();
+  if (extension === '.json' && manifestAllowed) return tools;
   if (extension === '.json') {
     throw new CliInputError(
       `--tools '${tools}' is a JSON manifest, which can validate a plan but not run it; plan run needs a .js/.mjs ES module that exports tools with execute functions`,
