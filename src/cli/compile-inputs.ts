@@ -3,10 +3,12 @@ import type { CompileOptions } from '../compile/compile.js';
 import { isToolDefinitionError, isToolsFileError } from '../errors.js';
 import { loadToolsFile } from '../tools/load-tools-file.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { Tool } from '../tools/tool.js';
 import { CliInputError } from './cli-input-error.js';
 import { type CliIo, displayName, readJsonObject, readText, STDIN } from './io.js';
+import { joinTools, type McpFlags } from './mcp-servers.js';
 
-export interface CommonFlags {
+export interface CommonFlags extends McpFlags {
   /** A tools file: a .json manifest or a .js/.mjs module. Without it, tools are not checked. */
   readonly tools?: string;
   /** A JSON object file of `†input` values. */
@@ -39,7 +41,10 @@ export async function loadCompileInputs(file: string, flags: CommonFlags, io: Cl
   if (flags.tools === STDIN)
     throw new CliInputError('--tools cannot read standard input; name a .json manifest or a .js/.mjs module');
   const text = await readText(file, { io, what: 'plan file' });
-  const tools = flags.tools === undefined ? undefined : await loadRegistry(flags.tools);
+  const tools =
+    flags.tools === undefined && flags.mcpTools === undefined
+      ? undefined
+      : await loadRegistry(flags.tools, flags.mcpTools ?? []);
   const input =
     flags.input === undefined ? undefined : await readJsonObject(flags.input, { io, what: 'input file' });
   const state =
@@ -52,12 +57,17 @@ export async function loadCompileInputs(file: string, flags: CommonFlags, io: Cl
   };
 }
 
-async function loadRegistry(file: string): Promise<ToolRegistry> {
+async function loadRegistry(file: string | undefined, mcpTools: readonly Tool[]): Promise<ToolRegistry> {
   try {
-    return new ToolRegistry(await loadToolsFile(file));
+    const fileTools = file === undefined ? [] : await loadToolsFile(file);
+    return new ToolRegistry(joinTools(fileTools, file, mcpTools));
   } catch (e) {
     if (isToolsFileError(e)) throw new CliInputError(e.message);
-    if (isToolDefinitionError(e)) throw new CliInputError(`tools file '${file}': ${e.message}`);
+    if (isToolDefinitionError(e)) {
+      throw new CliInputError(
+        `${file === undefined ? 'the --mcp tools' : `tools file '${file}'`}: ${e.message}`,
+      );
+    }
     throw e;
   }
 }

@@ -13,6 +13,7 @@ import { GRAPH_FORMATS, type GraphFlags, graphCommand } from './commands/graph.j
 import { RUN_MODES, type RunFlags, runCommand } from './commands/run.js';
 import { type SimulateFlags, simulateCommand } from './commands/simulate.js';
 import { type ValidateFlags, validateCommand } from './commands/validate.js';
+import { collect, withMcpServers } from './mcp-servers.js';
 import { ExitCode } from './exit-codes.js';
 import { formatCliError, oneLine, shouldUseColor } from './format.js';
 import type { CliIo } from './io.js';
@@ -130,14 +131,16 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .description('check a plan and print every diagnostic (stderr), or one JSON object (stdout)')
     .option('--json', 'print {"ok", "mode", "calls", "edges", "order", "diagnostics"} to stdout')
     .action(async (file: string, flags: ValidateFlags) =>
-      setExitCode(await validateCommand(file, flags, io)),
+      setExitCode(await withMcpServers(flags, io, (f) => validateCommand(file, f, io))),
     );
 
   common(program.command('graph'))
     .description('print the dependency graph of a valid plan to stdout')
     .addOption(new Option('--format <format>', 'graph format (default: mermaid)').choices(GRAPH_FORMATS))
     .option('--json', 'shorthand for --format json')
-    .action(async (file: string, flags: GraphFlags) => setExitCode(await graphCommand(file, flags, io)));
+    .action(async (file: string, flags: GraphFlags) =>
+      setExitCode(await withMcpServers(flags, io, (f) => graphCommand(file, f, io))),
+    );
 
   common(program.command('simulate'), { help: SIMULATE_EXIT_CODES_HELP })
     .description(
@@ -148,7 +151,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--json', 'print {"scenarios", "truncated", "criticalPath", "maxParallelism", ...} to stdout')
     .option('--report <file>', 'write a self-contained HTML dry-run report (graph, scenarios, critical path)')
     .action(async (file: string, flags: SimulateFlags) =>
-      setExitCode(await simulateCommand(file, flags, io)),
+      setExitCode(await withMcpServers(flags, io, (f) => simulateCommand(file, f, io))),
     );
 
   common(program.command('run'), {
@@ -182,7 +185,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       'run the tool calls in `plan worker` processes through a queue in this Redis (redis://host:port, unix:///path.sock)',
     )
     .option('--queue <name>', 'with --redis: the queue (default: planmode)')
-    .action(async (file: string, flags: RunFlags) => setExitCode(await runCommand(file, flags, io)));
+    .action(async (file: string, flags: RunFlags) =>
+      setExitCode(await withMcpServers(flags, io, (f) => runCommand(file, f, io))),
+    );
 
   program
     .command('worker')
@@ -211,6 +216,16 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       'an agent over a model API: the plan loop (solutions run as plans), or --plan-mode (plan, approve, execute)',
     )
     .option('--tools <module>', 'tools: a .js/.mjs ES module exporting tools with execute functions')
+    .option('--mcp <command>', MCP_HELP, collect)
+    .option(
+      '--trust-mcp-annotations',
+      "believe the MCP servers' readOnlyHint: such tools may run while planning (default: every MCP tool counts as mutating)",
+    )
+    .option(
+      '--read-only <pattern>',
+      'tools (name or pattern with * and ?) that may run while planning, whatever their annotations say; repeatable',
+      collect,
+    )
     .option('--model <provider:model>', 'openai:<model>, anthropic:<model> or scripted:<turns.json>')
     .option(
       '--base-url <url>',
@@ -225,7 +240,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .action(async (task: string, flags: AgentFlags) => {
       // Loaded on use: the model SDKs are not needed by the other commands.
       const { agentCommand } = await import('./commands/agent.js');
-      setExitCode(await agentCommand(task, flags, io));
+      setExitCode(await withMcpServers(flags, io, (f) => agentCommand(task, f, io)));
     });
 
   return program;
@@ -238,6 +253,9 @@ interface CommonHelp {
   readonly help?: string;
 }
 
+const MCP_HELP =
+  'an MCP server to start over stdio (a command line, split like a shell would but run without one); its tools join --tools; repeatable';
+
 function common(command: Command, options: CommonHelp = {}): Command {
   const [tools, toolsHelp] = options.tools ?? [
     '--tools <file>',
@@ -246,6 +264,7 @@ function common(command: Command, options: CommonHelp = {}): Command {
   return command
     .argument('<file>', "the plan: a JSON file, or '-' for standard input")
     .option(tools, toolsHelp)
+    .option('--mcp <command>', MCP_HELP, collect)
     .option('--input <file>', 'a JSON object of †input values')
     .option('--state <file>', 'a JSON object of initial state')
     .addHelpText('after', options.help ?? EXIT_CODES_HELP);

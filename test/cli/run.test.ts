@@ -242,7 +242,10 @@ describe('plan run', () => {
     });
 
     it('needs --tools, as an ES module: a JSON manifest cannot run', () => {
-      expectUsageError(run(['plan.json']), /plan run needs --tools <module>: a \.js\/\.mjs ES module/);
+      expectUsageError(
+        run(['plan.json']),
+        /plan run needs --tools <module> \(a \.js\/\.mjs ES module.* or --mcp <server>$/m,
+      );
       expectUsageError(
         run(['plan.json', '--tools', 'tools.json']),
         /--tools 'tools\.json' is a JSON manifest, .*plan run needs a \.js\/\.mjs ES module/,

@@ -26,12 +26,18 @@ import { ExitCode } from '../exit-codes.js';
 import { formatCliError, oneLine, paint, shouldUseColor } from '../format.js';
 import type { CliIo } from '../io.js';
 import { LiveView } from '../live-view.js';
+import { joinTools, type McpFlags } from '../mcp-servers.js';
 import { formatRunSummary } from '../run-summary.js';
 import { RUN_MODES, toRunJson } from './run.js';
 
-export interface AgentFlags {
-  /** The tools: an ES module exporting tools with execute functions. Required. */
+export interface AgentFlags extends McpFlags {
+  /** The tools: an ES module exporting tools with execute functions. Required unless --mcp is given. */
   readonly tools?: string;
+  /**
+   * Tool-name patterns that are read-only in plan mode whatever their annotations say.
+   * @default []
+   */
+  readonly readOnly?: readonly string[];
   /** `<provider>:<model>` (openai:, anthropic:, scripted:<file>). Required. */
   readonly model?: string;
   /**
@@ -74,9 +80,9 @@ export interface AgentFlags {
 export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): Promise<number> {
   if (typeof task !== 'string' || task.trim() === '')
     throw new CliInputError('plan agent needs a task: plan agent "<task>" ...');
-  if (flags.tools === undefined) {
+  if (flags.tools === undefined && flags.mcpTools === undefined) {
     throw new CliInputError(
-      'plan agent needs --tools <module>: a .js/.mjs ES module that exports tools with execute functions',
+      'plan agent needs --tools <module> (a .js/.mjs ES module that exports tools with execute functions) or --mcp <server>',
     );
   }
   if (flags.model === undefined) {
@@ -89,7 +95,11 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     throw new CliInputError(`--mode must be one of ${RUN_MODES.join(', ')}, not '${mode}'`);
   }
   const maxIterations = wholeNumber(flags.maxIterations, '--max-iterations', 1);
-  const tools = await loadToolsFile(flags.tools);
+  const tools = joinTools(
+    flags.tools === undefined ? [] : await loadToolsFile(flags.tools),
+    flags.tools,
+    flags.mcpTools ?? [],
+  );
   let provider;
   try {
     provider = createProvider(flags.model, {
@@ -161,8 +171,13 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
   const agent = new PlanAgent({
     provider,
     tools,
-    // The tools module is the user's own code: its readOnlyHint annotations are believed.
-    permissions: { mode: 'bypassPermissions', trustAnnotations: true },
+    // The tools module is the user's own code: its readOnlyHint annotations are believed. MCP
+    // servers' tools are marked untrusted unless --trust-mcp-annotations, so theirs are not.
+    permissions: {
+      mode: 'bypassPermissions',
+      trustAnnotations: true,
+      ...(flags.readOnly !== undefined && { readOnly: flags.readOnly }),
+    },
     signal: controller.signal,
     onEvent,
     approvePlan: async ({ plan }) => {

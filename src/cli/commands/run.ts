@@ -109,7 +109,11 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   // Distributed, the workers run the tools: here a manifest (schemas) is enough.
   const distributed = flags.redis !== undefined;
   if (distributed) (await import('../redis-flags.js')).checkRedisFlags(flags);
-  const toolsFile = requireToolsModule(flags.tools, distributed);
+  // With --mcp alone, every tool comes from the servers.
+  const toolsFile =
+    flags.tools === undefined && flags.mcpTools !== undefined
+      ? undefined
+      : requireToolsModule(flags.tools, distributed);
   const inputs = await loadCompileInputs(file, flags, io);
   const compiled = compile(inputs.text, { ...inputs.options, ...(mode && { mode }) });
   const color = shouldUseColor(io.stderr, io.env);
@@ -119,10 +123,13 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
     return ExitCode.INVALID;
   }
   const plan = compiled.plan;
-  if (!distributed) requireExecutable(plan, toolsFile);
+  if (!distributed) requireExecutable(plan, toolsFile ?? '--mcp');
   if (flags.report !== undefined) await checkReportPath(flags.report);
   if (flags.resume && flags.journal === undefined) throw new CliInputError('--resume needs --journal <dir>');
-  const latent = extname(toolsFile).toLowerCase() === '.json' ? undefined : await latentFrom(toolsFile);
+  const latent =
+    toolsFile === undefined || extname(toolsFile).toLowerCase() === '.json'
+      ? undefined
+      : await latentFrom(toolsFile);
   const dispatcher = distributed
     ? await (await import('../redis-flags.js')).openDispatcher(flags, io)
     : undefined;
@@ -284,7 +291,7 @@ function wholeNumber(value: string | undefined, flag: string, least: number): nu
 function requireToolsModule(tools: string | undefined, manifestAllowed: boolean): string {
   if (tools === undefined) {
     throw new CliInputError(
-      'plan run needs --tools <module>: a .js/.mjs ES module that exports tools with execute functions',
+      'plan run needs --tools <module> (a .js/.mjs ES module that exports tools with execute functions) or --mcp <server>',
     );
   }
   const extension = extname(tools).toLowerCase();

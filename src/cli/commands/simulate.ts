@@ -62,9 +62,9 @@ export interface SimulateJson {
 export async function simulateCommand(file: string, flags: SimulateFlags, io: CliIo): Promise<number> {
   const seed = wholeNumber(flags.seed, '--seed', 0);
   const maxScenarios = wholeNumber(flags.maxScenarios, '--max-scenarios', 1);
-  if (flags.tools === undefined) {
+  if (flags.tools === undefined && flags.mcpTools === undefined) {
     throw new CliInputError(
-      "plan simulate needs --tools <file>: a dry run samples each call's output from its tool's outputSchema",
+      "plan simulate needs --tools <file> or --mcp <server>: a dry run samples each call's output from its tool's outputSchema",
     );
   }
   const inputs = await loadCompileInputs(file, flags, io);

@@ -1,0 +1,95 @@
+/**
+ * `--mcp "<command line>"` (repeatable): MCP servers started over stdio for the length of one
+ * command. Their tools join those of --tools; the servers are closed (and their processes ended)
+ * when the command ends, however it ends.
+ */
+import { isMcpServerError, type McpServerConnection } from '../adapters/mcp-stdio.js';
+import type { Tool } from '../tools/tool.js';
+import { CliInputError } from './cli-input-error.js';
+import type { CliIo } from './io.js';
+
+export interface McpFlags {
+  /** Command lines of MCP servers to start over stdio. */
+  readonly mcp?: readonly string[];
+  /**
+   * Believe the servers' annotations (readOnlyHint) in plan mode.
+   * @default false
+   */
+  readonly trustMcpAnnotations?: boolean;
+  /** Filled in by {@link withMcpServers}: the servers' tools, in --mcp order. */
+  readonly mcpTools?: readonly Tool[];
+}
+
+/** Commander's collector for a repeatable flag. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/**
+ * Starts every --mcp server, runs `body` with their tools in `flags.mcpTools`, and closes them
+ * all when it ends.
+ *
+ * @throws {CliInputError} when a server cannot be started (one line, exit code 2), or two
+ *   servers give a tool of the same name.
+ */
+export async function withMcpServers<F extends McpFlags, T>(
+  flags: F,
+  io: CliIo,
+  body: (flags: F) => Promise<T>,
+): Promise<T> {
+  const lines = flags.mcp ?? [];
+  if (lines.length === 0) return body(flags);
+  const { connectMcpServer } = await import('../adapters/mcp-stdio.js');
+  const connections: McpServerConnection[] = [];
+  try {
+    // One at a time: a failure names its server, and nothing is left starting behind it.
+    for (const line of lines) {
+      if (line.trim() === '')
+        throw new CliInputError('--mcp needs a command line, e.g. --mcp "npx -y my-mcp-server"');
+      try {
+        connections.push(
+          await connectMcpServer(line, { env: io.env, trustAnnotations: flags.trustMcpAnnotations === true }),
+        );
+      } catch (error) {
+        if (isMcpServerError(error)) throw new CliInputError(error.message);
+        throw error;
+      }
+    }
+    const tools: Tool[] = [];
+    const from = new Map<string, string>();
+    for (const connection of connections) {
+      for (const tool of connection.tools) {
+        const other = from.get(tool.name);
+        if (other !== undefined) {
+          throw new CliInputError(
+            `the tool '${tool.name}' is given by two MCP servers, \`${other}\` and \`${connection.name}\`; start one of them once, or leave one out`,
+          );
+        }
+        from.set(tool.name, connection.name);
+        tools.push(tool);
+      }
+    }
+    return await body({ ...flags, mcpTools: tools });
+  } finally {
+    await Promise.all(connections.map((c) => c.close()));
+  }
+}
+
+/**
+ * The tools of a tools file and of the --mcp servers together.
+ * @throws {CliInputError} when both give a tool of the same name.
+ */
+export function joinTools(
+  fileTools: readonly Tool[],
+  toolsFile: string | undefined,
+  mcpTools: readonly Tool[],
+): Tool[] {
+  const names = new Set(fileTools.map((t) => t.name));
+  const clash = mcpTools.find((t) => names.has(t.name));
+  if (clash) {
+    throw new CliInputError(
+      `the tool '${clash.name}' is given by both --tools '${toolsFile}' and an --mcp server; rename the one in '${toolsFile}'`,
+    );
+  }
+  return [...fileTools, ...mcpTools];
+}

@@ -1,0 +1,340 @@
+/**
+ * `--mcp "<command line>"`: the real @modelcontextprotocol/server-filesystem on a temporary
+ * directory, started by the built `plan` command in a child process; and a fixture server that
+ * hangs, crashes or is killed, for the failures.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { alive, fileContent, snapshot } from '../adapters/helpers.js';
+import { BIN, expectUsageError, ROOT, runPlan, tempDir } from './helpers.js';
+
+const FS_SERVER = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const HANG_SERVER = join(ROOT, 'test/adapters/fixtures/hang-server.mjs');
+const GARBAGE_SERVER = join(ROOT, 'test/adapters/fixtures/garbage-server.mjs');
+const q = JSON.stringify;
+const node = q(process.execPath);
+
+const temp = tempDir({});
+afterAll(() => temp.cleanup());
+let count = 0;
+/** A fresh directory for the filesystem server, with two files in it. */
+function files(): string {
+  const dir = join(temp.dir, `files-${++count}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'notes.txt'), 'first line\n');
+  writeFileSync(join(dir, 'data.bin'), Buffer.from([0, 1, 2, 255]));
+  return dir;
+}
+const fsServer = (dir: string) => `${node} ${q(FS_SERVER)} ${q(dir)}`;
+const write = (name: string, value: unknown) => {
+  const path = join(temp.dir, name);
+  writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+  return path;
+};
+const plan = (args: string[]) => runPlan(args, { cwd: temp.dir });
+
+describe('plan run --mcp with @modelcontextprotocol/server-filesystem', () => {
+  it('a plan lists, reads and writes files through it; the files on disk are right afterwards', () => {
+    const dir = files();
+    const p = write('fs-plan.json', [
+      { _id: 'list', _tool: 'list_directory', path: dir, _outputPath: '†state.listing' },
+      { _id: 'read', _tool: 'read_text_file', path: join(dir, 'notes.txt'), _outputPath: '†state.notes' },
+      { _id: 'mkdir', _tool: 'create_directory', path: join(dir, 'out') },
+      { _id: 'copy', _tool: 'write_file', path: join(dir, 'out/copy.txt'), content: '†state.notes.content' },
+      {
+        _id: 'edit',
+        _tool: 'edit_file',
+        path: join(dir, 'notes.txt'),
+        edits: [{ oldText: 'first line', newText: 'edited line' }],
+      },
+    ]);
+    const r = plan(['run', p, '--mcp', fsServer(dir), '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.status).toBe('succeeded');
+    expect(out.calls.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+      ['list', 'succeeded'],
+      ['read', 'succeeded'],
+      ['mkdir', 'succeeded'],
+      ['copy', 'succeeded'],
+      ['edit', 'succeeded'],
+    ]);
+    expect(out.state.listing.content.split('\n').sort()).toEqual(['[FILE] data.bin', '[FILE] notes.txt']);
+    expect(out.state.notes).toEqual({ content: 'first line\n' });
+    expect(readFileSync(join(dir, 'out/copy.txt'), 'utf8')).toBe('first line\n');
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('edited line\n');
+    expect([...readFileSync(join(dir, 'data.bin'))]).toEqual([0, 1, 2, 255]);
+  });
+
+  it('a call the server refuses (a path outside its directory) fails with its message; the rest still run', () => {
+    const dir = files();
+    const p = write('outside.json', [
+      { _id: 'bad', _tool: 'read_text_file', path: '/etc/hostname', _outputPath: '†state.h' },
+      { _id: 'after', _tool: 'write_file', path: join(dir, 'h.txt'), content: '†state.h.content' },
+      { _id: 'ok', _tool: 'write_file', path: join(dir, 'ok.txt'), content: 'ok' },
+    ]);
+    const r = plan(['run', p, '--mcp', fsServer(dir), '--json']);
+    expect(r.code).toBe(3);
+    const out = JSON.parse(r.stdout);
+    expect(out.calls.map((c: { status: string }) => c.status)).toEqual([
+      'failed',
+      'upstream_failed',
+      'succeeded',
+    ]);
+    expect(out.calls[0].error.message).toMatch(/^Access denied - path outside allowed directories/);
+    expect(readFileSync(join(dir, 'ok.txt'), 'utf8')).toBe('ok');
+  });
+
+  it("validate and simulate check plans against the server's schemas; --tools is optional with --mcp", () => {
+    const dir = files();
+    const good = write('good.json', [{ _tool: 'read_text_file', path: 'x', _outputPath: '†state.x' }]);
+    const bad = write('bad.json', [
+      { _tool: 'write_file', path: 'x' },
+      { _tool: 'write_fil', path: 'y', content: '' },
+    ]);
+    const v = plan(['validate', good, '--mcp', fsServer(dir), '--json']);
+    expect(v.code).toBe(0);
+    expect(JSON.parse(v.stdout).ok).toBe(true);
+    const invalid = plan(['validate', bad, '--mcp', fsServer(dir), '--json']);
+    expect(invalid.code).toBe(1);
+    const codes = JSON.parse(invalid.stdout).diagnostics.map((d: { code: string; hint?: string }) => [
+      d.code,
+      d.hint,
+    ]);
+    expect(codes[0][0]).toBe('E_ARGS');
+    expect(codes[1][0]).toBe('E_UNKNOWN_TOOL');
+    expect(codes[1][1]).toContain('write_file');
+    const s = plan(['simulate', good, '--mcp', fsServer(dir), '--json']);
+    expect(s.code).toBe(0);
+    expect(JSON.parse(s.stdout).scenarios[0].run).toEqual(['0']);
+  });
+
+  it('the tools of --tools and of several --mcp servers join; a name given twice is a usage error', () => {
+    const dir = files();
+    const tools = write(
+      'tools.mjs',
+      `export const tools = [{ name: 'shout', execute: ({ text }) => text.toUpperCase() }];`,
+    );
+    const p = write('joined.json', [
+      { _id: 'echo', _tool: 'echo', text: 'hi', _outputPath: '†state.e' },
+      { _id: 'shout', _tool: 'shout', text: '†state.e', _outputPath: '†state.s' },
+      { _id: 'dirs', _tool: 'list_allowed_directories', _outputPath: '†state.d' },
+    ]);
+    const r = plan([
+      'run',
+      p,
+      '--tools',
+      tools,
+      '--mcp',
+      `${node} ${q(HANG_SERVER)}`,
+      '--mcp',
+      fsServer(dir),
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const state = JSON.parse(r.stdout).state;
+    expect(state.s).toBe('HI');
+    expect(state.d.content).toContain(dir);
+
+    const twice = plan(['validate', p, '--mcp', fsServer(dir), '--mcp', fsServer(dir)]);
+    expectUsageError(twice, /the tool 'read_file' is given by two MCP servers/);
+    const clash = write('clash.mjs', `export const tools = [{ name: 'echo', execute: () => 1 }];`);
+    expectUsageError(
+      plan(['validate', p, '--tools', clash, '--mcp', `${node} ${q(HANG_SERVER)}`]),
+      /the tool 'echo' is given by both --tools '.*clash\.mjs' and an --mcp server/,
+    );
+  });
+});
+
+describe("plan agent --plan-mode --mcp: the server's write tools are denied while planning", () => {
+  const turns = (name: string, dir: string) =>
+    write(name, [
+      {
+        toolCalls: [
+          { name: 'write_file', arguments: { path: join(dir, 'notes.txt'), content: 'overwritten' } },
+        ],
+      },
+      { toolCalls: [{ name: 'read_file', arguments: { path: join(dir, 'notes.txt') } }] },
+      { toolCalls: [{ name: 'create_directory', arguments: { path: join(dir, 'new') } }] },
+      { text: 'I looked, and changed nothing.' },
+    ]);
+
+  it('untrusted (the default): write_file, read_file and create_directory are all denied; not one byte changes', () => {
+    const dir = files();
+    const before = snapshot(dir);
+    const r = plan([
+      'agent',
+      'tidy up',
+      '--plan-mode',
+      '--model',
+      `scripted:${turns('t1.json', dir)}`,
+      '--mcp',
+      fsServer(dir),
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      "✗ write_file: Permission denied: Plan mode denies mutating tool 'write_file'",
+    );
+    expect(r.stderr).toContain("✗ read_file: Permission denied: Plan mode denies mutating tool 'read_file'");
+    expect(r.stderr).toContain(
+      "✗ create_directory: Permission denied: Plan mode denies mutating tool 'create_directory'",
+    );
+    expect(r.stdout).toBe('I looked, and changed nothing.\n');
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('--trust-mcp-annotations: read_file (readOnlyHint: true) runs while planning; the writes are still denied', () => {
+    const dir = files();
+    const before = snapshot(dir);
+    const r = plan([
+      'agent',
+      'tidy up',
+      '--plan-mode',
+      '--model',
+      `scripted:${turns('t2.json', dir)}`,
+      '--mcp',
+      fsServer(dir),
+      '--trust-mcp-annotations',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      "✗ write_file: Permission denied: Plan mode denies mutating tool 'write_file'",
+    );
+    expect(r.stderr).toContain('✓ read_file: {"content":"first line\\n"}');
+    expect(r.stderr).toContain('✗ create_directory: Permission denied');
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('--read-only allowlists a tool without trusting the server; after the plan is approved, the write runs', () => {
+    const dir = files();
+    const t = write('t3.json', [
+      { toolCalls: [{ name: 'read_file', arguments: { path: join(dir, 'notes.txt') } }] },
+      { toolCalls: [{ name: 'exit_plan', arguments: { plan: 'Append a line to notes.txt.' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'write_file',
+            arguments: { path: join(dir, 'notes.txt'), content: 'first line\nsecond\n' },
+          },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    const r = plan([
+      'agent',
+      'append',
+      '--plan-mode',
+      '--model',
+      `scripted:${t}`,
+      '--mcp',
+      fsServer(dir),
+      '--read-only',
+      'read_*',
+      '--yes',
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('✓ read_file: {"content":"first line\\n"}');
+    expect(r.stderr).toMatch(/✓ write_file: /);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('first line\nsecond\n');
+  });
+});
+
+describe('--mcp servers that fail', () => {
+  it('cannot start: a missing command, an early exit, garbage on stdout, a bad command line: one line, exit 2', () => {
+    const p = write('one.json', [{ _tool: 'echo', text: 'x' }]);
+    expectUsageError(
+      plan(['run', p, '--mcp', 'planmode-no-such-command --stdio']),
+      /^plan: error: cannot start MCP server `planmode-no-such-command --stdio`: the command 'planmode-no-such-command' was not found$/m,
+    );
+    expectUsageError(
+      plan(['validate', p, '--mcp', `${node} -e "console.error('no config file'); process.exit(4)"`]),
+      /exited with code 4; its last words on stderr: no config file before it was ready$/m,
+    );
+    expectUsageError(
+      plan(['simulate', p, '--mcp', `${node} ${q(GARBAGE_SERVER)}`]),
+      /wrote something that is not an MCP message to stdout/,
+    );
+    expectUsageError(plan(['validate', p, '--mcp', `node 'server.js`]), /unclosed ' at column 6/);
+    expectUsageError(plan(['validate', p, '--mcp', '  ']), /--mcp needs a command line/);
+    expectUsageError(
+      plan(['agent', 'x', '--model', 'scripted:none.json', '--mcp', 'planmode-no-such-command']),
+      /the command 'planmode-no-such-command' was not found/,
+    );
+  });
+
+  it('plan run, simulate and agent without --tools or --mcp say both', () => {
+    const p = write('two.json', [{ _tool: 'echo', text: 'x' }]);
+    expectUsageError(plan(['run', p]), /needs --tools <module> .* or --mcp <server>/);
+    expectUsageError(plan(['simulate', p]), /needs --tools <file> or --mcp <server>/);
+    expectUsageError(
+      plan(['agent', 'x', '--model', 'scripted:none.json']),
+      /needs --tools <module> .* or --mcp <server>/,
+    );
+  });
+
+  it('killed while a call is in flight: that call fails with the reason, the others end in named states, exit 3', async () => {
+    const dir = files();
+    const marker = join(temp.dir, 'killed.pid');
+    const p = write('kill.json', [
+      { _id: 'hang', _tool: 'hang', _outputPath: '†state.h' },
+      { _id: 'after', _tool: 'echo', text: '†state.h' },
+      { _id: 'other', _tool: 'write_file', path: join(dir, 'other.txt'), content: 'written' },
+    ]);
+    const child = spawn(
+      process.execPath,
+      [BIN, 'run', p, '--json', '--mcp', `${node} ${q(HANG_SERVER)} ${q(marker)}`, '--mcp', fsServer(dir)],
+      { cwd: temp.dir },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const pid = Number(await fileContent(temp.dir, 'killed.pid'));
+    process.kill(pid, 'SIGKILL');
+    expect(await exited).toBe(3);
+    expect(stderr).toBe('');
+    const out = JSON.parse(stdout);
+    expect(out.status).toBe('failed');
+    expect(out.calls.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+      ['hang', 'failed'],
+      ['after', 'upstream_failed'],
+      ['other', 'succeeded'],
+    ]);
+    expect(out.calls[0].error.message).toMatch(
+      /^MCP server `.*hang-server\.mjs.*` closed the connection while 'hang' was running \(it was killed by SIGKILL; /,
+    );
+    expect(readFileSync(join(dir, 'other.txt'), 'utf8')).toBe('written');
+  });
+
+  it('exits mid-call: the call fails with the exit code and what it said', () => {
+    const p = write('crash.json', [{ _tool: 'crash' }]);
+    const r = plan(['run', p, '--mcp', `${node} ${q(HANG_SERVER)}`, '--json']);
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout).calls[0].error.message).toMatch(
+      /closed the connection while 'crash' was running \(it exited with code 3; its last words on stderr: crash: giving up\)$/,
+    );
+  });
+
+  it('no orphans: the server process is gone when the command ends (success, invalid plan, a call still hanging at a timeout)', () => {
+    const cases: [string, string[], unknown[], number][] = [
+      ['ok', ['run'], [{ _tool: 'pid' }], 0],
+      ['invalid', ['validate'], [{ _tool: 'nope' }], 1],
+      ['hanging', ['run', '--timeout', '300'], [{ _tool: 'hang' }], 3],
+    ];
+    for (const [name, command, body, code] of cases) {
+      const pidFile = join(temp.dir, `${name}.pid`);
+      const p = write(`${name}.json`, body);
+      const [verb, ...flags] = command;
+      const server = `${node} ${q(HANG_SERVER)} ${q(join(temp.dir, `${name}.hang`))} ${q(pidFile)}`;
+      const r = plan([verb!, p, ...flags, '--mcp', server]);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(code);
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      expect(pid).toBeGreaterThan(0);
+      expect(alive(pid), name).toBe(false);
+    }
+  });
+});
