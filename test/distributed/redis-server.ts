@@ -35,7 +35,7 @@ export async function startRedis(): Promise<RedisServer> {
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
-  await new Promise<void>((resolve, reject) => {
+  const ready = new Promise<void>((resolve, reject) => {
     let out = '';
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
@@ -50,6 +50,13 @@ export async function startRedis(): Promise<RedisServer> {
     );
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
   });
+  // Never left running by a test that gives up waiting for it.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 8_000);
+  try {
+    await ready;
+  } finally {
+    clearTimeout(timer);
+  }
   child.stdout!.resume();
   return {
     url: `unix://${socket}`,
