@@ -29,6 +29,7 @@ import { LiveView } from '../live-view.js';
 import { joinTools, type McpFlags } from '../mcp-servers.js';
 import { formatRunSummary } from '../run-summary.js';
 import { RUN_MODES, toRunJson } from './run.js';
+import { wholeNumber } from '../whole-number.js';
 
 export interface AgentFlags extends McpFlags {
   /** The tools: an ES module exporting tools with execute functions. Required unless --mcp is given. */
@@ -284,12 +285,4 @@ function finish(io: CliIo, flags: AgentFlags, outcome: Record<string, unknown>, 
     );
   } else if (typeof outcome.text === 'string' && outcome.text !== '') io.stdout.write(`${outcome.text}\n`);
   return code;
-}
-
-function wholeNumber(value: string | undefined, flag: string, least: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n < least)
-    throw new CliInputError(`${flag} must be a whole number >= ${least}, not '${value}'`);
-  return n;
 }

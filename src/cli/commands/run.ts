@@ -26,6 +26,7 @@ import { LiveView } from '../live-view.js';
 import { checkReportPath, writeReportFile } from '../report-file.js';
 import type { RedisFlags } from '../redis-flags.js';
 import { formatRunSummary } from '../run-summary.js';
+import { wholeNumber } from '../whole-number.js';
 
 export const RUN_MODES = ['eager', 'lazy'] as const;
 
@@ -278,14 +279,6 @@ function chooseMode(mode: string | undefined): 'eager' | 'lazy' | undefined {
   if (!(RUN_MODES as readonly string[]).includes(mode))
     throw new CliInputError(`--mode must be one of ${RUN_MODES.join(', ')}, not '${mode}'`);
   return mode as 'eager' | 'lazy';
-}
-
-function wholeNumber(value: string | undefined, flag: string, least: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n < least)
-    throw new CliInputError(`${flag} must be a whole number >= ${least}, not '${value}'`);
-  return n;
 }
 
 function requireToolsModule(tools: string | undefined, manifestAllowed: boolean): string {

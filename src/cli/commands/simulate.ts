@@ -9,6 +9,7 @@ import { formatCompileReport, formatDiagnostics, shouldUseColor } from '../forma
 import type { CliIo } from '../io.js';
 import { checkReportPath, writeReportFile } from '../report-file.js';
 import { formatSimulation } from '../simulation-summary.js';
+import { wholeNumber } from '../whole-number.js';
 
 export interface SimulateFlags extends CommonFlags {
   /**
@@ -119,12 +120,4 @@ export function toSimulateJson(simulation: Simulation): SimulateJson {
     branchGroups: simulation.branchGroups,
     diagnostics: simulation.diagnostics,
   };
-}
-
-function wholeNumber(value: string | undefined, flag: string, least: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n < least)
-    throw new CliInputError(`${flag} must be a whole number >= ${least}, not '${value}'`);
-  return n;
 }

@@ -13,6 +13,7 @@ import { ExitCode } from '../exit-codes.js';
 import { formatDuration, oneLine } from '../format.js';
 import type { CliIo } from '../io.js';
 import { checkRedisFlags, lineOnce, reachingRedis, type RedisFlags } from '../redis-flags.js';
+import { wholeNumber } from '../whole-number.js';
 
 export interface WorkerFlags extends RedisFlags {
   /** A .js/.mjs ES module exporting tools with execute functions. Required. */
@@ -108,12 +109,4 @@ async function loadTools(file: string | undefined): Promise<ToolRegistry> {
     if (isToolDefinitionError(e)) throw new CliInputError(`tools file '${file}': ${e.message}`);
     throw e;
   }
-}
-
-function wholeNumber(value: string | undefined, flag: string, least: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n < least)
-    throw new CliInputError(`${flag} must be a whole number >= ${least}, not '${value}'`);
-  return n;
 }
