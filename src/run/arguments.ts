@@ -6,33 +6,35 @@ import type { Reference } from '../language/reference.js';
 import { setOwnProperty } from './state-store.js';
 import { type Roots, resolveExpression, resolveReference } from '../language/resolve.js';
 
-export type ResolvedArguments =
-  | { readonly ok: true; readonly args: JsonObject }
-  | { readonly ok: false; readonly missing: readonly Reference[] };
+/** The references a call needs that have no value: the call does not run. */
+export class MissingValues {
+  constructor(readonly missing: readonly Reference[]) {}
+}
 
-export function resolveArguments(call: CompiledCall, roots: Roots): ResolvedArguments {
-  if (call.refs.length === 0 && call.literals.length === 0)
-    return { ok: true, args: copyArguments(call.args) };
+/**
+ * The call's arguments, resolved and copied, or the references that have no value. The result
+ * is the arguments object itself (no wrapper): this runs once per call, on the hot path.
+ */
+export function resolveArguments(call: CompiledCall, roots: Roots): JsonObject | MissingValues {
+  const args = copyArguments(call.args);
   let missing: Reference[] | undefined;
-  const values: unknown[] = [];
   for (const argument of call.refs) {
     const expression = argument.expression;
+    let value: unknown;
     if (expression.op === null) {
       // One reference (the common case): no intermediate result object.
-      const value = resolveReference(expression.refs[0]!, roots);
+      value = resolveReference(expression.refs[0]!, roots);
       if (value === undefined) (missing ??= []).push(expression.refs[0]!);
-      else values.push(value);
-      continue;
+    } else {
+      const resolved = resolveExpression(expression, roots);
+      if (resolved.exists) value = resolved.value;
+      else (missing ??= []).push(...expression.refs);
     }
-    const resolved = resolveExpression(expression, roots);
-    if (!resolved.exists) (missing ??= []).push(...expression.refs);
-    else values.push(resolved.value);
+    if (missing === undefined) setAt(args, argument.at, copy(value));
   }
-  if (missing) return { ok: false, missing };
-  const args = copyArguments(call.args);
-  call.refs.forEach((argument, k) => setAt(args, argument.at, copy(values[k])));
+  if (missing) return new MissingValues(missing);
   for (const at of call.literals) setAt(args, at, (getAt(args, at) as string).slice(1));
-  return { ok: true, args };
+  return args;
 }
 
 /** A deep copy, so a tool cannot change the plan or the state through its arguments. */

@@ -21,7 +21,7 @@ import { SourceText } from '../language/source.js';
 import type { JsonObject, PlanDocument } from '../language/document.js';
 import { coveredPath, formatPath } from '../language/paths.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { resolveArguments } from './arguments.js';
+import { MissingValues, resolveArguments } from './arguments.js';
 import { BRANCH_KEY, isBranchValue } from './branch.js';
 import { toCallError } from './call-error.js';
 import { describeSchemaErrors } from './schema-errors.js';
@@ -385,15 +385,15 @@ class Runner {
     const call = this.#calls[i]!;
     if (this.#stopping) return this.#end(i, 'cancelled');
     if (this.#listening) this.#event({ type: 'call:ready', call: call.id, tool: call.tool });
-    const resolved = resolveArguments(call, { input: this.#input, state: this.#state });
-    if (!resolved.ok) {
-      const failedWriter = resolved.missing.some(
+    const args = resolveArguments(call, { input: this.#input, state: this.#state });
+    if (args instanceof MissingValues) {
+      const failedWriter = args.missing.some(
         (ref) => ref.root === 'state' && this.#taint.culprit(coveredPath(ref).segments) >= 0,
       );
       return this.#end(i, failedWriter ? 'upstream_failed' : 'skipped');
     }
     const record = this.#records[i]!;
-    record.args = resolved.args;
+    record.args = args;
     const done = this.#journal?.completed.get(call.id);
     if (done) return this.#replay(i, done);
     const tool = this.#tools.get(call.tool)?.tool;
@@ -403,10 +403,10 @@ class Runner {
       return this.#succeed(i, call.output);
     }
     if (tool?.needsApproval) {
-      void this.#approveCall(i, resolved.args);
+      void this.#approveCall(i, args);
       return;
     }
-    this.#dispatch(i, resolved.args);
+    this.#dispatch(i, args);
   }
 
   async #approveCall(i: number, args: JsonObject): Promise<void> {
