@@ -1,7 +1,9 @@
 /**
- * The heaviest chain of dependent calls and the widest level of the graph. Weights are each
- * tool's `estimatedMs`, 1 for a tool without one, so a plan without estimates gets the longest
- * chain by count. One pass over the topological order: no recursion (100k-call chains).
+ * The heaviest chain of dependent calls and the widest level, over the calls that run in one
+ * scenario (a call skipped there takes no time and holds nobody up; two exclusive branches are
+ * ordered by a write-after-write edge but never both run). Weights are each tool's
+ * `estimatedMs`, 1 for a tool without one, so a plan without estimates gets the longest chain
+ * by count. One pass over the topological order: no recursion (100k-call chains).
  */
 import type { CompiledPlan } from '../compile/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -12,7 +14,12 @@ export interface CriticalPath {
   readonly weight: number;
 }
 
-export function criticalPath(plan: CompiledPlan, tools: ToolRegistry | undefined): CriticalPath {
+/** @param ran per call, 1 when it runs in the scenario; every call when absent. */
+export function criticalPath(
+  plan: CompiledPlan,
+  tools: ToolRegistry | undefined,
+  ran?: Uint8Array,
+): CriticalPath {
   const n = plan.calls.length;
   if (n === 0) return { calls: [], weight: 0 };
   const weights = new Map<string, number>();
@@ -27,7 +34,7 @@ export function criticalPath(plan: CompiledPlan, tools: ToolRegistry | undefined
   };
   const finish = new Float64Array(n);
   const previous = new Int32Array(n).fill(-1);
-  let last = plan.order[0]!;
+  let last = -1;
   for (const i of plan.order) {
     let start = 0;
     for (const d of plan.calls[i]!.dependencies) {
@@ -38,11 +45,16 @@ export function criticalPath(plan: CompiledPlan, tools: ToolRegistry | undefined
         previous[i] = d.from;
       }
     }
-    finish[i] = start + weightOf(plan.calls[i]!.tool);
-    if (finish[i]! > finish[last]! || (finish[i] === finish[last] && i < last)) last = i;
+    // A skipped call takes no time, but ends only when what it waits for has ended (as in a
+    // run), so it passes the wait on: park -> (skipped) movie -> present still chains.
+    const runs = !ran || ran[i] === 1;
+    finish[i] = start + (runs ? weightOf(plan.calls[i]!.tool) : 0);
+    if (runs && (last < 0 || finish[i]! > finish[last]! || (finish[i] === finish[last] && i < last)))
+      last = i;
   }
+  if (last < 0) return { calls: [], weight: 0 };
   const calls: number[] = [];
-  for (let i = last; i >= 0; i = previous[i]!) calls.push(i);
+  for (let i = last; i >= 0; i = previous[i]!) if (!ran || ran[i] === 1) calls.push(i);
   calls.reverse();
   return { calls, weight: finish[last]! };
 }
@@ -53,15 +65,34 @@ export interface WidestLevel {
   readonly calls: readonly number[];
 }
 
-/** The level (depth from calls without dependencies) holding the most calls; the first on a tie. */
-export function widestLevel(plan: CompiledPlan): WidestLevel {
+/**
+ * The level (depth from the calls without dependencies that run) holding the most calls that
+ * run; the first on a tie.
+ * @param ran per call, 1 when it runs in the scenario; every call when absent.
+ */
+export function widestLevel(plan: CompiledPlan, ran?: Uint8Array): WidestLevel {
+  const n = plan.calls.length;
+  let levels: ArrayLike<number> = plan.levels;
+  if (ran) {
+    // A call's level is the number of calls that run on the longest chain before it; a
+    // skipped call adds none but passes its own wait on, as in a run. Only calls that run count.
+    const after = new Int32Array(n);
+    const masked = new Int32Array(n).fill(-1);
+    for (const i of plan.order) {
+      let level = 0;
+      for (const d of plan.calls[i]!.dependencies) level = Math.max(level, after[d.from]!);
+      if (ran[i]) {
+        masked[i] = level;
+        after[i] = level + 1;
+      } else after[i] = level;
+    }
+    levels = masked;
+  }
   const counts: number[] = [];
-  for (const level of plan.levels) counts[level] = (counts[level] ?? 0) + 1;
+  for (let i = 0; i < n; i++) if (levels[i]! >= 0) counts[levels[i]!] = (counts[levels[i]!] ?? 0) + 1;
   let widest = 0;
   for (let l = 1; l < counts.length; l++) if ((counts[l] ?? 0) > (counts[widest] ?? 0)) widest = l;
   const calls: number[] = [];
-  plan.levels.forEach((level, i) => {
-    if (level === widest) calls.push(i);
-  });
+  for (let i = 0; i < n; i++) if (levels[i] === widest) calls.push(i);
   return { level: widest, calls };
 }

@@ -13,7 +13,7 @@ import type { SourceText } from '../language/source.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ArgumentChecker } from './argument-checks.js';
 import { branchGroups } from './branch-groups.js';
-import { criticalPath, widestLevel } from './critical-path.js';
+import { type CriticalPath, criticalPath, type WidestLevel, widestLevel } from './critical-path.js';
 import { OutputSampler } from './sample-outputs.js';
 import type { ArgumentError, Sample, Scenario, SimulateOptions, Simulation } from './types.js';
 import { type Walk, type WalkPlan, walk } from './walk.js';
@@ -85,12 +85,20 @@ export function simulateCompiled(
   const checker = new ArgumentChecker(plan, tools, source, groups.length > 0);
 
   const scenarios: Scenario[] = [];
+  // The plan's critical path and widest level are the largest of any scenario's: calls in
+  // exclusive branches never run together, so the whole graph would overstate both.
+  let critical: CriticalPath = { calls: [], weight: -1 };
+  let widest: WidestLevel = { level: 0, calls: [] };
   const runScenario = (choices: ReadonlyMap<number, number>): Walk => {
     const errors: ArgumentError[] = [];
     const result = walk(walkPlan, choices, (i, resolved) => {
       for (const e of checker.check(i, resolved)) errors.push(e);
     });
     scenarios.push(toScenario(plan, result, errors));
+    const path = criticalPath(plan, tools, result.ran);
+    if (path.weight > critical.weight) critical = path;
+    const level = widestLevel(plan, result.ran);
+    if (level.calls.length > widest.calls.length) widest = level;
     return result;
   };
 
@@ -122,8 +130,7 @@ export function simulateCompiled(
     }
   }
 
-  const critical = criticalPath(plan, tools);
-  const widest = widestLevel(plan);
+  if (critical.weight < 0) critical = { calls: [], weight: 0 };
   const ids = (indices: readonly number[]) => indices.map((i) => plan.calls[i]!.id);
   return {
     scenarios,

@@ -27,7 +27,7 @@ describe('the dry run shown before a lazy plan is approved', () => {
         '  #0  charge=0  runs 2, skips sorry\n' +
         '  #1  charge=1  runs 2, skips thanks\n' +
         '  critical path: charge -> thanks (weight 2)\n' +
-        '  max parallelism: 2 (level 1: thanks, sorry)\n',
+        '  max parallelism: 1 (level 0: charge)\n',
     );
   });
 

@@ -259,6 +259,33 @@ describe('simulate: critical path and parallelism', () => {
     expect(counted.widestLevel).toEqual({ level: 0, calls: ['a', 'b'] });
   });
 
+  it('exclusive branches: the heaviest scenario, never both arms; parallelism counts only calls that run together', () => {
+    // Each arm of the branch writes †state.out, so the compiler orders them (write after
+    // write) although they never both run; `fan1`/`fan2` run beside the slow arm only.
+    const plan = [
+      { _id: 'pick', _tool: 'check', _outputPath: '†state.ok || †state.err' },
+      { _id: 'quick', _tool: 'quick', v: '†state.ok', _outputPath: '†state.out' },
+      { _id: 'slow', _tool: 'slow', v: '†state.err', _outputPath: '†state.out' },
+      { _id: 'fan1', _tool: 'quick', v: '†state.err', _outputPath: '†state.f1' },
+      { _id: 'fan2', _tool: 'quick', v: '†state.err', _outputPath: '†state.f2' },
+      { _id: 'use', _tool: 'quick', v: '†state.out' },
+    ];
+    const simulation = simulate(plan, {
+      tools: [
+        { name: 'check', estimatedMs: 5, outputSchema: { type: 'number' } },
+        { name: 'quick', estimatedMs: 10, outputSchema: { type: 'number' } },
+        { name: 'slow', estimatedMs: 300, outputSchema: { type: 'number' } },
+      ],
+    });
+    expect(simulation.scenarios.map((s) => s.skipped)).toEqual([['slow', 'fan1', 'fan2'], ['quick']]);
+    // Not pick -> quick -> slow -> use (325): quick and slow never both run.
+    expect(simulation.criticalPath).toEqual(['pick', 'slow', 'use']);
+    expect(simulation.criticalPathWeight).toBe(315);
+    // In the error scenario slow, fan1 and fan2 run at once, after pick.
+    expect(simulation.maxParallelism).toBe(3);
+    expect(simulation.widestLevel).toEqual({ level: 1, calls: ['slow', 'fan1', 'fan2'] });
+  });
+
   it('a 100k-call chain: no recursion', () => {
     const plan = Array.from({ length: 100_000 }, (_, i) => ({
       _tool: 'step',
