@@ -11,6 +11,7 @@
 import type { CompiledCall, CompiledPlan, DependencyKind } from '../compile/types.js';
 import type { PlanMode } from '../language/document.js';
 import { formatPath } from '../language/paths.js';
+import { edgeLabel, edgePaths } from './edge-label.js';
 
 export interface GraphJsonNode {
   /** The call's id (`_id`, or its index as a string). */
@@ -39,8 +40,10 @@ export interface GraphJsonEdge {
   /** Id of the dependent call. */
   readonly to: string;
   readonly kind: DependencyKind;
-  /** The state path that creates the edge. */
+  /** The state path that created the edge. */
   readonly path: string;
+  /** Every state path the edge carries (a reader may take several from one writer). */
+  readonly paths: readonly string[];
 }
 
 export interface GraphJson {
@@ -72,7 +75,13 @@ export function toGraphJson(plan: CompiledPlan): GraphJson {
   const edges: GraphJsonEdge[] = [];
   for (const call of calls) {
     for (const d of call.dependencies)
-      edges.push({ from: calls[d.from]!.id, to: call.id, kind: d.kind, path: d.path });
+      edges.push({
+        from: calls[d.from]!.id,
+        to: call.id,
+        kind: d.kind,
+        path: d.path,
+        paths: edgePaths(call, d),
+      });
   }
   return {
     mode: plan.mode,
@@ -98,7 +107,9 @@ export function toMermaid(plan: CompiledPlan): string {
   for (const call of plan.calls) {
     for (const d of call.dependencies) {
       const arrow = d.kind === 'data' ? '-->' : '-.->';
-      lines.push(`  n${d.from} ${arrow}|"${mermaidText(d.path).replaceAll('|', '#124;')}"| n${call.index}`);
+      lines.push(
+        `  n${d.from} ${arrow}|"${mermaidText(edgeLabel(call, d)).replaceAll('|', '#124;')}"| n${call.index}`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;
@@ -119,7 +130,7 @@ export function toDot(plan: CompiledPlan): string {
   for (const call of plan.calls) {
     for (const d of call.dependencies) {
       lines.push(
-        `  n${d.from} -> n${call.index} [label="${dotText(d.path)}"${d.kind === 'order' ? ', style=dashed' : ''}];`,
+        `  n${d.from} -> n${call.index} [label="${dotText(edgeLabel(call, d))}"${d.kind === 'order' ? ', style=dashed' : ''}];`,
       );
     }
   }

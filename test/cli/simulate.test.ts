@@ -35,7 +35,7 @@ describe('plan simulate', () => {
         '  #0  ok=0  runs 2, skips onNo\n' +
         '  #1  ok=1  runs 2, skips onYes\n' +
         '  critical path: ok -> onYes (weight 2)\n' +
-        '  max parallelism: 2 (level 1: onYes, onNo)\n',
+        '  max parallelism: 1 (level 0: ok)\n',
     );
   });
 
@@ -51,7 +51,7 @@ describe('plan simulate', () => {
       ],
       truncated: false,
       criticalPath: ['ok', 'onYes'],
-      maxParallelism: 2,
+      maxParallelism: 1, // onYes and onNo never run together
     });
     expect(errorsOf('simulate-output.schema.json', out)).toEqual([]);
   });

@@ -64,9 +64,9 @@ describe('toGraphJson', () => {
   it('gives edges from dependency to dependent with their kind and path', () => {
     const graph = toGraphJson(branching);
     expect(graph.edges).toEqual([
-      { from: 'fetch', to: 'check', kind: 'data', path: '†state.user.name' },
-      { from: 'check', to: 'notify', kind: 'data', path: '†state.err' },
-      { from: 'fetch', to: 'notify', kind: 'order', path: '†state.user' },
+      { from: 'fetch', to: 'check', kind: 'data', path: '†state.user.name', paths: ['†state.user.name'] },
+      { from: 'check', to: 'notify', kind: 'data', path: '†state.err', paths: ['†state.err'] },
+      { from: 'fetch', to: 'notify', kind: 'order', path: '†state.user', paths: ['†state.user'] },
     ]);
     expect(graph.order).toEqual(['fetch', 'check', 'notify', 'fan']);
     expect(graph.criticalPath).toEqual(['fetch', 'check', 'notify']);
@@ -152,5 +152,22 @@ describe('toGraphlib', () => {
     expect(graph.edge('fetch', 'notify')).toEqual({ kind: 'order', path: '†state.user' });
     expect(graph.successors('fetch')?.sort()).toEqual(['check', 'notify']);
     expect(graph.sources().sort()).toEqual(['fan', 'fetch']);
+  });
+});
+
+describe('an edge that carries several paths', () => {
+  // `use` reads two paths that `make` writes (one output, two reads): one dependency, two paths.
+  const twoReads = compiled([
+    { _id: 'make', _tool: 'make', _outputPath: '†state.user' },
+    { _id: 'use', _tool: 'use', name: '†state.user.name', mail: '†state.user.mail' },
+  ]);
+
+  it('is one edge labeled with every path, in every format', () => {
+    expect(twoReads.calls[1]!.dependencies).toHaveLength(1);
+    const edge = toGraphJson(twoReads).edges[0]!;
+    expect(edge).toMatchObject({ from: 'make', to: 'use', kind: 'data' });
+    expect(edge.paths).toEqual(['†state.user.name', '†state.user.mail']);
+    expect(toMermaid(twoReads)).toContain('|"†state.user.name, †state.user.mail"|');
+    expect(toDot(twoReads)).toContain('[label="†state.user.name, †state.user.mail"]');
   });
 });

@@ -7,6 +7,7 @@ import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
 import { escapeHtml } from './escape.js';
 import { type Box, type GraphLayout, layoutGraph } from './layout.js';
 import type { ReportStatus } from './status.js';
+import { edgeLabel } from '../edge-label.js';
 
 /** Monospace metrics the boxes are sized with (the page's graph font is 12px monospace). */
 const CHAR_W = 7.3;
@@ -80,7 +81,7 @@ export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
         `<path class="${classes.join(' ')}" data-from="${d.from}" data-to="${to}" d="${pathData(placed.points, layout.engine)}" marker-end="url(#arrow)"/>`,
       );
       labels.push(
-        `<text class="el" x="${round(placed.labelX)}" y="${round(placed.labelY + 4)}">${escapeHtml(clip(d.path, LABEL_MAX_CHARS))}</text>`,
+        `<text class="el" x="${round(placed.labelX)}" y="${round(placed.labelY + 4)}">${escapeHtml(clip(edgeLabel(call, d), LABEL_MAX_CHARS))}</text>`,
       );
     }
   }

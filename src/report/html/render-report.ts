@@ -12,6 +12,7 @@ import { clip, renderGraphSvg } from './graph-svg.js';
 import { renderPage } from './page.js';
 import { REPORT_STATUSES, type ReportStatus, runStatusOf } from './status.js';
 import { formatMs, runTimeline, stepTimeline } from './timeline.js';
+import { edgeLabel } from '../edge-label.js';
 
 /** How a run's calls can end, in legend order (the rest of REPORT_STATUSES are the dry run's). */
 const RUN_STATUSES: readonly ReportStatus[] = REPORT_STATUSES.slice(0, REPORT_STATUSES.indexOf('runs'));
@@ -198,7 +199,7 @@ function common(plan: CompiledPlan, i: number, o: Options) {
     tool: call.tool,
     out: output?.text ?? null,
     alts: output?.op === '||' ? output.refs.map((r) => r.text) : null,
-    deps: call.dependencies.map((d) => [d.from, d.path, d.kind] as const),
+    deps: call.dependencies.map((d) => [d.from, edgeLabel(call, d), d.kind] as const),
     raw: text(call.args as JsonObject, o),
   };
 }
