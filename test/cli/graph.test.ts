@@ -56,6 +56,7 @@ describe('plan graph', () => {
       to: 'check',
       kind: 'data',
       path: '†state.user.name',
+      paths: ['†state.user.name'],
     });
     expect(graph.edges.map((e: { from: string; to: string }) => `${e.from}->${e.to}`)).toEqual([
       'fetch->check',
@@ -75,7 +76,9 @@ describe('plan graph', () => {
       'n0 -> n1 [label="†state.x", style=dashed];',
     );
     const json = JSON.parse(run(['graph', 'warning.json', '--json']).stdout);
-    expect(json.edges).toEqual([{ from: '0', to: '1', kind: 'order', path: '†state.x' }]);
+    expect(json.edges).toEqual([
+      { from: '0', to: '1', kind: 'order', path: '†state.x', paths: ['†state.x'] },
+    ]);
   });
 
   it('reads the plan from stdin', () => {
