@@ -11,6 +11,7 @@ import { setMaxListeners } from 'node:events';
 import PQueue from 'p-queue';
 import { compile } from '../compile/compile.js';
 import { orderCalls } from '../compile/order.js';
+import { rememberPlan } from '../compile/plan-of.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import { PlanValidationError, RunCancelledError, ToolExecutionError, ToolTimeoutError } from '../errors.js';
 import { PlanBuilder } from '../compile/plan-builder.js';
@@ -956,7 +957,7 @@ class Runner {
     });
     const endedAt = new Date().toISOString();
     this.#event({ type: 'run:end', status });
-    return {
+    const result: RunResult = {
       status,
       state: this.#state,
       calls,
@@ -964,6 +965,8 @@ class Runner {
       startedAt: new Date(this.#startedAt).toISOString(),
       endedAt,
     };
+    // A streamed plan has no order or levels to draw: its result is not tied to a plan.
+    return this.#stream ? result : rememberPlan(result, this.#plan);
   }
 }
 

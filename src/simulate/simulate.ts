@@ -17,6 +17,7 @@ import { type CriticalPath, criticalPath, type WidestLevel, widestLevel } from '
 import { OutputSampler } from './sample-outputs.js';
 import type { ArgumentError, Sample, Scenario, SimulateOptions, Simulation } from './types.js';
 import { type Walk, type WalkPlan, walk } from './walk.js';
+import { rememberPlan } from '../compile/plan-of.js';
 
 export const DEFAULT_SEED = 1;
 export const DEFAULT_MAX_SCENARIOS = 256;
@@ -132,7 +133,7 @@ export function simulateCompiled(
 
   if (critical.weight < 0) critical = { calls: [], weight: 0 };
   const ids = (indices: readonly number[]) => indices.map((i) => plan.calls[i]!.id);
-  return {
+  const simulation: Simulation = {
     scenarios,
     truncated,
     branchGroups: groups.map(ids),
@@ -143,6 +144,7 @@ export function simulateCompiled(
     samples: Object.fromEntries(plan.calls.map((call, i) => [call.id, samples[i]!])),
     diagnostics: diagnosticsOf(plan, scenarios, source),
   };
+  return rememberPlan(simulation, plan);
 }
 
 function toScenario(plan: CompiledPlan, result: Walk, argumentErrors: ArgumentError[]): Scenario {

@@ -293,3 +293,21 @@ describe('renderReport: bad input', () => {
     expect(data.calls[0]!.output).toMatch(/^"x{99}\n… 402 more characters not shown$/);
   });
 });
+
+describe('renderReport(result) without the plan', () => {
+  it('draws a result of run() or simulate() made in this process; a copy needs { plan }', async () => {
+    const { run, simulate } = await import('../../src/index.js');
+    const tools = [{ name: 't', outputSchema: { type: 'number' }, execute: () => 1 }];
+    const doc = [
+      { _id: 'a', _tool: 't', _outputPath: '†state.a' },
+      { _id: 'b', _tool: 't', v: '†state.a' },
+    ];
+    const result = await run(doc, { tools });
+    expect(pageData(renderReport(result)).calls.map((c) => c.id)).toEqual(['a', 'b']);
+    const simulation = simulate(doc, { tools });
+    expect((pageData(renderReport(simulation)) as { kind?: string }).kind).toBe('simulation');
+    expect(() => renderReport(structuredClone(result))).toThrow(
+      /this result has no plan attached .*pass \{ plan, result \}/,
+    );
+  });
+});

@@ -13,6 +13,7 @@ import { renderPage } from './page.js';
 import { REPORT_STATUSES, type ReportStatus, runStatusOf } from './status.js';
 import { formatMs, runTimeline, stepTimeline } from './timeline.js';
 import { edgeLabel } from '../edge-label.js';
+import { planOf } from '../../compile/plan-of.js';
 
 /** How a run's calls can end, in legend order (the rest of REPORT_STATUSES are the dry run's). */
 const RUN_STATUSES: readonly ReportStatus[] = REPORT_STATUSES.slice(0, REPORT_STATUSES.indexOf('runs'));
@@ -54,12 +55,18 @@ const DEFAULTS = { layout: 'auto', dagreLimit: 300, maxValueLength: 20_000 } as 
 
 /**
  * Renders the report as one HTML string (inline CSS and script; no external resources).
+ * `input` is `{ plan, result }`, `{ plan, simulation }`, or a result of `run()` or `simulate()`
+ * made in this process (which knows its plan).
  *
- * @throws TypeError when the input is not a plan with a result or simulation of that plan, or
- *   an option is out of range.
+ * @throws TypeError when the input is not a plan with a result or simulation of that plan, a
+ *   bare result whose plan is not known, or an option is out of range.
  */
-export function renderReport(input: ReportInput, options: ReportOptions = {}): string {
+export function renderReport(
+  input: ReportInput | RunResult | Simulation,
+  options: ReportOptions = {},
+): string {
   const o = checkOptions(options);
+  if (isBareResult(input)) input = withItsPlan(input);
   const plan = checkPlan(input);
   if ('result' in input && input.result !== undefined)
     return renderRun(plan, checkResult(plan, input.result), o);
@@ -68,6 +75,28 @@ export function renderReport(input: ReportInput, options: ReportOptions = {}): s
   throw new TypeError(
     'renderReport: expected { plan, result } (a RunResult) or { plan, simulation } (a Simulation)',
   );
+}
+
+/** A RunResult or a Simulation on its own, without `{ plan }` around it. */
+function isBareResult(input: unknown): input is RunResult | Simulation {
+  if (input === null || typeof input !== 'object' || 'plan' in input) return false;
+  const value = input as { calls?: unknown; status?: unknown; scenarios?: unknown };
+  return (Array.isArray(value.calls) && typeof value.status === 'string') || Array.isArray(value.scenarios);
+}
+
+/**
+ * A result of `run()` or `simulate()` in this process, with the plan it came from: what lets
+ * `renderReport(result)` go without `{ plan }`.
+ */
+function withItsPlan(input: RunResult | Simulation): ReportInput {
+  const plan = planOf(input);
+  const what = 'scenarios' in input ? 'simulation' : 'result';
+  if (!plan) {
+    throw new TypeError(
+      `renderReport: this ${what} has no plan attached (it was copied, came from another process, or from a streamed run); pass { plan, ${what} } with the CompiledPlan it belongs to`,
+    );
+  }
+  return 'scenarios' in input ? { plan, simulation: input } : { plan, result: input };
 }
 
 type Options = Required<Omit<ReportOptions, 'title'>> & Pick<ReportOptions, 'title'>;
