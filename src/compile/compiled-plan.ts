@@ -27,3 +27,17 @@ export class Plan implements CompiledPlan {
     return this.#ids.get(id);
   }
 }
+
+/**
+ * A compiled plan (what `compile` returns in `plan`), told apart from a plan document by its
+ * shape, so one made by another copy of the package counts too.
+ */
+export function isCompiledPlan(value: unknown): value is CompiledPlan {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    Array.isArray((value as CompiledPlan).calls) &&
+    Array.isArray((value as CompiledPlan).order) &&
+    typeof (value as CompiledPlan).indexOf === 'function'
+  );
+}

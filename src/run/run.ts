@@ -42,6 +42,7 @@ import type {
   RunResult,
   RunStatus,
 } from './types.js';
+import { isCompiledPlan } from '../compile/compiled-plan.js';
 
 const DEFAULT_CONCURRENCY = 16;
 
@@ -137,16 +138,6 @@ function toCompiledPlan(plan: unknown, options: RunOptions): CompiledPlan {
   });
   if (!compiled.ok) throw new PlanValidationError(compiled.diagnostics);
   return compiled.plan!;
-}
-
-function isCompiledPlan(value: unknown): value is CompiledPlan {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    Array.isArray((value as CompiledPlan).calls) &&
-    Array.isArray((value as CompiledPlan).order) &&
-    typeof (value as CompiledPlan).indexOf === 'function'
-  );
 }
 
 interface CallRecord {

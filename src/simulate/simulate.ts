@@ -18,6 +18,7 @@ import { OutputSampler } from './sample-outputs.js';
 import type { ArgumentError, Sample, Scenario, SimulateOptions, Simulation } from './types.js';
 import { type Walk, type WalkPlan, walk } from './walk.js';
 import { rememberPlan } from '../compile/plan-of.js';
+import { isCompiledPlan } from '../compile/compiled-plan.js';
 
 export const DEFAULT_SEED = 1;
 export const DEFAULT_MAX_SCENARIOS = 256;
@@ -195,14 +196,4 @@ function toCompiledPlan(
   });
   if (!compiled.ok) throw new PlanValidationError(compiled.diagnostics);
   return { plan: compiled.plan!, source: compiled.document?.source ?? null };
-}
-
-function isCompiledPlan(value: unknown): value is CompiledPlan {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    Array.isArray((value as CompiledPlan).calls) &&
-    Array.isArray((value as CompiledPlan).order) &&
-    typeof (value as CompiledPlan).indexOf === 'function'
-  );
 }
