@@ -202,11 +202,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     )
     .option('--stalled-interval <ms>', 'how often to look for jobs of dead workers (default: 30000)')
     .option('--quiet', 'no line per job')
+    .option('--mcp <command>', MCP_HELP, collect)
     .addHelpText('after', WORKER_HELP)
     .action(async (flags: WorkerFlags) => {
       // Loaded on use: BullMQ is not needed by the other commands.
       const { workerCommand } = await import('./commands/worker.js');
-      setExitCode(await workerCommand(flags, io));
+      setExitCode(await withMcpServers(flags, io, (f) => workerCommand(f, io)));
     });
 
   program

@@ -4,12 +4,12 @@
  * scheduler interrupted while no worker is running.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisOptions } from '../../src/distributed/index.js';
-import { BIN, expectUsageError, runPlan, tempDir } from '../cli/helpers.js';
+import { BIN, expectUsageError, ROOT, runPlan, tempDir } from '../cli/helpers.js';
 import { type RedisServer, startRedis, stopChild } from './redis-server.js';
 
 /**
@@ -35,6 +35,8 @@ export const tools = [{
   },
 }];
 `;
+
+const FS_SERVER = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
 let redis: RedisServer;
 beforeAll(async () => {
@@ -150,6 +152,53 @@ describe('plan worker and plan run --redis', () => {
       expect(lines.sort()).toEqual(plan.map((c) => `${runId}.${c._id}`).sort());
     } finally {
       await Promise.all([...workers, ...scheduler].map((c) => stopChild(c.process, 'SIGKILL')));
+      cleanup();
+    }
+  });
+
+  it('--mcp on the worker: the tools of an MCP server run in the worker for plan run --redis --mcp', async () => {
+    const { dir, cleanup } = tempDir({
+      'plan.json': [
+        {
+          _id: 'write',
+          _tool: 'write_file',
+          path: '†input.file',
+          content: 'from a worker',
+          _outputPath: '†state.w',
+        },
+      ],
+    });
+    const files = join(dir, 'files');
+    mkdirSync(files);
+    const file = join(files, 'note.txt');
+    writeFileSync(join(dir, 'input.json'), JSON.stringify({ file }));
+    const server = `${JSON.stringify(process.execPath)} ${JSON.stringify(FS_SERVER)} ${JSON.stringify(files)}`;
+    const queue = `mcp-${process.pid}`;
+    const worker = startPlan(['worker', '--mcp', server, '--redis', redis.url, '--queue', queue], dir);
+    try {
+      await waitFor(worker, 'stderr', /Ctrl-C stops/);
+      const r = runPlan(
+        [
+          'run',
+          'plan.json',
+          '--mcp',
+          server,
+          '--input',
+          'input.json',
+          '--redis',
+          redis.url,
+          '--queue',
+          queue,
+          '--json',
+        ],
+        { cwd: dir },
+      );
+      expect(r.code).toBe(0);
+      expect(readFileSync(file, 'utf8')).toBe('from a worker');
+      // The call ran in the worker, not in the scheduler (its line may come just after the result).
+      await waitFor(worker, 'stderr', /ok +\S+\.write write_file/);
+    } finally {
+      await stopChild(worker.process, 'SIGTERM');
       cleanup();
     }
   });

@@ -8,14 +8,16 @@ import { DEFAULT_REDIS_URL, redact } from '../../distributed/redis-url.js';
 import { isToolDefinitionError, isToolsFileError } from '../../errors.js';
 import { loadToolsFile } from '../../tools/load-tools-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
+import type { Tool } from '../../tools/tool.js';
 import { CliInputError } from '../cli-input-error.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatDuration, oneLine } from '../format.js';
 import type { CliIo } from '../io.js';
+import { joinTools, type McpFlags } from '../mcp-servers.js';
 import { checkRedisFlags, lineOnce, reachingRedis, type RedisFlags } from '../redis-flags.js';
 import { wholeNumber } from '../whole-number.js';
 
-export interface WorkerFlags extends RedisFlags {
+export interface WorkerFlags extends RedisFlags, McpFlags {
   /** A .js/.mjs ES module exporting tools with execute functions. Required. */
   readonly tools?: string;
   /**
@@ -48,7 +50,7 @@ export async function workerCommand(flags: WorkerFlags, io: CliIo): Promise<numb
   const lockDurationMs = wholeNumber(flags.lockDuration, '--lock-duration', 100);
   const stalledIntervalMs = wholeNumber(flags.stalledInterval, '--stalled-interval', 100);
   checkRedisFlags(flags);
-  const tools = await loadTools(flags.tools);
+  const tools = await loadTools(flags.tools, flags.mcpTools ?? []);
   const redis = flags.redis ?? DEFAULT_REDIS_URL;
 
   // Listening before the connection is made: a signal during start-up stops the worker too.
@@ -91,22 +93,28 @@ function jobLine(event: WorkerJobEvent): string {
   return `fail  ${event.job} ${event.tool} ${took}: ${oneLine(event.error.message)}${code}${event.retrying ? ' (will retry)' : ''}\n`;
 }
 
-async function loadTools(file: string | undefined): Promise<ToolRegistry> {
-  if (file === undefined) {
+/** The tools of --tools and of the --mcp servers (the same ones `plan run --redis --mcp` was given). */
+async function loadTools(file: string | undefined, mcpTools: readonly Tool[]): Promise<ToolRegistry> {
+  if (file === undefined && mcpTools.length === 0) {
     throw new CliInputError(
-      'plan worker needs --tools <module>: a .js/.mjs ES module that exports tools with execute functions',
+      'plan worker needs --tools <module> (a .js/.mjs ES module that exports tools with execute functions) or --mcp "<command line>"',
     );
   }
-  if (!MODULE_EXTENSIONS.has(extname(file).toLowerCase())) {
+  if (file !== undefined && !MODULE_EXTENSIONS.has(extname(file).toLowerCase())) {
     throw new CliInputError(
       `--tools '${file}' is not a module; plan worker needs a .js/.mjs ES module that exports tools with execute functions`,
     );
   }
   try {
-    return new ToolRegistry(await loadToolsFile(file));
+    const fileTools = file === undefined ? [] : await loadToolsFile(file);
+    return new ToolRegistry(joinTools(fileTools, file, mcpTools));
   } catch (e) {
     if (isToolsFileError(e)) throw new CliInputError(e.message);
-    if (isToolDefinitionError(e)) throw new CliInputError(`tools file '${file}': ${e.message}`);
+    if (isToolDefinitionError(e)) {
+      throw new CliInputError(
+        `${file === undefined ? 'the --mcp tools' : `tools file '${file}'`}: ${e.message}`,
+      );
+    }
     throw e;
   }
 }
