@@ -76,6 +76,14 @@ export class Prompter {
    * @returns True for `y` or `yes`, in any case; false for anything else and at end of input.
    */
   ask(question: string, hooks: { before?: () => void; after?: () => void } = {}): Promise<boolean> {
+    return this.askLine(question, hooks).then((line) => line !== null && /^\s*y(es)?\s*$/i.test(line));
+  }
+
+  /**
+   * Like {@link ask}, with the answer as typed (for a no with reasons).
+   * @returns The line without its line break, or null at the end of the input.
+   */
+  askLine(question: string, hooks: { before?: () => void; after?: () => void } = {}): Promise<string | null> {
     const answer = this.#queue.then(async () => {
       hooks.before?.();
       this.out.write(question);
@@ -83,7 +91,7 @@ export class Prompter {
       try {
         const line = await this.reader.readLine();
         if (line === null) this.out.write('\n');
-        return line !== null && /^\s*y(es)?\s*$/i.test(line);
+        return line;
       } finally {
         this.#open = false;
         hooks.after?.();

@@ -3,7 +3,7 @@
  * and against a loopback server that speaks the Chat Completions streaming protocol.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -241,5 +241,52 @@ describe('plan agent --model openai:... against a Chat Completions server on loo
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('plan agent --plan-mode on a terminal', () => {
+  it('a reply other than yes or no goes to the model as feedback, and planning goes on', async () => {
+    const { agentCommand, readPlanAnswer } = await import('../../src/cli/commands/agent.js');
+    writeFileSync(
+      join(temp.dir, 'feedback.json'),
+      JSON.stringify([
+        { toolCalls: [{ name: 'exit_plan', arguments: { plan: 'v1: record the price' } }] },
+        { toolCalls: [{ name: 'exit_plan', arguments: { plan: 'v2: look it up, then record it' } }] },
+        { text: 'Nothing else to do.' },
+      ]),
+    );
+    const answers = ['look it up first\n', 'y\n'];
+    let err = '';
+    let out = '';
+    const stdin = {
+      isTTY: true,
+      async *[Symbol.asyncIterator]() {
+        for (const answer of answers) yield answer;
+      },
+    };
+    const code = await agentCommand(
+      'record the ACME price',
+      {
+        tools: join(temp.dir, 'tools.mjs'),
+        model: `scripted:${join(temp.dir, 'feedback.json')}`,
+        planMode: true,
+      },
+      {
+        stdin,
+        stdout: { write: (t: string) => (out += t) },
+        stderr: { isTTY: true, write: (t: string) => (err += t) },
+        env: { TERM: 'dumb', NO_COLOR: '1' },
+      },
+    );
+    expect(code).toBe(0);
+    expect(err).toContain('Carry out this plan? [y/N, or say what to change]');
+    expect(err).toMatch(/✗ exit_plan: The plan was not approved\. Feedback: look it up first/);
+    expect(err).toMatch(/✓ exit_plan: The plan was approved/);
+    expect(out).toBe('Nothing else to do.\n');
+    // y carries the plan out, n or nothing stops the agent, anything else is feedback.
+    expect(readPlanAnswer(' YES ')).toBe(true);
+    expect(() => readPlanAnswer('n')).toThrow(/rejected/);
+    expect(() => readPlanAnswer(null)).toThrow(/rejected/);
+    expect(readPlanAnswer('use the cache')).toEqual({ approved: false, feedback: 'use the cache' });
   });
 });

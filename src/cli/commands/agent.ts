@@ -14,6 +14,7 @@ import {
   isApprovalRejectedError,
 } from '../../errors.js';
 import type { AgentEvent } from '../../agent/agent-events.js';
+import type { ApprovalResponse } from '../../agent/approval.js';
 import type { Message } from '../../agent/model.js';
 import { PlanAgent } from '../../agent/plan-agent.js';
 import type { SolveResult } from '../../agent/solve.js';
@@ -189,9 +190,10 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
           undefined,
           'there is no terminal to ask on; pass --yes to approve it',
         );
-      const yes = await prompter.ask(`\n${plan}\n\nCarry out this plan? [y/N] `);
-      if (!yes) throw new ApprovalRejectedError('the plan');
-      return true;
+      const answer = await prompter.askLine(
+        `\n${plan}\n\nCarry out this plan? [y/N, or say what to change] `,
+      );
+      return readPlanAnswer(answer);
     },
   });
 
@@ -248,6 +250,18 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     view.stop();
     prompter?.close();
   }
+}
+
+/**
+ * The answer at the plan prompt: yes carries it out; no (or nothing, or the end of input) stops
+ * the agent; anything else is what to change, handed to the model, which keeps planning.
+ * @throws {ApprovalRejectedError} for a no.
+ */
+export function readPlanAnswer(line: string | null): ApprovalResponse {
+  const text = line?.trim() ?? '';
+  if (/^y(es)?$/i.test(text)) return true;
+  if (text === '' || /^no?$/i.test(text)) throw new ApprovalRejectedError('the plan');
+  return { approved: false, feedback: text };
 }
 
 function solveExitCode(result: SolveResult): number {
