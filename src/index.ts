@@ -49,7 +49,7 @@ export {
   type Path,
   type PathSegment,
   type PlanDocument,
-  type PlanMode,
+  type ExecutionMode,
   parseExpression,
   parsePlan,
   parseString,
@@ -124,8 +124,7 @@ export {
   startRun,
 } from './run/index.js';
 // Plan mode for agents (all of it, the model contract and the providers, in planmode/agent).
-// Imported file by file, so that `planmode` does not load the model SDKs. The latch is
-// `PlanModeLatch` here because `PlanMode` at this root is the plan document's eager|lazy type.
+// Imported file by file, so that `planmode` does not load the model SDKs.
 export type { AgentEvent } from './agent/agent-events.js';
 export type { ApprovalResponse } from './agent/approval.js';
 export {
@@ -148,7 +147,7 @@ export {
   type PlanOutcome,
 } from './agent/plan-agent.js';
 export {
-  PlanMode as PlanModeLatch,
+  PlanMode,
   type PlanModeChange,
   type PlanModeOptions,
   type PlanModeState,

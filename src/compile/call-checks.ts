@@ -1,6 +1,6 @@
 /** Checks of one call against the tools and the state schema. */
 import { error, type PendingDiagnostic } from '../language/diagnostics.js';
-import type { JsonObject, PlanMode } from '../language/document.js';
+import type { JsonObject, ExecutionMode } from '../language/document.js';
 import { formatPath } from '../language/paths.js';
 import { joinPointer } from '../language/pointer.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -29,7 +29,7 @@ export function placeholder(index: number, pointer: string): CallSpec {
 export function checkTool(
   spec: CallSpec,
   tools: ToolRegistry,
-  mode: PlanMode,
+  mode: ExecutionMode,
   pending: PendingDiagnostic[],
 ): void {
   const registered = tools.get(spec.tool!);

@@ -1,6 +1,6 @@
 /** compile(): one pass from a document to a validated, ordered dependency graph. */
 import { compareDiagnostics, type Diagnostic, hasErrors } from '../language/diagnostics.js';
-import type { JsonObject, PlanDocument, PlanMode } from '../language/document.js';
+import type { JsonObject, PlanDocument, ExecutionMode } from '../language/document.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
 import { parsePlan, positionDiagnostics } from '../language/parse-plan.js';
 import { SourceText } from '../language/source.js';
@@ -32,7 +32,7 @@ export interface CompileOptions {
    * Overrides the mode the document asks for.
    * @default the document's mode (eager when it names none)
    */
-  readonly mode?: PlanMode;
+  readonly mode?: ExecutionMode;
   /**
    * Name of the document in diagnostics when it is given as text or a value.
    * @default '<input>'

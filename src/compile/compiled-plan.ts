@@ -1,11 +1,11 @@
 /** The compiled plan object: fields plus an id index built on first use. */
 import type { Diagnostic } from '../language/diagnostics.js';
-import type { JsonObject, PlanMode } from '../language/document.js';
+import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { CompiledCall, CompiledPlan } from './types.js';
 
 export class Plan implements CompiledPlan {
-  readonly mode!: PlanMode;
+  readonly mode!: ExecutionMode;
   readonly calls!: readonly CompiledCall[];
   readonly order!: readonly number[];
   readonly levels!: readonly number[];

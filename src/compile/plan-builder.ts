@@ -3,7 +3,7 @@
  * stream of calls as the model writes them, and starts each call as soon as it is bound.
  */
 import type { PendingDiagnostic } from '../language/diagnostics.js';
-import type { JsonObject, PlanMode } from '../language/document.js';
+import type { JsonObject, ExecutionMode } from '../language/document.js';
 import { joinPointer } from '../language/pointer.js';
 import { createStringParser } from '../language/reference.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -21,7 +21,7 @@ export interface PlanBuilderOptions {
   readonly input: JsonObject | undefined;
   readonly state: JsonObject;
   readonly stateSchema: JsonObject | undefined;
-  readonly mode: PlanMode;
+  readonly mode: ExecutionMode;
   readonly maxDepth: number;
   /** Pointer to the calls array in the document (`''`, `/plan`, `/calls`…). */
   readonly callsPointer: string;

@@ -1,6 +1,6 @@
 /** One raw call object to a checked call: meta keys, tool name, references, output path. */
 import { error, type PendingDiagnostic, warning } from '../language/diagnostics.js';
-import { describeJson, isJsonObject, type JsonObject, type PlanMode } from '../language/document.js';
+import { describeJson, isJsonObject, type JsonObject, type ExecutionMode } from '../language/document.js';
 import { type Path, WILDCARD } from '../language/paths.js';
 import { joinPointer } from '../language/pointer.js';
 import { DAGGER, type StringParser } from '../language/reference.js';
@@ -33,7 +33,7 @@ export interface CallSpec {
 export interface ReadCallOptions {
   readonly index: number;
   readonly pointer: string;
-  readonly mode: PlanMode;
+  readonly mode: ExecutionMode;
   readonly maxDepth: number;
   /** Parses reference strings; one per compile, so equal strings are parsed once. */
   readonly parser: StringParser;

@@ -1,6 +1,6 @@
 /** The compiled form of a plan: what the executor, the simulator and the pictures consume. */
 import type { Diagnostic } from '../language/diagnostics.js';
-import type { JsonObject, PlanMode } from '../language/document.js';
+import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { Path } from '../language/paths.js';
 import type { Expression, Reference } from '../language/reference.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -75,7 +75,7 @@ export interface CompiledCall {
 }
 
 export interface CompiledPlan {
-  readonly mode: PlanMode;
+  readonly mode: ExecutionMode;
   /** Every call, in array order. */
   readonly calls: readonly CompiledCall[];
   /** A topological order (call indices); ties keep array order. */

@@ -3,7 +3,7 @@ import { error, type PendingDiagnostic } from './diagnostics.js';
 import { joinPointer } from './pointer.js';
 import type { SourceText } from './source.js';
 
-export type PlanMode = 'eager' | 'lazy';
+export type ExecutionMode = 'eager' | 'lazy';
 export type DocumentShape = 'calls' | 'plan' | 'solution' | 'context';
 
 export type JsonObject = { [key: string]: unknown };
@@ -12,7 +12,7 @@ export type JsonObject = { [key: string]: unknown };
 export interface PlanDocument {
   readonly shape: DocumentShape;
   /** The mode the document asks for; compile's `mode` option overrides it. */
-  readonly mode: PlanMode;
+  readonly mode: ExecutionMode;
   /** The calls as written, not yet checked. */
   readonly calls: readonly unknown[];
   /** Pointer to the calls array, so `joinPointer(callsPointer, i)` points at call i. */
@@ -99,9 +99,9 @@ function readPlanMessage(
   message: JsonObject,
   pointer: string,
   diagnostics: PendingDiagnostic[],
-): { mode: PlanMode; calls: unknown[]; callsPointer: string } | null {
+): { mode: ExecutionMode; calls: unknown[]; callsPointer: string } | null {
   unknownKeys(message, PLAN_MESSAGE_KEYS, pointer, 'plan message', diagnostics);
-  let mode: PlanMode = 'eager';
+  let mode: ExecutionMode = 'eager';
   if (message.mode !== undefined) {
     if (message.mode === 'eager' || message.mode === 'lazy') mode = message.mode;
     else {
@@ -138,7 +138,7 @@ function readContext(
   source: SourceText,
   diagnostics: PendingDiagnostic[],
 ): PlanDocument | null {
-  let plan: { mode: PlanMode; calls: unknown[]; callsPointer: string } | null = null;
+  let plan: { mode: ExecutionMode; calls: unknown[]; callsPointer: string } | null = null;
   let planSeen = false;
   let input: JsonObject | undefined;
   let state: JsonObject | undefined;
@@ -198,7 +198,7 @@ function readContext(
     return null;
   }
   if (!plan) return null;
-  const found = plan as { mode: PlanMode; calls: unknown[]; callsPointer: string };
+  const found = plan as { mode: ExecutionMode; calls: unknown[]; callsPointer: string };
   return {
     shape: 'context',
     mode: found.mode,

@@ -9,7 +9,7 @@
  */
 
 import type { CompiledCall, CompiledPlan, DependencyKind } from '../compile/types.js';
-import type { PlanMode } from '../language/document.js';
+import type { ExecutionMode } from '../language/document.js';
 import { formatPath } from '../language/paths.js';
 import { edgeLabel, edgePaths } from './edge-label.js';
 
@@ -47,7 +47,7 @@ export interface GraphJsonEdge {
 }
 
 export interface GraphJson {
-  readonly mode: PlanMode;
+  readonly mode: ExecutionMode;
   readonly nodes: readonly GraphJsonNode[];
   readonly edges: readonly GraphJsonEdge[];
   /** A topological order (ids). */

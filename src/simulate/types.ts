@@ -1,6 +1,6 @@
 /** The dry run's public shapes (SPEC 10, 12): options and the simulation it returns. */
 import type { Diagnostic } from '../language/diagnostics.js';
-import type { JsonObject, PlanMode } from '../language/document.js';
+import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 
@@ -26,7 +26,7 @@ export interface SimulateOptions {
    * Overrides the document's mode.
    * @default the document's mode
    */
-  readonly mode?: PlanMode;
+  readonly mode?: ExecutionMode;
   /**
    * Seed of the output samples: the same plan, tools and seed give the same simulation.
    * @default 1

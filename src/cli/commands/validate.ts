@@ -1,7 +1,7 @@
 /** `plan validate <file|->`: compile a plan and report every diagnostic. */
 import { type CompileResult, compile } from '../../compile/compile.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
-import type { PlanMode } from '../../language/document.js';
+import type { ExecutionMode } from '../../language/document.js';
 import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatCompileReport, shouldUseColor } from '../format.js';
@@ -18,7 +18,7 @@ export interface ValidateFlags extends CommonFlags {
 /** What `validate --json` prints (schemas/ describes it). */
 export interface ValidateJson {
   readonly ok: boolean;
-  readonly mode: PlanMode;
+  readonly mode: ExecutionMode;
   readonly calls: number;
   readonly edges: number;
   /** A topological order of call ids; empty when the plan is invalid. */
