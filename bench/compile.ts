@@ -8,13 +8,13 @@
  *
  *     npm run bench            (builds, then runs this)
  */
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { compile } from '../src/compile/index.js';
 import { ToolRegistry } from '../src/tools/index.js';
 import { benchTools, generatePlan, SHAPES, type Shape } from './plans.js';
 import { median } from './stats.js';
 import { ms, printTable } from './table.js';
+import { runChildCase } from './child-case.js';
 
 interface CaseResult {
   shape: Shape;
@@ -76,11 +76,7 @@ function main(): void {
   const results: CaseResult[] = [];
   for (const s of SHAPES) {
     for (const n of SIZES) {
-      const out = execFileSync(process.execPath, [self, '--case', s, String(n)], {
-        encoding: 'utf8',
-        maxBuffer: 1 << 20,
-      });
-      results.push(JSON.parse(out.trim().split('\n').pop()!) as CaseResult);
+      results.push(runChildCase<CaseResult>({ script: self, shape: s, size: n }));
     }
   }
   const rows = results.map((r) => {

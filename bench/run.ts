@@ -14,7 +14,6 @@
  *
  *     npm run bench:run        (builds, then runs this; `-- overhead` or `-- parallel` for one part)
  */
-import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -27,6 +26,7 @@ import { nodeId, runGraphAI, toAgents, toGraphData } from './graphai-graph.js';
 import { benchTools, type GeneratedCall, generatePlan, SHAPES, type Shape } from './plans.js';
 import { median } from './stats.js';
 import { ms, printTable } from './table.js';
+import { runChildCase } from './child-case.js';
 
 const OVERHEAD_SIZES = [10_000, 100_000];
 const OVERHEAD_CONCURRENCY = 64;
@@ -287,11 +287,9 @@ async function main(): Promise<void> {
     const overhead: OverheadResult[] = [];
     for (const s of SHAPES) {
       for (const n of OVERHEAD_SIZES) {
-        const out = execFileSync(process.execPath, ['--expose-gc', self, '--case', s, String(n)], {
-          encoding: 'utf8',
-          maxBuffer: 1 << 20,
-        });
-        overhead.push(JSON.parse(out.trim().split('\n').pop()!) as OverheadResult);
+        overhead.push(
+          runChildCase<OverheadResult>({ script: self, shape: s, size: n, nodeFlags: ['--expose-gc'] }),
+        );
       }
     }
     printOverhead(overhead);

@@ -44,7 +44,7 @@ export async function loadCompileInputs(file: string, flags: CommonFlags, io: Cl
   const tools =
     flags.tools === undefined && flags.mcpTools === undefined
       ? undefined
-      : await loadRegistry(flags.tools, flags.mcpTools ?? []);
+      : await loadToolRegistry(flags.tools, flags.mcpTools ?? []);
   const input =
     flags.input === undefined ? undefined : await readJsonObject(flags.input, { io, what: 'input file' });
   const state =
@@ -57,7 +57,14 @@ export async function loadCompileInputs(file: string, flags: CommonFlags, io: Cl
   };
 }
 
-async function loadRegistry(file: string | undefined, mcpTools: readonly Tool[]): Promise<ToolRegistry> {
+/**
+ * The tools of --tools (a manifest or a module) joined with those of the --mcp servers.
+ * @throws {CliInputError} (exit 2) for a tools file or definition that cannot be used.
+ */
+export async function loadToolRegistry(
+  file: string | undefined,
+  mcpTools: readonly Tool[],
+): Promise<ToolRegistry> {
   try {
     const fileTools = file === undefined ? [] : await loadToolsFile(file);
     return new ToolRegistry(joinTools(fileTools, file, mcpTools));

@@ -49,22 +49,8 @@ export function writeAt(state: JsonObject, segments: readonly PathSegment[], val
     setOwnProperty(container, key, created);
     container = created;
   }
-  storeOwn(container, segments[segments.length - 1]!, value);
+  setOwnProperty(container, segments[segments.length - 1]!, value);
   return state;
-}
-
-/**
- * setOwnProperty for the state alone: a store site of its own, which only ever sees the state's
- * containers, stays fast where the shared one (also used for every arguments object) would go
- * megamorphic.
- */
-function storeOwn(container: object, key: PathSegment, value: unknown): void {
-  const name = typeof key === 'string' ? key : String(key);
-  if (name === '__proto__') {
-    Object.defineProperty(container, name, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    (container as Record<string, unknown>)[name] = value;
-  }
 }
 
 function readOwn(container: Record<string, unknown> | unknown[], key: PathSegment): unknown {

@@ -14,11 +14,11 @@ export interface CriticalPath {
   readonly weight: number;
 }
 
-/** @param ran per call, 1 when it runs in the scenario; every call when absent. */
+/** @param ran per call, 1 when it runs in the scenario. */
 export function criticalPath(
   plan: CompiledPlan,
   tools: ToolRegistry | undefined,
-  ran?: Uint8Array,
+  ran: Uint8Array,
 ): CriticalPath {
   const n = plan.calls.length;
   if (n === 0) return { calls: [], weight: 0 };
@@ -47,14 +47,14 @@ export function criticalPath(
     }
     // A skipped call takes no time, but ends only when what it waits for has ended (as in a
     // run), so it passes the wait on: park -> (skipped) movie -> present still chains.
-    const runs = !ran || ran[i] === 1;
+    const runs = ran[i] === 1;
     finish[i] = start + (runs ? weightOf(plan.calls[i]!.tool) : 0);
     if (runs && (last < 0 || finish[i]! > finish[last]! || (finish[i] === finish[last] && i < last)))
       last = i;
   }
   if (last < 0) return { calls: [], weight: 0 };
   const calls: number[] = [];
-  for (let i = last; i >= 0; i = previous[i]!) if (!ran || ran[i] === 1) calls.push(i);
+  for (let i = last; i >= 0; i = previous[i]!) if (ran[i] === 1) calls.push(i);
   calls.reverse();
   return { calls, weight: finish[last]! };
 }
@@ -68,25 +68,21 @@ export interface WidestLevel {
 /**
  * The level (depth from the calls without dependencies that run) holding the most calls that
  * run; the first on a tie.
- * @param ran per call, 1 when it runs in the scenario; every call when absent.
+ * @param ran per call, 1 when it runs in the scenario.
  */
-export function widestLevel(plan: CompiledPlan, ran?: Uint8Array): WidestLevel {
+export function widestLevel(plan: CompiledPlan, ran: Uint8Array): WidestLevel {
   const n = plan.calls.length;
-  let levels: ArrayLike<number> = plan.levels;
-  if (ran) {
-    // A call's level is the number of calls that run on the longest chain before it; a
-    // skipped call adds none but passes its own wait on, as in a run. Only calls that run count.
-    const after = new Int32Array(n);
-    const masked = new Int32Array(n).fill(-1);
-    for (const i of plan.order) {
-      let level = 0;
-      for (const d of plan.calls[i]!.dependencies) level = Math.max(level, after[d.from]!);
-      if (ran[i]) {
-        masked[i] = level;
-        after[i] = level + 1;
-      } else after[i] = level;
-    }
-    levels = masked;
+  // A call's level is the number of calls that run on the longest chain before it; a skipped
+  // call adds none but passes its own wait on, as in a run. Only calls that run have one (-1).
+  const after = new Int32Array(n);
+  const levels = new Int32Array(n).fill(-1);
+  for (const i of plan.order) {
+    let level = 0;
+    for (const d of plan.calls[i]!.dependencies) level = Math.max(level, after[d.from]!);
+    if (ran[i]) {
+      levels[i] = level;
+      after[i] = level + 1;
+    } else after[i] = level;
   }
   const counts: number[] = [];
   for (let i = 0; i < n; i++) if (levels[i]! >= 0) counts[levels[i]!] = (counts[levels[i]!] ?? 0) + 1;

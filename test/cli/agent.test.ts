@@ -166,24 +166,23 @@ function runAsync(
   });
 }
 
+/** `plan agent ACME` with the test tools, against the Chat Completions server at `url`. */
+const agentAgainst = (url: string) => [
+  'agent',
+  'ACME',
+  '--tools',
+  join(temp.dir, 'tools.mjs'),
+  '--model',
+  'openai:test-model',
+  '--base-url',
+  `${url}/v1`,
+];
+
 describe('plan agent --model openai:... against a Chat Completions server on loopback', () => {
   it('sends the solution schema as response_format, streams, runs the solution and answers', async () => {
     const server = await chatServer([JSON.stringify(solution), JSON.stringify(answer)]);
     try {
-      const r = await runAsync(
-        [
-          'agent',
-          'ACME',
-          '--tools',
-          join(temp.dir, 'tools.mjs'),
-          '--model',
-          'openai:test-model',
-          '--base-url',
-          `${server.url}/v1`,
-          '--json',
-        ],
-        { OPENAI_API_KEY: 'sk-test-secret' },
-      );
+      const r = await runAsync([...agentAgainst(server.url), '--json'], { OPENAI_API_KEY: 'sk-test-secret' });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ status: 'done', output: { price: 42 } });
@@ -221,19 +220,7 @@ describe('plan agent --model openai:... against a Chat Completions server on loo
       );
     });
     try {
-      const r = await runAsync(
-        [
-          'agent',
-          'ACME',
-          '--tools',
-          join(temp.dir, 'tools.mjs'),
-          '--model',
-          'openai:test-model',
-          '--base-url',
-          `${server.url}/v1`,
-        ],
-        { OPENAI_API_KEY: 'sk-test-secret' },
-      );
+      const r = await runAsync(agentAgainst(server.url), { OPENAI_API_KEY: 'sk-test-secret' });
       expect(r.code).toBe(3);
       expect(r.stderr).toMatch(/401/);
       expect(r.stderr).not.toContain('sk-test-secret');

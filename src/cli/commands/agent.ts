@@ -19,7 +19,7 @@ import type { Message } from '../../agent/model.js';
 import { PlanAgent } from '../../agent/plan-agent.js';
 import type { SolveResult } from '../../agent/solve.js';
 import { createProvider } from '../../agent/providers/create.js';
-import { loadToolsFile } from '../../tools/load-tools-file.js';
+import { loadToolRegistry } from '../compile-inputs.js';
 import { formatPlanListing, formatPlanSimulation, lineReader, Prompter } from '../approval-prompt.js';
 import { CliInputError } from '../cli-input-error.js';
 import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
@@ -27,7 +27,7 @@ import { ExitCode } from '../exit-codes.js';
 import { formatCliError, oneLine, paint, shouldUseColor } from '../format.js';
 import type { CliIo } from '../io.js';
 import { LiveView } from '../live-view.js';
-import { joinTools, type McpFlags } from '../mcp-servers.js';
+import type { McpFlags } from '../mcp-servers.js';
 import { formatRunSummary } from '../run-summary.js';
 import { RUN_MODES, toRunJson } from './run.js';
 import { wholeNumber } from '../whole-number.js';
@@ -97,11 +97,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     throw new CliInputError(`--mode must be one of ${RUN_MODES.join(', ')}, not '${mode}'`);
   }
   const maxIterations = wholeNumber(flags.maxIterations, '--max-iterations', 1);
-  const tools = joinTools(
-    flags.tools === undefined ? [] : await loadToolsFile(flags.tools),
-    flags.tools,
-    flags.mcpTools ?? [],
-  );
+  const tools = await loadToolRegistry(flags.tools, flags.mcpTools ?? []);
   let provider;
   try {
     provider = createProvider(flags.model, {

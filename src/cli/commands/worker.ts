@@ -5,15 +5,14 @@
 import { extname } from 'node:path';
 import { startWorker, type WorkerJobEvent } from '../../distributed/worker.js';
 import { DEFAULT_REDIS_URL, redact } from '../../distributed/redis-url.js';
-import { isToolDefinitionError, isToolsFileError } from '../../errors.js';
-import { loadToolsFile } from '../../tools/load-tools-file.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/tool.js';
 import { CliInputError } from '../cli-input-error.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatDuration, oneLine } from '../format.js';
 import type { CliIo } from '../io.js';
-import { joinTools, type McpFlags } from '../mcp-servers.js';
+import { loadToolRegistry } from '../compile-inputs.js';
+import type { McpFlags } from '../mcp-servers.js';
 import { checkRedisFlags, lineOnce, reachingRedis, type RedisFlags } from '../redis-flags.js';
 import { wholeNumber } from '../whole-number.js';
 
@@ -105,16 +104,5 @@ async function loadTools(file: string | undefined, mcpTools: readonly Tool[]): P
       `--tools '${file}' is not a module; plan worker needs a .js/.mjs ES module that exports tools with execute functions`,
     );
   }
-  try {
-    const fileTools = file === undefined ? [] : await loadToolsFile(file);
-    return new ToolRegistry(joinTools(fileTools, file, mcpTools));
-  } catch (e) {
-    if (isToolsFileError(e)) throw new CliInputError(e.message);
-    if (isToolDefinitionError(e)) {
-      throw new CliInputError(
-        `${file === undefined ? 'the --mcp tools' : `tools file '${file}'`}: ${e.message}`,
-      );
-    }
-    throw e;
-  }
+  return loadToolRegistry(file, mcpTools);
 }
