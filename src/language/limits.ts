@@ -1,4 +1,9 @@
-/** Bounds on what a plan document may be, so a runaway model cannot exhaust memory or stack. */
+/**
+ * Bounds on every untrusted value planmode walks: the plan text, input, initial state, the state
+ * schema, `_output`, tool results and journal records. A model (or whoever wrote the value) must
+ * not be able to exhaust memory, the stack or the CPU; past a bound the value is refused with
+ * `E_LIMIT` (compile time) or a failed call with code `LIMIT` (run time), never a crash.
+ */
 export interface Limits {
   /**
    * Most calls in one plan.
@@ -6,30 +11,94 @@ export interface Limits {
    */
   readonly maxCalls: number;
   /**
-   * Deepest nesting of objects and arrays in a call, the call object itself counting as level 1
-   * (so with 3, `{"a": {"b": {}}}` is too deep). Bounds every walk over argument values.
+   * Deepest nesting of objects and arrays in any one value: `{"a": {"b": {}}}` nests 3 deep and is
+   * refused with 2. A call object counts as a value (its arguments are one level inside it); so do
+   * input, the initial state, the state schema, `_output` and each tool result, and a path into the
+   * state (`†state.a.b` is 2 deep) adds its length to what is written there. At most
+   * {@link MAX_DEPTH_CEILING}, where copies and JSON serialization stay far from the stack's end.
    * @default 64
    */
   readonly maxDepth: number;
   /**
-   * Longest document text, in characters.
+   * Longest JSON text, in characters: a plan document, and the JSON size of any one value (input,
+   * initial state, a tool result, a journal line). The run's whole state is held to it too.
    * @default 256 * 1024 * 1024
    */
   readonly maxTextLength: number;
+  /**
+   * Most members in one object.
+   * @default 1_000_000
+   */
+  readonly maxKeys: number;
+  /**
+   * Largest array index a path may name (`†state.items[1000000]`). A write far past an array's
+   * end fills the gap with holes that print as `null`, so a short path could otherwise make a
+   * huge state.
+   * @default 1_000_000
+   */
+  readonly maxArrayIndex: number;
+  /**
+   * Most diagnostics reported for one plan; the rest are counted in a last "and N more" one.
+   * @default 1_000
+   */
+  readonly maxDiagnostics: number;
 }
 
-export const DEFAULT_LIMITS: Limits = {
+/** The deepest `maxDepth` may be set: structuredClone gives up near 2,000 levels, JSON.stringify near 4,000. */
+export const MAX_DEPTH_CEILING = 1_000;
+
+export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxCalls: 1_000_000,
   maxDepth: 64,
   maxTextLength: 256 * 1024 * 1024,
+  maxKeys: 1_000_000,
+  maxArrayIndex: 1_000_000,
+  maxDiagnostics: 1_000,
+});
+
+const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
+
+/** The upper bound of each limit, where one is needed for the engine to stay safe. */
+const CEILINGS: Partial<Record<keyof Limits, number>> = {
+  maxDepth: MAX_DEPTH_CEILING,
+  // Array indices above 2^32 - 2 are plain keys, not elements: writing one would silently drop the value.
+  maxArrayIndex: 2 ** 32 - 2,
+  // A JavaScript string holds at most 2^29 - 24 characters on 64-bit V8.
+  maxTextLength: 2 ** 29 - 24,
 };
 
-export function resolveLimits(given: Partial<Limits> | undefined): Limits {
-  const limits = { ...DEFAULT_LIMITS, ...given };
-  for (const [key, value] of Object.entries(limits)) {
-    if (!Number.isInteger(value) || value < 1) {
-      throw new TypeError(`Expected limits.${key} to be a positive integer, got ${String(value)}`);
-    }
+/**
+ * The defaults with `given` laid over them.
+ *
+ * @param where How the option is named in messages (`limits`, `--limit`).
+ * @throws {TypeError} naming the limit and the value, for an unknown name or a value that is not
+ *   a whole number in range.
+ */
+export function resolveLimits(given: Partial<Limits> | undefined, where = 'limits'): Limits {
+  if (given === undefined) return DEFAULT_LIMITS;
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
+    throw new TypeError(`Expected ${where} to be an object of limits, got ${describe(given)}`);
   }
-  return limits;
+  const limits: Record<string, number> = { ...DEFAULT_LIMITS };
+  for (const key of Object.keys(given)) {
+    if (!(LIMIT_NAMES as string[]).includes(key)) {
+      throw new TypeError(`Unknown limit ${where}.${key}; the limits are ${LIMIT_NAMES.join(', ')}`);
+    }
+    const value = (given as Record<string, unknown>)[key];
+    if (value === undefined) continue;
+    const ceiling = CEILINGS[key as keyof Limits] ?? Number.MAX_SAFE_INTEGER;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > ceiling) {
+      throw new TypeError(
+        `Expected ${where}.${key} to be a whole number from 1 to ${ceiling}, got ${describe(value)}`,
+      );
+    }
+    limits[key] = value;
+  }
+  return limits as unknown as Limits;
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (value === null || typeof value !== 'object') return String(value);
+  return Array.isArray(value) ? 'an array' : 'an object';
 }

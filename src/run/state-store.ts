@@ -6,6 +6,7 @@
  */
 import type { JsonObject } from '../language/document.js';
 import type { PathSegment } from '../language/paths.js';
+import { setOwnProperty } from '../language/set-own-property.js';
 
 export class StateWriteError extends Error {
   override name = 'StateWriteError';
@@ -58,16 +59,4 @@ function readOwn(container: Record<string, unknown> | unknown[], key: PathSegmen
   return Object.hasOwn(container, name) ? (container as Record<string, unknown>)[name] : undefined;
 }
 
-/**
- * Sets an own data property. Assignment is fast, but `obj.__proto__ = v` would set the
- * prototype, so that one key is defined instead. (Paths from the compiler never hold it;
- * argument keys and tool results may.)
- */
-export function setOwnProperty(container: object, key: PathSegment, value: unknown): void {
-  const name = typeof key === 'string' ? key : String(key);
-  if (name === '__proto__') {
-    Object.defineProperty(container, name, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    (container as Record<string, unknown>)[name] = value;
-  }
-}
+export { setOwnProperty } from '../language/set-own-property.js';
