@@ -10,6 +10,7 @@ export interface Retries {
 
 const NONE: Retries = { limit: 0, delayMs: 100, maxDelayMs: 10_000, factor: 2 };
 
+/** The tool's policy with defaults filled in; ToolRegistry has checked every value of it. */
 export function retriesOf(tool: Tool): Retries {
   const policy: number | RetryPolicy | undefined = tool.retries;
   if (policy === undefined) return NONE;
@@ -24,6 +25,8 @@ export function retriesOf(tool: Tool): Retries {
 
 /** Delay before retry number `retry` (1 for the first retry). */
 export function retryDelay(retries: Retries, retry: number): number {
+  // After ~1000 retries factor ** n is Infinity, and 0 * Infinity would be NaN.
+  if (retries.delayMs === 0) return 0;
   return Math.min(retries.maxDelayMs, retries.delayMs * retries.factor ** (retry - 1));
 }
 

@@ -9,26 +9,49 @@ import { pathToFileURL } from 'node:url';
 import { ToolsFileError } from '../errors.js';
 import { jsonSyntaxDiagnostic } from '../language/json-error.js';
 import { SourceText } from '../language/source.js';
+import { isArrayValue, showValue, thrownMessage } from './safe-describe.js';
 import type { Tool } from './tool.js';
+import { MAX_DELAY_MS } from './tool-values.js';
 
 const MANIFEST_EXTENSIONS = new Set(['.json']);
 const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
+
+/**
+ * How long a tools module may take to load, by default. A module that connects to a service
+ * or loads a large SDK at its top level can take seconds on a slow machine or a cold disk;
+ * half a minute is far beyond that, yet short enough that a top-level `await` that never
+ * settles ends a CI job with a message instead of leaving it hung (or exiting 13 silently).
+ */
+export const DEFAULT_LOAD_TIMEOUT_MS = 30_000;
+
+export interface LoadToolsFileOptions {
+  /**
+   * Most time, in ms, a tools module may take to load (its top-level code and awaits); then
+   * loading fails with a ToolsFileError. A whole number from 1 to 2147483647. A manifest is
+   * read, not run, and has no time limit.
+   * @default 30000
+   */
+  readonly loadTimeoutMs?: number;
+}
 
 /**
  * Loads the tool definitions of a tools file. The result still has to go through
  * `new ToolRegistry(tools)`, which checks names, flags and schemas.
  *
  * @param path A `.json` manifest or a `.js`/`.mjs` module, relative to the working directory.
- * @throws {ToolsFileError} when the file is missing, unreadable, not JSON, the wrong shape, or
- *   a module that throws while loading.
+ * @throws {ToolsFileError} when the file is missing, unreadable, not JSON, the wrong shape, a
+ *   module that throws while loading or does not finish loading in time, or exports that
+ *   throw when read.
+ * @throws {TypeError} for a bad option value.
  */
-export async function loadToolsFile(path: string): Promise<Tool[]> {
+export async function loadToolsFile(path: string, options: LoadToolsFileOptions = {}): Promise<Tool[]> {
+  const loadTimeoutMs = loadTimeoutOption(options);
   const extension = extname(path).toLowerCase();
   if (MANIFEST_EXTENSIONS.has(extension)) {
     const text = await readToolsText(path);
     return toolsFromManifest(parseManifestText(text, path), path);
   }
-  if (MODULE_EXTENSIONS.has(extension)) return loadToolsModule(path);
+  if (MODULE_EXTENSIONS.has(extension)) return loadToolsModule(path, loadTimeoutMs);
   throw new ToolsFileError(
     `tools file '${path}' has ${extension ? `the extension '${extension}'` : 'no extension'}; ` +
       'use a .json manifest ({"tools": [...]}) or a .js/.mjs module that exports tools',
@@ -54,18 +77,18 @@ export function toolsFromManifest(value: unknown, source: string): Tool[] {
       },
     );
   }
-  const tools = (value as { tools?: unknown }).tools;
-  if (!Array.isArray(tools)) {
+  const tools = guarded(() => (value as { tools?: unknown }).tools, 'reading "tools"', source);
+  if (!isArrayValue(tools)) {
     const found = tools === undefined ? 'it has no "tools" key' : `"tools" is ${describe(tools)}`;
     throw new ToolsFileError(
       `tools file '${source}': ${found}; a manifest is {"tools": [{"name": ...}, ...]}`,
       { file: source },
     );
   }
-  return tools.map((entry, index) => {
+  return copyEntries(tools as unknown[], '"tools"', source).map((entry, index) => {
     checkEntry(entry, index, source);
-    const name = (entry as { name?: unknown }).name;
-    if ('execute' in (entry as object)) {
+    const name = guarded(() => (entry as { name?: unknown }).name, `reading tools[${index}].name`, source);
+    if (guarded(() => 'execute' in (entry as object), `reading tools[${index}]`, source)) {
       throw new ToolsFileError(
         `tools file '${source}': ${where(index, name)} has "execute", but a JSON manifest cannot hold code; ` +
           'remove it, or use a .js/.mjs module to give tools an execute function',
@@ -104,35 +127,20 @@ function parseManifestText(text: string, path: string): unknown {
   }
 }
 
-async function loadToolsModule(path: string): Promise<Tool[]> {
+async function loadToolsModule(path: string, loadTimeoutMs: number): Promise<Tool[]> {
   // A missing module would otherwise surface as an import error that reads like a bug in it.
   await readToolsText(path);
-  let exports: Record<string, unknown>;
-  try {
-    exports = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
-  } catch (cause) {
-    const reason = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
-    // Older Node 20 releases load a .js file outside a "type": "module" package as CommonJS.
-    const esmAsCommonJs =
-      cause instanceof SyntaxError && /\b(export|import)\b/.test(cause.message) && extname(path) === '.js';
-    const fix = esmAsCommonJs
-      ? 'rename it to .mjs, or add "type": "module" to its package.json'
-      : `fix the module (\`node ${path}\` shows where)`;
-    throw new ToolsFileError(`tools module '${path}' failed to load (${firstLine(reason)}); ${fix}`, {
-      file: path,
-      cause,
-    });
-  }
+  const exports = await importWithin(path, loadTimeoutMs);
   let tools: unknown;
   let what: string;
-  if ('tools' in exports) {
-    tools = exports.tools;
+  if (guarded(() => 'tools' in exports, 'reading the exports', path)) {
+    tools = guarded(() => exports.tools, 'reading export "tools"', path);
     what = 'export "tools"';
-  } else if (Array.isArray(exports.default)) {
+  } else if (isArrayValue(guarded(() => exports.default, 'reading the default export', path))) {
     tools = exports.default;
     what = 'the default export';
   } else {
-    const names = Object.keys(exports);
+    const names = guarded(() => Object.keys(exports), 'reading the exports', path);
     const found =
       names.length === 0 ? 'it exports nothing' : `it exports ${names.map((n) => `"${n}"`).join(', ')}`;
     throw new ToolsFileError(
@@ -140,22 +148,107 @@ async function loadToolsModule(path: string): Promise<Tool[]> {
       { file: path },
     );
   }
-  if (!Array.isArray(tools)) {
+  if (!isArrayValue(tools)) {
     throw new ToolsFileError(
       `tools module '${path}': ${what} must be an array of tools, not ${describe(tools)}`,
       { file: path },
     );
   }
-  for (const [index, entry] of tools.entries()) checkEntry(entry, index, path);
-  return tools as Tool[];
+  const entries = copyEntries(tools as unknown[], what, path);
+  for (const [index, entry] of entries.entries()) checkEntry(entry, index, path);
+  return entries as Tool[];
+}
+
+/**
+ * Imports the module, or fails once `ms` have passed. The timer is ref'd on purpose: an
+ * import whose top-level `await` never settles holds nothing that keeps Node alive, so
+ * without it the event loop would empty and Node would exit 13 without a word.
+ */
+async function importWithin(path: string, ms: number): Promise<Record<string, unknown>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new ToolsFileError(
+            `tools module '${path}' did not finish loading within ${ms} ms (a top-level await that never settles?); ` +
+              'fix the module or raise --load-timeout (loadTimeoutMs in the API)',
+            { file: path },
+          ),
+        ),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([importModule(path), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function importModule(path: string): Promise<Record<string, unknown>> {
+  try {
+    return (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+  } catch (cause) {
+    const reason = errorLine(cause);
+    // Older Node 20 releases load a .js file outside a "type": "module" package as CommonJS.
+    const esmAsCommonJs =
+      extname(path) === '.js' && reason.startsWith('SyntaxError: ') && /\b(export|import)\b/.test(reason);
+    const fix = esmAsCommonJs
+      ? 'rename it to .mjs, or add "type": "module" to its package.json'
+      : `fix the module (\`node ${path}\` shows where)`;
+    throw new ToolsFileError(`tools module '${path}' failed to load (${reason}); ${fix}`, {
+      file: path,
+      cause,
+    });
+  }
+}
+
+/**
+ * A plain copy of the module's array, read once: a Proxy or an array with getters can
+ * throw from any read, and what the registry checks must be what runs.
+ */
+function copyEntries(tools: unknown[], what: string, source: string): unknown[] {
+  const length = guarded(() => tools.length, `reading the length of ${what}`, source);
+  const entries: unknown[] = [];
+  for (let index = 0; index < length; index++)
+    entries.push(guarded(() => tools[index], `reading tools[${index}]`, source));
+  return entries;
+}
+
+/** The value `read` gives, or a ToolsFileError when the module's getter or Proxy trap throws. */
+function guarded<T>(read: () => T, doing: string, source: string): T {
+  try {
+    return read();
+  } catch (cause) {
+    throw new ToolsFileError(
+      `tools file '${source}': ${doing} threw: ${thrownMessage(cause)}; fix the tools module`,
+      {
+        file: source,
+        cause,
+      },
+    );
+  }
 }
 
 function checkEntry(entry: unknown, index: number, source: string): void {
-  if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) return;
+  if (entry !== null && typeof entry === 'object' && !isArrayValue(entry)) return;
   throw new ToolsFileError(
     `tools file '${source}': tools[${index}] must be a tool definition object, not ${describe(entry)}; ` +
       'write {"name": "...", "inputSchema": {...}}',
     { file: source, index },
+  );
+}
+
+function loadTimeoutOption(options: LoadToolsFileOptions): number {
+  if (options === null || typeof options !== 'object')
+    throw new TypeError(`loadToolsFile: options must be an object, not ${showValue(options)}`);
+  const value = options.loadTimeoutMs;
+  if (value === undefined) return DEFAULT_LOAD_TIMEOUT_MS;
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= MAX_DELAY_MS)
+    return value;
+  throw new TypeError(
+    `loadToolsFile: loadTimeoutMs must be a whole number from 1 to ${MAX_DELAY_MS}, not ${showValue(value)}`,
   );
 }
 
@@ -174,16 +267,21 @@ function unreadable(path: string, cause: unknown): string {
   return `tools file '${path}' cannot be read: ${cause instanceof Error ? cause.message : String(cause)}`;
 }
 
+/** `SyntaxError: Unexpected token`: the first line of what the module threw, safely. */
+function errorLine(cause: unknown): string {
+  try {
+    if (cause instanceof Error) return `${String(cause.name)}: ${thrownMessage(cause)}`;
+  } catch {
+    // A Proxy whose prototype trap throws: described as any other thrown value.
+  }
+  return thrownMessage(cause);
+}
+
 function describe(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
+  if (isArrayValue(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'string') return 'a string';
   if (typeof value === 'undefined') return 'undefined';
   return `a ${typeof value}`;
-}
-
-function firstLine(text: string): string {
-  const newline = text.indexOf('\n');
-  return newline < 0 ? text : text.slice(0, newline);
 }

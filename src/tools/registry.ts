@@ -1,7 +1,9 @@
 /** The tools a plan may call, checked once and with their schemas compiled once. */
 import { ToolDefinitionError } from '../errors.js';
+import { showValue, thrownMessage } from './safe-describe.js';
 import { type SchemaCompiler as Compiler, SchemaCompiler, type SchemaValidate } from './schema-validator.js';
 import type { JsonSchema, Tool } from './tool.js';
+import { delayProblem, retriesProblems } from './tool-values.js';
 
 export interface RegisteredTool {
   readonly tool: Tool;
@@ -22,20 +24,20 @@ export class ToolRegistry {
     const compiler: Compiler = new SchemaCompiler();
     const problems: string[] = [];
     let index = 0;
-    for (const tool of tools) {
+    for (const tool of listTools(tools)) {
       const where = `tool ${index++}`;
-      const found = checkDefinition(tool, where);
-      if (found.length > 0) {
+      const { name, problems: found } = checkDefinition(tool, where);
+      if (found.length > 0 || name === undefined) {
         problems.push(...found);
         continue;
       }
-      if (this.#tools.has(tool.name)) {
-        problems.push(`${where}: the name '${tool.name}' is used by another tool already`);
+      if (this.#tools.has(name)) {
+        problems.push(`${where}: the name '${name}' is used by another tool already`);
         continue;
       }
       const validateInput = compileSchema(compiler, tool, 'inputSchema', problems);
       const validateOutput = compileSchema(compiler, tool, 'outputSchema', problems);
-      this.#tools.set(tool.name, { tool, validateInput, validateOutput });
+      this.#tools.set(name, { tool, validateInput, validateOutput });
     }
     if (problems.length > 0) throw new ToolDefinitionError(problems);
   }
@@ -68,41 +70,68 @@ export class ToolRegistry {
 
 const BOOLEAN_FLAGS = ['latent', 'needsApproval', 'errorBranch', 'annotationsTrusted'] as const;
 
-function checkDefinition(tool: Tool, where: string): string[] {
-  if (tool === null || typeof tool !== 'object')
-    return [`${where}: a tool must be an object, not ${tool === null ? 'null' : typeof tool}`];
-  const problems: string[] = [];
-  if (typeof tool.name !== 'string' || tool.name === '') {
-    return [`${where}: "name" must be a non-empty string`];
+/** What a field read gave when its getter (or a Proxy trap) threw: already a problem. */
+const THREW: unique symbol = Symbol('threw');
+
+/** The definitions, read once: iterating a hostile iterable (a Proxy) may throw. */
+function listTools(tools: Iterable<Tool>): Tool[] {
+  try {
+    return [...tools];
+  } catch (e) {
+    throw new ToolDefinitionError([`reading the list of tools threw: ${thrownMessage(e)}`]);
   }
-  const named = `tool '${tool.name}'`;
+}
+
+/**
+ * Every field is read inside try/catch: a definition is the tools module's (or an MCP
+ * adapter's) object, and a getter or Proxy trap that throws must become a problem, not a crash.
+ * The schemas are read here too, for that reason, though they are compiled later.
+ */
+function checkDefinition(tool: Tool, where: string): { name?: string; problems: string[] } {
+  if (tool === null || typeof tool !== 'object')
+    return { problems: [`${where}: a tool must be an object, not ${showValue(tool)}`] };
+  const problems: string[] = [];
+  let named = where;
+  const read = (key: keyof Tool): unknown => {
+    try {
+      return tool[key];
+    } catch (e) {
+      problems.push(`${named}: reading "${key}" threw: ${thrownMessage(e)}`);
+      return THREW;
+    }
+  };
+  const name = read('name');
+  if (name === THREW) return { problems };
+  if (typeof name !== 'string' || name === '')
+    return { problems: [`${where}: "name" must be a non-empty string, not ${showValue(name)}`] };
+  named = `tool '${name}'`;
   for (const flag of BOOLEAN_FLAGS) {
-    if (tool[flag] !== undefined && typeof tool[flag] !== 'boolean')
-      problems.push(`${named}: "${flag}" must be a boolean`);
+    const value = read(flag);
+    if (value !== THREW && value !== undefined && typeof value !== 'boolean')
+      problems.push(`${named}: "${flag}" must be a boolean, not ${showValue(value)}`);
   }
   for (const key of ['timeoutMs', 'estimatedMs'] as const) {
-    const v = tool[key];
-    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0))
-      problems.push(`${named}: "${key}" must be a number >= 0`);
+    const value = read(key);
+    const problem = value === THREW || value === undefined ? undefined : delayProblem(value, key);
+    if (problem !== undefined) problems.push(`${named}: ${problem}`);
   }
-  const retries = tool.retries;
-  if (retries !== undefined) {
-    const limit =
-      typeof retries === 'number'
-        ? retries
-        : retries && typeof retries === 'object'
-          ? retries.limit
-          : undefined;
-    if (!(typeof limit === 'number' && Number.isInteger(limit) && limit >= 0)) {
-      problems.push(`${named}: "retries" must be a whole number >= 0 or {"limit": n, ...}`);
-    }
-  }
-  if (tool.execute !== undefined && typeof tool.execute !== 'function')
-    problems.push(`${named}: "execute" must be a function`);
-  if (tool.annotations !== undefined && (tool.annotations === null || typeof tool.annotations !== 'object')) {
-    problems.push(`${named}: "annotations" must be an object`);
-  }
-  return problems;
+  const retries = read('retries');
+  if (retries !== THREW && retries !== undefined)
+    for (const problem of retriesProblems(retries)) problems.push(`${named}: ${problem}`);
+  const execute = read('execute');
+  if (execute !== THREW && execute !== undefined && typeof execute !== 'function')
+    problems.push(`${named}: "execute" must be a function, not ${showValue(execute)}`);
+  const annotations = read('annotations');
+  if (
+    annotations !== THREW &&
+    annotations !== undefined &&
+    (annotations === null || typeof annotations !== 'object')
+  )
+    problems.push(`${named}: "annotations" must be an object, not ${showValue(annotations)}`);
+  read('description');
+  read('inputSchema');
+  read('outputSchema');
+  return { name, problems };
 }
 
 function compileSchema(
