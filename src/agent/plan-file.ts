@@ -1,26 +1,45 @@
 /**
  * The one file plan mode lets the model write: `<plansDir>/<name>`, nothing else. The name is
- * a plain file name (no separators, no `..`, not absolute), checked when the tools are made;
- * at each write the directory must still be the one first seen (not swapped for a link to
- * elsewhere), an existing plan file must be a regular file (a symbolic link is refused, never
- * followed), and the content goes to a fresh temporary file renamed over the plan file, so a
- * hard link to a file outside is replaced, not written through.
+ * a plain file name (no separators, no `..`, not absolute), checked when the tools are made.
+ *
+ * The plans folder is created (when missing) and opened once, at construction; every write
+ * and read then goes through that open folder (see opened-folder.ts), never through its name,
+ * so neither a link planted where a missing folder would be made, nor a folder (or a parent)
+ * swapped for a link while a write is under way, can steer a write outside. The content goes
+ * to a fresh temporary file (created exclusively, never through a link), is synced, and is
+ * renamed over the plan file, so a hard link to a file outside is replaced, not written
+ * through. An existing plan file that is a link or not a regular file is refused, never
+ * followed.
  */
 import { randomBytes } from 'node:crypto';
-import { realpathSync } from 'node:fs';
-import { constants, lstat, mkdir, open, realpath, rename, rm } from 'node:fs/promises';
-import { isAbsolute, join, resolve } from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
 import { PermissionDeniedError } from '../errors.js';
 import { describeValue } from './describe-value.js';
+import { OpenedFolder, OutsideFolderError } from './opened-folder.js';
+
+/** Temporary names add 18 bytes to the plan file's; most file systems allow 255 in all. */
+const MAX_NAME_BYTES = 200;
+
+export interface PlanFileReadOptions {
+  /**
+   * The largest plan file read, in bytes; a larger one is refused without being read whole.
+   * @default 1_048_576
+   */
+  readonly maxBytes?: number;
+}
 
 export class PlanFile {
-  /** The plan file's path, as `plansDir` was given. */
+  /** The plan file's path, as `plansDir` was given (what messages show). */
   readonly path: string;
-  readonly #dir: string;
+  readonly #folder: OpenedFolder;
   readonly #name: string;
-  #root: string | undefined;
 
-  /** @throws {TypeError} for a directory or file name that is not usable. */
+  /**
+   * Creates `plansDir` when it is missing and opens it for the PlanFile's life; call `close()`
+   * to release it sooner than garbage collection would.
+   * @throws {TypeError} for a directory or file name that is not usable, naming it and why.
+   */
   constructor(plansDir: string, name: string, where = 'PlanFile') {
     if (typeof plansDir !== 'string' || plansDir === '' || plansDir.includes('\0')) {
       throw new TypeError(`${where}: plansDir must be a directory path, not ${describeValue(plansDir)}`);
@@ -37,97 +56,168 @@ export class PlanFile {
         `${where}: planFile must be a plain file name inside plansDir (no '/', '\\' or '..'), not ${describeValue(name)}`,
       );
     }
-    this.#dir = resolve(plansDir);
+    if (Buffer.byteLength(name) > MAX_NAME_BYTES) {
+      throw new TypeError(
+        `${where}: planFile must be at most ${MAX_NAME_BYTES} bytes long, not ${describeValue(name)} (${Buffer.byteLength(name)} bytes)`,
+      );
+    }
+    try {
+      this.#folder = new OpenedFolder(plansDir);
+    } catch (error) {
+      throw new TypeError(
+        `${where}: plansDir ${describeValue(plansDir)} cannot be created and opened as a folder (${(error as Error).message}); give a directory path you can write to`,
+      );
+    }
     this.#name = name;
     this.path = join(plansDir, name);
-    try {
-      this.#root = realpathSync(this.#dir);
-    } catch {
-      // Created at the first write.
-    }
   }
 
   /**
    * Replaces the plan file's content.
-   * @throws {PermissionDeniedError} when the write would leave the plans directory.
+   * @throws {PermissionDeniedError} when the write would leave the plans folder, the plan file
+   *   is a link or not a regular file, or the PlanFile was closed.
    */
   async write(content: string): Promise<void> {
-    await mkdir(this.#dir, { recursive: true });
-    const root = await this.#checkedRoot('plan_write');
-    const target = join(root, this.#name);
-    await this.#refuseSpecial(target, 'plan_write');
-    const temporary = join(root, `.${this.#name}.${randomBytes(6).toString('hex')}.tmp`);
-    // 'wx' = O_CREAT | O_EXCL: never opens an existing file, never follows a link.
-    const handle = await open(temporary, 'wx', 0o644);
-    try {
-      await handle.writeFile(content, 'utf8');
-      await handle.sync();
-    } catch (error) {
+    const tool = 'plan_write';
+    await this.#use(tool, async (folder) => {
+      await this.#checkName(tool);
+      await this.#refuseSpecial(folder, tool);
+      const temporary = `.${this.#name}.${randomBytes(6).toString('hex')}.tmp`;
+      const handle = await folder.create(temporary, 0o644);
+      try {
+        await handle.writeFile(content, 'utf8');
+        await handle.sync();
+      } catch (error) {
+        await handle.close();
+        await folder.remove(temporary);
+        throw error;
+      }
       await handle.close();
-      await rm(temporary, { force: true });
-      throw error;
+      try {
+        await folder.rename(temporary, this.#name);
+      } catch (error) {
+        await folder.remove(temporary).catch(() => undefined);
+        throw error;
+      }
+      await folder.sync();
+    });
+  }
+
+  /**
+   * The plan file's content, or null when there is none yet.
+   * @throws {PermissionDeniedError} when it is a link or not a regular file, the plans folder
+   *   moved, or the PlanFile was closed.
+   * @throws {TypeError} for a bad option, or a file larger than `maxBytes`.
+   */
+  async read(options: PlanFileReadOptions = {}): Promise<string | null> {
+    if (options === null || typeof options !== 'object') {
+      throw new TypeError(`PlanFile.read: options must be an object, not ${describeValue(options)}`);
     }
-    await handle.close();
+    const { maxBytes = 1_048_576 } = options;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) {
+      throw new TypeError(
+        `PlanFile.read: maxBytes must be a positive integer, not ${describeValue(maxBytes)}`,
+      );
+    }
+    const tool = 'exit_plan_mode';
+    return this.#use(tool, async (folder) => {
+      await this.#checkName(tool);
+      let handle: FileHandle;
+      try {
+        handle = await folder.openToRead(this.#name);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return null;
+        // O_NOFOLLOW refuses a link with ELOOP (EMLINK on some BSDs).
+        if (code === 'ELOOP' || code === 'EMLINK') throw this.#linkRefusal(tool);
+        throw error;
+      }
+      try {
+        if (!(await handle.stat()).isFile()) throw this.#notRegular(tool);
+        return await readAtMost(handle, maxBytes, this.path);
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  /** Releases the plans folder; later writes and reads are refused. Idempotent. */
+  close(): void {
+    this.#folder.close();
+  }
+
+  async #use<T>(tool: string, work: (folder: OpenedFolder) => Promise<T>): Promise<T> {
+    const folder = this.#folder;
+    if (folder.closed) {
+      throw new PermissionDeniedError(
+        tool,
+        `the plan file ${this.path} can no longer be used: its plan tools were closed; make new plan tools to write a plan`,
+      );
+    }
     try {
-      await rename(temporary, target);
+      return await folder.hold(() => work(folder));
     } catch (error) {
-      await rm(temporary, { force: true });
+      if (error instanceof OutsideFolderError) {
+        throw new PermissionDeniedError(
+          tool,
+          `${error.message}; plan mode reads and writes only inside the plans folder`,
+        );
+      }
       throw error;
     }
   }
 
   /**
-   * The plan file's content, or null when there is none yet.
-   * @throws {PermissionDeniedError} when it is a link or not a regular file.
+   * Nothing goes through the name, so a moved folder would still be written safely; but the
+   * user and the model look for the plan at `path`, and a plan written where nobody looks is
+   * a silent loss, so a name that no longer leads to the opened folder is refused, saying so.
    */
-  async read(): Promise<string | null> {
-    let root: string;
-    try {
-      root = await this.#checkedRoot('exit_plan_mode');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-    const target = join(root, this.#name);
-    if (!(await this.#refuseSpecial(target, 'exit_plan_mode'))) return null;
-    const handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW);
-    try {
-      return await handle.readFile('utf8');
-    } finally {
-      await handle.close();
-    }
+  async #checkName(tool: string): Promise<void> {
+    const leads = await this.#folder.whereNameLeads();
+    if (leads === undefined) return;
+    const dir = this.#folder.path;
+    throw new PermissionDeniedError(
+      tool,
+      leads === null
+        ? `the plans directory ${dir} was moved or removed after plan mode opened it; plan mode uses only the folder it opened, so put it back or make new plan tools`
+        : `the plans directory ${dir} now leads to ${leads}, not to the folder plan mode opened; plan mode uses only the plans directory`,
+    );
   }
 
-  async #checkedRoot(tool: string): Promise<string> {
-    const real = await realpath(this.#dir);
-    if (this.#root === undefined) this.#root = real;
-    if (real !== this.#root) {
-      throw new PermissionDeniedError(
-        tool,
-        `the plans directory ${this.#dir} now leads to ${real}, not ${this.#root}; plan mode uses only the plans directory`,
-      );
-    }
-    return real;
+  /** Refuses a plan file that exists but is not a regular file. */
+  async #refuseSpecial(folder: OpenedFolder, tool: string): Promise<void> {
+    const stats = await folder.lstat(this.#name);
+    if (stats === undefined || stats.isFile()) return;
+    throw stats.isSymbolicLink() ? this.#linkRefusal(tool) : this.#notRegular(tool);
   }
 
-  /** Whether the plan file exists; refuses one that is not a regular file. */
-  async #refuseSpecial(target: string, tool: string): Promise<boolean> {
-    let stats;
-    try {
-      stats = await lstat(target);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw error;
-    }
-    if (stats.isSymbolicLink()) {
-      throw new PermissionDeniedError(
-        tool,
-        `the plan file ${this.path} is a symbolic link; plan mode reads and writes only a regular file inside the plans directory`,
+  #linkRefusal(tool: string): PermissionDeniedError {
+    return new PermissionDeniedError(
+      tool,
+      `the plan file ${this.path} is a symbolic link; plan mode reads and writes only a regular file inside the plans directory`,
+    );
+  }
+
+  #notRegular(tool: string): PermissionDeniedError {
+    return new PermissionDeniedError(tool, `the plan file ${this.path} is not a regular file`);
+  }
+}
+
+/** Reads at most `maxBytes` (the file may grow while it is read); more is a TypeError. */
+async function readAtMost(handle: FileHandle, maxBytes: number, path: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(65_536, maxBytes + 1 - total));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > maxBytes) {
+      throw new TypeError(
+        `the plan file ${path} is larger than ${maxBytes} bytes, the most plan mode reads; shorten it`,
       );
     }
-    if (!stats.isFile()) {
-      throw new PermissionDeniedError(tool, `the plan file ${this.path} is not a regular file`);
-    }
-    return true;
   }
+  return Buffer.concat(chunks, total).toString('utf8');
 }

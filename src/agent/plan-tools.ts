@@ -15,7 +15,10 @@ import { type Todo, TODO_STATUSES, TodoList } from './todos.js';
 export interface PlanToolsOptions {
   /** The latch the tools flip. Required. */
   readonly latch: PlanMode;
-  /** The directory of the plan file (created when missing). Required. */
+  /**
+   * The directory of the plan file. Created when missing and opened once, by `planTools()`
+   * itself; the tools then use that open folder and never follow the name again. Required.
+   */
   readonly plansDir: string;
   /**
    * Asked by `exit_plan_mode` to approve the plan; a no keeps plan mode on and hands the
@@ -42,10 +45,13 @@ export interface PlanToolsOptions {
 const PLAN_SCHEMA = { type: 'string', minLength: 1 } as const;
 
 /**
- * @returns the four tools, in the order enter_plan_mode, exit_plan_mode, plan_write, todo_write.
- * @throws {TypeError} naming the bad option value.
+ * @returns the four tools, in the order enter_plan_mode, exit_plan_mode, plan_write, todo_write;
+ *   the array's `close()` releases the plans folder they hold open (afterwards plan_write and
+ *   exit_plan_mode without a `plan` are refused). Without it, the folder is released when the
+ *   tools are garbage collected.
+ * @throws {TypeError} naming the bad option value, or a plansDir that cannot be created or opened.
  */
-export function planTools(options: PlanToolsOptions): Tool[] {
+export function planTools(options: PlanToolsOptions): Tool[] & { close(): void } {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`planTools: options must be an object, not ${describeValue(options)}`);
   }
@@ -117,7 +123,8 @@ export function planTools(options: PlanToolsOptions): Tool[] {
       let plan: string;
       let from: string | undefined;
       if (args.plan === undefined) {
-        const written = await file.read();
+        // No plan within maxPlanLength characters takes more than 3 bytes a character in UTF-8.
+        const written = await file.read({ maxBytes: Math.min(maxPlanLength * 3, Number.MAX_SAFE_INTEGER) });
         if (written === null) {
           throw new TypeError(
             `there is no plan to submit: pass \`plan\`, or write ${file.path} with plan_write first`,
@@ -193,7 +200,11 @@ export function planTools(options: PlanToolsOptions): Tool[] {
     execute: (args) => summarize(todos.replace(args.todos)),
   };
 
-  return [enterPlanMode, exitPlanMode, planWrite, todoWrite].map(markPlanTool);
+  const tools = [enterPlanMode, exitPlanMode, planWrite, todoWrite].map(markPlanTool);
+  // Not enumerable: the array still looks (and spreads, and serializes) like a plain list of tools.
+  return Object.defineProperty(tools, 'close', { value: () => file.close() }) as Tool[] & {
+    close(): void;
+  };
 }
 
 function summarize(list: readonly Todo[]): string {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   link,
   lstat,
@@ -35,7 +36,9 @@ beforeEach(async () => {
   outside = join(dir, 'outside');
   await mkdir(outside);
 });
+const made: { close(): void }[] = [];
 afterEach(async () => {
+  for (const tools of made.splice(0)) tools.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -45,6 +48,7 @@ function make(options: Partial<PlanToolsOptions> = {}) {
   const latch = options.latch ?? new PlanMode();
   const approve = vi.fn<ApprovePlan>(options.approve ?? (() => true));
   const tools = planTools({ latch, plansDir, ...options, approve });
+  made.push(tools);
   const byName = Object.fromEntries(tools.map((t) => [t.name, t])) as Record<string, Tool>;
   const exec = async (name: string, args: Record<string, unknown> = {}) => byName[name]!.execute!(args, ctx);
   return { latch, approve, tools, exec };
@@ -100,6 +104,27 @@ describe('planTools: the definitions', () => {
       expect(() => planTools({ latch, plansDir, approve, ...override })).toThrow(message);
     }
     expect(() => planTools(undefined as never)).toThrow(/options must be an object, not undefined/);
+  });
+
+  it('a bad option creates no plans directory', async () => {
+    expect(() => planTools({ latch: new PlanMode(), plansDir, approve: () => true, planFile: '..' })).toThrow(
+      TypeError,
+    );
+    await expect(lstat(plansDir)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('a plan file name too long for the temporary file beside it is a TypeError', () => {
+    expect(() => make({ planFile: `${'x'.repeat(201)}` })).toThrow(
+      /planFile must be at most 200 bytes long, not "x{60}…" \(201 bytes\)/,
+    );
+  });
+
+  it('a plansDir that cannot be a folder is a TypeError naming it, at once', async () => {
+    await writeFile(join(dir, 'file'), 'not a folder');
+    expect(() => make({ plansDir: join(dir, 'file') })).toThrow(TypeError);
+    expect(() => make({ plansDir: join(dir, 'file', 'plans') })).toThrow(
+      /plansDir ".*file\/plans" cannot be created and opened as a folder \(ENOTDIR: .*\); give a directory path you can write to/,
+    );
   });
 });
 
@@ -205,8 +230,9 @@ describe('enter_plan_mode and exit_plan_mode', () => {
 });
 
 describe('plan_write: only the plan file, inside the plans directory', () => {
-  it('creates the directory and writes the plan file; a second write replaces it', async () => {
+  it('creates the directory when the tools are made; writes the plan file; a second write replaces it', async () => {
     const { exec } = make();
+    expect(await readdir(plansDir)).toEqual([]);
     expect(await exec('plan_write', { content: 'v1' })).toMatch(
       /^Wrote the plan to .*PLAN\.md \(2 characters\)/,
     );
@@ -249,6 +275,55 @@ describe('plan_write: only the plan file, inside the plans directory', () => {
     const { latch, approve, exec } = make();
     latch.enter();
     expect(isPermissionDeniedError(await failure(exec('exit_plan_mode')))).toBe(true);
+    expect(approve).not.toHaveBeenCalled();
+  });
+
+  it('refuses to write or read once the plans directory is moved or removed', async () => {
+    const { latch, exec } = make();
+    await exec('plan_write', { content: 'first' });
+    await rename(plansDir, join(dir, 'moved'));
+    const error = await failure(exec('plan_write', { content: 'second' }));
+    expect(isPermissionDeniedError(error)).toBe(true);
+    expect(error.message).toMatch(/plans directory .*plans was moved or removed after plan mode opened it/);
+    latch.enter();
+    expect(isPermissionDeniedError(await failure(exec('exit_plan_mode')))).toBe(true);
+    expect(await readFile(join(dir, 'moved', 'PLAN.md'), 'utf8')).toBe('first');
+  });
+
+  it('close() releases the folder: plan_write and reading the plan file are refused after it', async () => {
+    const { latch, tools, exec } = make();
+    await exec('plan_write', { content: 'written' });
+    tools.close();
+    tools.close();
+    const error = await failure(exec('plan_write', { content: 'again' }));
+    expect(isPermissionDeniedError(error)).toBe(true);
+    expect(error.message).toMatch(/its plan tools were closed; make new plan tools/);
+    latch.enter();
+    expect(isPermissionDeniedError(await failure(exec('exit_plan_mode')))).toBe(true);
+    expect(await exec('exit_plan_mode', { plan: 'given inline' })).toMatch(/approved/);
+    expect(Object.keys(tools)).toEqual(['0', '1', '2', '3']);
+  });
+
+  it('exit_plan_mode refuses a plan file that is a FIFO without blocking on it', async () => {
+    await mkdir(plansDir);
+    expect(spawnSync('mkfifo', [join(plansDir, 'PLAN.md')]).status).toBe(0);
+    const { latch, approve, exec } = make();
+    latch.enter();
+    const error = await failure(exec('exit_plan_mode'));
+    expect(isPermissionDeniedError(error)).toBe(true);
+    expect(error.message).toMatch(/is not a regular file/);
+    expect(approve).not.toHaveBeenCalled();
+  });
+
+  it('exit_plan_mode reads at most 3 bytes per allowed character of the plan file', async () => {
+    const { latch, approve, exec } = make({ maxPlanLength: 10 });
+    await writeFile(join(plansDir, 'PLAN.md'), 'é'.repeat(15));
+    latch.enter();
+    expect((await failure(exec('exit_plan_mode'))).message).toMatch(/15 characters; at most 10/);
+    await writeFile(join(plansDir, 'PLAN.md'), 'x'.repeat(31));
+    expect((await failure(exec('exit_plan_mode'))).message).toMatch(
+      /the plan file .*PLAN\.md is larger than 30 bytes, the most plan mode reads; shorten it/,
+    );
     expect(approve).not.toHaveBeenCalled();
   });
 
