@@ -7,6 +7,7 @@ import type { Tool } from '../tools/tool.js';
 import { CliInputError } from './cli-input-error.js';
 import { type CliIo, displayName, readJsonObject, readText, STDIN } from './io.js';
 import { joinTools, type McpFlags } from './mcp-servers.js';
+import { millisecondsFlag } from './whole-number.js';
 
 export interface CommonFlags extends McpFlags {
   /** A tools file: a .json manifest or a .js/.mjs module. Without it, tools are not checked. */
@@ -15,6 +16,11 @@ export interface CommonFlags extends McpFlags {
   readonly input?: string;
   /** A JSON object file of initial state. */
   readonly state?: string;
+  /**
+   * Most time a tools module may take to load, in ms (a whole number from 1 to 2147483647).
+   * @default '30000'
+   */
+  readonly loadTimeout?: string;
 }
 
 export interface CompileInputs {
@@ -40,11 +46,12 @@ export async function loadCompileInputs(file: string, flags: CommonFlags, io: Cl
     );
   if (flags.tools === STDIN)
     throw new CliInputError('--tools cannot read standard input; name a .json manifest or a .js/.mjs module');
+  const loadTimeoutMs = loadTimeoutFlag(flags);
   const text = await readText(file, { io, what: 'plan file' });
   const tools =
     flags.tools === undefined && flags.mcpTools === undefined
       ? undefined
-      : await loadToolRegistry(flags.tools, flags.mcpTools ?? []);
+      : await loadToolRegistry(flags.tools, flags.mcpTools ?? [], loadTimeoutMs);
   const input =
     flags.input === undefined ? undefined : await readJsonObject(flags.input, { io, what: 'input file' });
   const state =
@@ -57,16 +64,26 @@ export async function loadCompileInputs(file: string, flags: CommonFlags, io: Cl
   };
 }
 
+/** `--load-timeout <ms>`, checked whether or not a tools module is given. */
+export function loadTimeoutFlag(flags: { readonly loadTimeout?: string }): number | undefined {
+  return millisecondsFlag(flags.loadTimeout, '--load-timeout', 1);
+}
+
 /**
  * The tools of --tools (a manifest or a module) joined with those of the --mcp servers.
+ * @param loadTimeoutMs Most time the module may take to load (loadToolsFile's default when undefined).
  * @throws {CliInputError} (exit 2) for a tools file or definition that cannot be used.
  */
 export async function loadToolRegistry(
   file: string | undefined,
   mcpTools: readonly Tool[],
+  loadTimeoutMs?: number,
 ): Promise<ToolRegistry> {
   try {
-    const fileTools = file === undefined ? [] : await loadToolsFile(file);
+    const fileTools =
+      file === undefined
+        ? []
+        : await loadToolsFile(file, loadTimeoutMs === undefined ? {} : { loadTimeoutMs });
     return new ToolRegistry(joinTools(fileTools, file, mcpTools));
   } catch (e) {
     if (isToolsFileError(e)) throw new CliInputError(e.message);

@@ -1,5 +1,6 @@
 /** `plan run` off a terminal: one plain line per event, for logs and pipes. */
 import type { RunEvent } from '../run/types.js';
+import { MAX_DELAY_MS } from '../tools/tool-values.js';
 import { formatDuration, oneLine } from './format.js';
 import type { OutputStream } from './io.js';
 
@@ -17,16 +18,132 @@ export interface RunView {
 /** Shows nothing: `--json` keeps stderr for prompts and errors. */
 export const QUIET_VIEW: RunView = { onEvent() {}, pause() {}, resume() {}, stop() {} };
 
-export class PlainView implements RunView {
-  constructor(private readonly stream: OutputStream) {}
+export interface PlainViewOptions {
+  /**
+   * Time without an event, in ms, before a `still running after ...` line names the calls
+   * still running: off a terminal nothing else shows that a quiet run is alive.
+   * @default 10000
+   */
+  readonly quietMs?: number;
+  /**
+   * Time between two `still running` lines while the run stays quiet, in ms.
+   * @default 30000
+   */
+  readonly repeatMs?: number;
+  /**
+   * The clock.
+   * @default Date.now
+   */
+  readonly now?: () => number;
+}
 
-  onEvent(event: RunEvent): void {
-    this.stream.write(`${formatEventLine(event)}\n`);
+/** Calls named in one `still running` line; more are counted. */
+const MAX_NAMED = 5;
+
+export class PlainView implements RunView {
+  readonly #stream: OutputStream;
+  readonly #quietMs: number;
+  readonly #repeatMs: number;
+  readonly #now: () => number;
+  /** Calls started and not ended, with their tool and when they started (by #now). */
+  readonly #running = new Map<string, { readonly tool: string; readonly since: number }>();
+  #startedAt: number | null = null;
+  /** When the next `still running` line is due, if nothing happens before. */
+  #due = 0;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  /** When #timer fires. */
+  #timerAt = 0;
+  #paused = false;
+  #ended = false;
+
+  constructor(stream: OutputStream, options: PlainViewOptions = {}) {
+    this.#stream = stream;
+    this.#quietMs = positiveMs(options.quietMs, 'quietMs', 10_000);
+    this.#repeatMs = positiveMs(options.repeatMs, 'repeatMs', 30_000);
+    this.#now = options.now ?? Date.now;
   }
 
-  pause(): void {}
-  resume(): void {}
-  stop(): void {}
+  onEvent(event: RunEvent): void {
+    this.#stream.write(`${formatEventLine(event)}\n`);
+    if (this.#ended) return;
+    const now = this.#now();
+    if (event.type === 'run:start') this.#startedAt = now;
+    else if (event.type === 'call:start') this.#running.set(event.call, { tool: event.tool, since: now });
+    else if (event.type === 'call:end' || event.type === 'call:retry') this.#running.delete(event.call);
+    else if (event.type === 'run:end') return this.stop();
+    this.#quietFrom(now);
+  }
+
+  pause(): void {
+    this.#paused = true;
+  }
+
+  resume(): void {
+    this.#paused = false;
+    this.#quietFrom(this.#now());
+  }
+
+  stop(): void {
+    this.#ended = true;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+  }
+
+  /**
+   * The next line is due a quiet period from now. One timer serves the whole run: when it
+   * fires early it is pushed back then, since events come far faster than it fires; it is set
+   * anew only when it would fire late (after a line it waits the longer repeat period).
+   */
+  #quietFrom(now: number): void {
+    this.#due = now + this.#quietMs;
+    if (this.#timer === null || this.#timerAt > this.#due) this.#schedule(this.#quietMs);
+  }
+
+  #schedule(ms: number): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timerAt = this.#now() + ms;
+    this.#timer = setTimeout(() => this.#tick(), ms);
+    // The line is a courtesy: it must never keep the process alive or delay its exit.
+    this.#timer.unref?.();
+  }
+
+  #tick(): void {
+    this.#timer = null;
+    if (this.#ended) return;
+    const now = this.#now();
+    if (now < this.#due) return this.#schedule(this.#due - now);
+    // A prompt owns the terminal while paused: the line waits for the next period.
+    if (!this.#paused) this.#stream.write(`${this.#stillRunning(now)}\n`);
+    this.#due = now + this.#repeatMs;
+    this.#schedule(this.#repeatMs);
+  }
+
+  /** `still running after 40s: call a (slowTool) 40s, call b (other) 12s` */
+  #stillRunning(now: number): string {
+    const head = `still running after ${seconds(now - (this.#startedAt ?? now))}`;
+    if (this.#running.size === 0) return `${head}: no call is running right now`;
+    const named: string[] = [];
+    for (const [call, { tool, since }] of this.#running) {
+      if (named.length === MAX_NAMED) break;
+      named.push(`call ${call} (${tool}) ${seconds(now - since)}`);
+    }
+    const more = this.#running.size - named.length;
+    return `${head}: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+  }
+}
+
+/** Whole seconds under a minute (`40s`), then `2m 05s`: a heartbeat needs no fractions. */
+function seconds(ms: number): string {
+  return ms < 60_000 ? `${Math.floor(Math.max(0, ms) / 1000)}s` : formatDuration(ms);
+}
+
+function positiveMs(value: number | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1 || value > MAX_DELAY_MS)
+    throw new TypeError(
+      `PlainView: ${name} must be a whole number from 1 to ${MAX_DELAY_MS}, not ${String(value)}`,
+    );
+  return value;
 }
 
 /**

@@ -193,6 +193,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .command('worker')
     .description('run the tool calls of `plan run --redis` from the queue, until Ctrl-C or SIGTERM')
     .option('--tools <module>', 'tools to run: a .js/.mjs ES module exporting tools with execute functions')
+    .option('--load-timeout <ms>', LOAD_TIMEOUT_HELP)
     .option('--redis <url>', 'the Redis of the queue (default: redis://127.0.0.1:6379)')
     .option('--queue <name>', 'the queue (default: planmode)')
     .option('--concurrency <n>', 'most jobs running at once (default: 16)')
@@ -217,6 +218,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       'an agent over a model API: the plan loop (solutions run as plans), or --plan-mode (plan, approve, execute)',
     )
     .option('--tools <module>', 'tools: a .js/.mjs ES module exporting tools with execute functions')
+    .option('--load-timeout <ms>', LOAD_TIMEOUT_HELP)
     .option('--mcp <command>', MCP_HELP, collect)
     .option(
       '--trust-mcp-annotations',
@@ -254,6 +256,9 @@ interface CommonHelp {
   readonly help?: string;
 }
 
+const LOAD_TIMEOUT_HELP =
+  'most time the --tools module may take to load (its top-level code and awaits); then exit 2 (default: 30000)';
+
 const MCP_HELP =
   'an MCP server to start over stdio (a command line, split like a shell would but run without one); its tools join --tools; repeatable';
 
@@ -268,6 +273,7 @@ function common(command: Command, options: CommonHelp = {}): Command {
     .option('--mcp <command>', MCP_HELP, collect)
     .option('--input <file>', 'a JSON object of †input values')
     .option('--state <file>', 'a JSON object of initial state')
+    .option('--load-timeout <ms>', LOAD_TIMEOUT_HELP)
     .addHelpText('after', options.help ?? EXIT_CODES_HELP);
 }
 

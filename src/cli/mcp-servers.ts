@@ -84,7 +84,8 @@ export function joinTools(
   toolsFile: string | undefined,
   mcpTools: readonly Tool[],
 ): Tool[] {
-  const names = new Set(fileTools.map((t) => t.name));
+  // A name whose getter throws is left to ToolRegistry, which reports it as a problem.
+  const names = new Set(fileTools.map(nameOf));
   const clash = mcpTools.find((t) => names.has(t.name));
   if (clash) {
     throw new CliInputError(
@@ -92,4 +93,12 @@ export function joinTools(
     );
   }
   return [...fileTools, ...mcpTools];
+}
+
+function nameOf(tool: Tool): unknown {
+  try {
+    return tool.name;
+  } catch {
+    return undefined;
+  }
 }

@@ -57,8 +57,28 @@ export function formatRunSummary(result: RunResult, options: SummaryOptions): st
   });
   let out = `${paint(options.file, c, 'bold')}: run ${status} ${formatDuration(ms)}, ${plural(result.calls.length, 'call')}`;
   out += parts.length > 0 ? `: ${parts.join(', ')}\n` : '\n';
+  out += formatCancelledWhileRunning(result.calls, c);
   out += formatState(result.state, options.maxStateLines ?? 20);
   return out;
+}
+
+/** Calls named in the `cancelled while running` line; more are counted. */
+const MAX_CANCELLED_NAMED = 10;
+
+/**
+ * `cancelled while running: fetch (http_get), index (embed)`: the calls Ctrl-C (or
+ * --fail-fast) stopped midway, whose side effects may be half done.
+ */
+function formatCancelledWhileRunning(calls: RunResult['calls'], color: boolean): string {
+  const named: string[] = [];
+  let count = 0;
+  for (const call of calls) {
+    if (call.status !== 'cancelled' || call.startedAt === null) continue;
+    if (count++ < MAX_CANCELLED_NAMED) named.push(`${call.id} (${call.tool})`);
+  }
+  if (count === 0) return '';
+  const more = count > named.length ? ` and ${count - named.length} more` : '';
+  return `${paint('cancelled while running', color, 'yellow')}: ${named.join(', ')}${more}\n`;
 }
 
 function formatState(state: RunResult['state'], maxLines: number): string {

@@ -1,4 +1,5 @@
-/** A numeric flag (`--concurrency 4`), read strictly: digits only, and at least `least`. */
+/** A numeric flag (`--concurrency 4`), read strictly: digits only, and within bounds. */
+import { MAX_DELAY_MS } from '../tools/tool-values.js';
 import { CliInputError } from './cli-input-error.js';
 
 /**
@@ -10,5 +11,21 @@ export function wholeNumber(value: string | undefined, flag: string, least: numb
   const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
   if (!Number.isSafeInteger(n) || n < least)
     throw new CliInputError(`${flag} must be a whole number >= ${least}, not '${value}'`);
+  return n;
+}
+
+/**
+ * A flag in milliseconds, read as {@link wholeNumber} does. Node's timers wait at most
+ * 2147483647 ms (about 24.8 days) and fire at once for anything longer, so a larger value
+ * would not be a long wait but none at all.
+ */
+export function millisecondsFlag(value: string | undefined, flag: string, least: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = wholeNumber(value, flag, least);
+  if (n !== undefined && n > MAX_DELAY_MS) {
+    throw new CliInputError(
+      `${flag} must be at most ${MAX_DELAY_MS} ms (about 24.8 days, the longest a timer can wait), not '${value}'`,
+    );
+  }
   return n;
 }

@@ -313,6 +313,40 @@ describe('formatRunSummary', () => {
     );
   });
 
+  it('names the calls cancelled while running, not those cancelled before they started', () => {
+    const call = (id: string, startedAt: string | null) => ({
+      id,
+      tool: `tool_${id}`,
+      status: 'cancelled' as const,
+      branch: null,
+      handled: false,
+      attempts: startedAt === null ? 0 : 1,
+      startedAt,
+      endedAt: startedAt,
+      error: null,
+    });
+    const interrupted: RunResult = {
+      ...result({}),
+      status: 'cancelled',
+      calls: [call('fetch', at(5)), call('after', null), call('index', at(7))],
+    };
+    expect(formatRunSummary(interrupted, { file: 'p.json', color: false, interrupted: true })).toBe(
+      'p.json: run interrupted after 1.23s, 3 calls: 3 cancelled\n' +
+        'cancelled while running: fetch (tool_fetch), index (tool_index)\n' +
+        'state: {}\n',
+    );
+    const many: RunResult = {
+      ...interrupted,
+      calls: Array.from({ length: 13 }, (_, i) => call(`c${i}`, at(i))),
+    };
+    expect(formatRunSummary(many, { file: 'p.json', color: false, interrupted: true })).toMatch(
+      /\ncancelled while running: c0 \(tool_c0\), .*, c9 \(tool_c9\) and 3 more\n/,
+    );
+    expect(formatRunSummary(result({}), { file: 'p.json', color: false })).not.toMatch(
+      /cancelled while running/,
+    );
+  });
+
   it('gives only the size of a big state', () => {
     const big = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i]));
     expect(formatRunSummary(result(big), { file: 'p.json', color: false })).toMatch(

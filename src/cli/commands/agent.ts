@@ -19,7 +19,7 @@ import type { Message } from '../../agent/model.js';
 import { PlanAgent } from '../../agent/plan-agent.js';
 import type { SolveResult } from '../../agent/solve.js';
 import { createProvider } from '../../agent/providers/create.js';
-import { loadToolRegistry } from '../compile-inputs.js';
+import { loadTimeoutFlag, loadToolRegistry } from '../compile-inputs.js';
 import { formatPlanListing, formatPlanSimulation, lineReader, Prompter } from '../approval-prompt.js';
 import { CliInputError } from '../cli-input-error.js';
 import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
@@ -35,6 +35,11 @@ import { wholeNumber } from '../whole-number.js';
 export interface AgentFlags extends McpFlags {
   /** The tools: an ES module exporting tools with execute functions. Required unless --mcp is given. */
   readonly tools?: string;
+  /**
+   * Most time the tools module may take to load, in ms.
+   * @default '30000'
+   */
+  readonly loadTimeout?: string;
   /**
    * Tool-name patterns that are read-only in plan mode whatever their annotations say.
    * @default []
@@ -97,7 +102,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     throw new CliInputError(`--mode must be one of ${RUN_MODES.join(', ')}, not '${mode}'`);
   }
   const maxIterations = wholeNumber(flags.maxIterations, '--max-iterations', 1);
-  const tools = await loadToolRegistry(flags.tools, flags.mcpTools ?? []);
+  const tools = await loadToolRegistry(flags.tools, flags.mcpTools ?? [], loadTimeoutFlag(flags));
   let provider;
   try {
     provider = createProvider(flags.model, {

@@ -26,7 +26,7 @@ import { LiveView } from '../live-view.js';
 import { checkReportPath, writeReportFile } from '../report-file.js';
 import type { RedisFlags } from '../redis-flags.js';
 import { formatRunSummary } from '../run-summary.js';
-import { wholeNumber } from '../whole-number.js';
+import { millisecondsFlag, wholeNumber } from '../whole-number.js';
 
 export const RUN_MODES = ['eager', 'lazy'] as const;
 
@@ -106,7 +106,7 @@ const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
 export async function runCommand(file: string, flags: RunFlags, io: CliIo): Promise<number> {
   const mode = chooseMode(flags.mode);
   const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
-  const timeoutMs = wholeNumber(flags.timeout, '--timeout', 0);
+  const timeoutMs = millisecondsFlag(flags.timeout, '--timeout', 0);
   // Distributed, the workers run the tools: here a manifest (schemas) is enough.
   const distributed = flags.redis !== undefined;
   if (distributed) (await import('../redis-flags.js')).checkRedisFlags(flags);

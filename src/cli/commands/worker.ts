@@ -11,14 +11,19 @@ import { CliInputError } from '../cli-input-error.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatDuration, oneLine } from '../format.js';
 import type { CliIo } from '../io.js';
-import { loadToolRegistry } from '../compile-inputs.js';
+import { loadTimeoutFlag, loadToolRegistry } from '../compile-inputs.js';
 import type { McpFlags } from '../mcp-servers.js';
 import { checkRedisFlags, lineOnce, reachingRedis, type RedisFlags } from '../redis-flags.js';
-import { wholeNumber } from '../whole-number.js';
+import { millisecondsFlag, wholeNumber } from '../whole-number.js';
 
 export interface WorkerFlags extends RedisFlags, McpFlags {
   /** A .js/.mjs ES module exporting tools with execute functions. Required. */
   readonly tools?: string;
+  /**
+   * Most time the tools module may take to load, in ms.
+   * @default '30000'
+   */
+  readonly loadTimeout?: string;
   /**
    * Most jobs run at once: a whole number >= 1.
    * @default '16'
@@ -46,10 +51,11 @@ const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
 /** @returns 0 once stopped by a signal. Bad flags and an unreachable Redis throw CliInputError (2). */
 export async function workerCommand(flags: WorkerFlags, io: CliIo): Promise<number> {
   const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
-  const lockDurationMs = wholeNumber(flags.lockDuration, '--lock-duration', 100);
-  const stalledIntervalMs = wholeNumber(flags.stalledInterval, '--stalled-interval', 100);
+  const lockDurationMs = millisecondsFlag(flags.lockDuration, '--lock-duration', 100);
+  const stalledIntervalMs = millisecondsFlag(flags.stalledInterval, '--stalled-interval', 100);
+  const loadTimeoutMs = loadTimeoutFlag(flags);
   checkRedisFlags(flags);
-  const tools = await loadTools(flags.tools, flags.mcpTools ?? []);
+  const tools = await loadTools(flags.tools, flags.mcpTools ?? [], loadTimeoutMs);
   const redis = flags.redis ?? DEFAULT_REDIS_URL;
 
   // Listening before the connection is made: a signal during start-up stops the worker too.
@@ -93,7 +99,11 @@ function jobLine(event: WorkerJobEvent): string {
 }
 
 /** The tools of --tools and of the --mcp servers (the same ones `plan run --redis --mcp` was given). */
-async function loadTools(file: string | undefined, mcpTools: readonly Tool[]): Promise<ToolRegistry> {
+async function loadTools(
+  file: string | undefined,
+  mcpTools: readonly Tool[],
+  loadTimeoutMs: number | undefined,
+): Promise<ToolRegistry> {
   if (file === undefined && mcpTools.length === 0) {
     throw new CliInputError(
       'plan worker needs --tools <module> (a .js/.mjs ES module that exports tools with execute functions) or --mcp "<command line>"',
@@ -104,5 +114,5 @@ async function loadTools(file: string | undefined, mcpTools: readonly Tool[]): P
       `--tools '${file}' is not a module; plan worker needs a .js/.mjs ES module that exports tools with execute functions`,
     );
   }
-  return loadToolRegistry(file, mcpTools);
+  return loadToolRegistry(file, mcpTools, loadTimeoutMs);
 }
