@@ -7,6 +7,9 @@
  * definition, a tool that became denied mid-turn): `call()` answers with a tool result the
  * model can read, never a throw that ends the run. An `ask` goes to `approve`, and is denied
  * when there is no one to ask.
+ *
+ * Both layers present the definition that would run to the policy, so a policy that trusts
+ * one definition of a name as read-only does not let a different one with that name through.
  */
 import {
   ApprovalRejectedError,
@@ -21,6 +24,7 @@ import { describeValue } from './describe-value.js';
 import type { ModelToolCall, ModelToolDefinition, ToolResultMessage } from './model.js';
 import { isPermissionChecker, type PermissionChecker } from './permission.js';
 import { isGenuinePlanTool, isPlanToolName, markPlanTool } from './plan-tool-names.js';
+import { markWrapperOf } from './tool-identity.js';
 
 export interface GuardToolsOptions {
   /**
@@ -62,7 +66,8 @@ export interface GuardedTools {
   /** The same tools as planmode Tools (for compile and run), each `execute` guarded by `authorize`. */
   tools(): Tool[];
   /**
-   * Checks the policy (and asks, when it says ask) for one call.
+   * Checks the policy (and asks, when it says ask) for one call of the guarded tool named
+   * `toolName` (its definition is what the policy judges).
    * @throws {PermissionDeniedError} when the policy denies it or no one can be asked.
    * @throws {ApprovalRejectedError} when the person says no.
    */
@@ -102,17 +107,19 @@ export function guardTools(
   }
   const wrappers = new Map<Tool, Tool>();
 
-  const visible = (): Tool[] => all.filter((tool) => policy.check(tool.name).behavior !== 'deny');
+  // Every check presents the definition that would run: trust binds to it, not to its name.
+  const visible = (): Tool[] =>
+    all.filter((tool) => policy.check(tool.name, undefined, tool).behavior !== 'deny');
 
-  const authorize = async (
+  const authorizeDefinition = async (
     toolName: string,
+    definition: Tool | undefined,
     args: Readonly<Record<string, unknown>>,
-    toolCallId = '',
+    toolCallId: string,
   ): Promise<void> => {
-    const decision = policy.check(toolName, args);
+    const decision = policy.check(toolName, args, definition);
     if (decision.behavior === 'allow') return;
     if (decision.behavior === 'deny') throw new PermissionDeniedError(toolName, decision.reason);
-    const definition = registry.get(toolName)?.tool;
     if (!approve || !definition) {
       throw new PermissionDeniedError(
         toolName,
@@ -131,6 +138,12 @@ export function guardTools(
     }
   };
 
+  const authorize = (
+    toolName: string,
+    args: Readonly<Record<string, unknown>>,
+    toolCallId = '',
+  ): Promise<void> => authorizeDefinition(toolName, registry.get(toolName)?.tool, args, toolCallId);
+
   const wrap = (tool: Tool): Tool => {
     const execute = tool.execute;
     if (!execute) return tool;
@@ -139,10 +152,11 @@ export function guardTools(
       wrapper = {
         ...tool,
         execute: async (args: Record<string, unknown>, context: ToolContext) => {
-          await authorize(tool.name, args, context.toolCallId);
+          await authorizeDefinition(tool.name, tool, args, context.toolCallId);
           return execute(args, context);
         },
       };
+      markWrapperOf(wrapper, tool);
       if (isGenuinePlanTool(tool)) markPlanTool(wrapper);
       wrappers.set(tool, wrapper);
     }
@@ -175,7 +189,7 @@ export function guardTools(
       return fail('failed', `The arguments of '${name}' could not be read: ${modelCall.argumentsError}`);
     }
     const args = modelCall.arguments;
-    const decision = policy.check(name, args);
+    const decision = policy.check(name, args, registered.tool);
     if (decision.behavior === 'deny') {
       const error = new PermissionDeniedError(name, decision.reason);
       return fail('denied', `Permission denied: ${decision.reason}`, error);
@@ -187,7 +201,7 @@ export function guardTools(
     const execute = registered.tool.execute;
     if (!execute) return fail('failed', `'${name}' cannot be called directly: it has no execute function`);
     try {
-      await authorize(name, args, modelCall.id);
+      await authorizeDefinition(name, registered.tool, args, modelCall.id);
     } catch (error) {
       if (isPermissionDeniedError(error)) return fail('denied', `Permission denied: ${error.reason}`, error);
       if (isApprovalRejectedError(error)) return fail('rejected', capitalize(error.message), error);

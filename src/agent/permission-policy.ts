@@ -5,17 +5,23 @@
  * 1. a deny rule matches                 -> deny (every mode, bypassPermissions included)
  * 2. a plan tool                         -> allow (no mode blocks them; ask/allow rules do not apply)
  * 3. mode bypassPermissions              -> allow
- * 4. mode plan, and the tool is mutating -> deny
+ * 4. mode plan, and the tool is mutating -> deny (judged on the definition presented: ToolClassifier)
  * 5. an ask rule matches                 -> ask (dontAsk: deny)
  * 6. an allow rule matches               -> allow
  * 7. the tool is read-only               -> allow
  * 8. mode acceptEdits, an edit tool      -> allow
  * 9. anything else                       -> ask (dontAsk: deny)
  */
+import type { Tool } from '../tools/tool.js';
 import { describeValue } from './describe-value.js';
 import { compileGlobs, firstMatch, type Glob } from './glob.js';
 import type { PermissionChecker, PermissionDecision } from './permission.js';
-import { planModeDenialReason, ToolClassifier, type ToolClassifierOptions } from './tool-classifier.js';
+import {
+  checkPresented,
+  planModeDenialReason,
+  ToolClassifier,
+  type ToolClassifierOptions,
+} from './tool-classifier.js';
 
 export const PERMISSION_MODES = ['default', 'plan', 'acceptEdits', 'bypassPermissions', 'dontAsk'] as const;
 /**
@@ -84,24 +90,30 @@ export class PermissionPolicy implements PermissionChecker {
     this.#mode = mode;
   }
 
-  /** `args` is accepted for the common interface; these rules look at the name only. */
-  check(toolName: string, _args?: Readonly<Record<string, unknown>>): PermissionDecision {
+  /**
+   * Rules match the name; read-only status and plan tools are judged on `definition` too, when
+   * given (see ToolClassifier): pass the definition that would run. `args` is accepted for the
+   * common interface.
+   * @throws {TypeError} for a bad name, or a definition that is not a tool of that name.
+   */
+  check(toolName: string, _args?: Readonly<Record<string, unknown>>, definition?: Tool): PermissionDecision {
     if (typeof toolName !== 'string' || toolName === '') {
       throw new TypeError(
         `PermissionPolicy.check: the tool name must be a non-empty string, not ${describeValue(toolName)}`,
       );
     }
+    checkPresented('PermissionPolicy.check', toolName, definition);
     const mode = this.#mode;
     const tools = this.classifier;
     const denied = firstMatch(this.#deny, toolName);
     if (denied) return rule('deny', `deny rule '${denied.pattern}' matches '${toolName}'`, denied);
-    if (tools.isPlanTool(toolName)) {
+    if (tools.isPlanTool(toolName, definition)) {
       return { behavior: 'allow', reason: `'${toolName}' is a plan tool, which no mode blocks` };
     }
     if (mode === 'bypassPermissions') {
       return { behavior: 'allow', reason: `bypassPermissions mode allows '${toolName}'` };
     }
-    if (mode === 'plan' && tools.isMutating(toolName)) {
+    if (mode === 'plan' && tools.isMutating(toolName, definition)) {
       return { behavior: 'deny', reason: planModeDenialReason(toolName) };
     }
     const asked = firstMatch(this.#ask, toolName);
@@ -116,7 +128,8 @@ export class PermissionPolicy implements PermissionChecker {
     }
     const allowed = firstMatch(this.#allow, toolName);
     if (allowed) return rule('allow', `allow rule '${allowed.pattern}' matches '${toolName}'`, allowed);
-    if (tools.isReadOnly(toolName)) return { behavior: 'allow', reason: `'${toolName}' is read-only` };
+    if (tools.isReadOnly(toolName, definition))
+      return { behavior: 'allow', reason: `'${toolName}' is read-only` };
     if (mode === 'acceptEdits' && tools.isEdit(toolName)) {
       return { behavior: 'allow', reason: `acceptEdits mode allows edit tool '${toolName}'` };
     }

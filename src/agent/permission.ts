@@ -1,4 +1,5 @@
 /** What a permission check answers, and the one method every policy has. */
+import type { Tool } from '../tools/tool.js';
 
 export const PERMISSION_BEHAVIORS = ['allow', 'ask', 'deny'] as const;
 export type PermissionBehavior = (typeof PERMISSION_BEHAVIORS)[number];
@@ -15,9 +16,14 @@ export interface PermissionDecision {
  * Anything that decides about tool calls: PermissionPolicy, PlanModePolicy, or your own.
  * `check` is synchronous and reads its state at each call, so a flip of the plan-mode latch
  * applies to the very next check.
+ *
+ * `definition` is the tool object that would run, when the caller has it (guardTools and
+ * PlanAgent always pass it): trust in a read-only definition binds to that object, so a
+ * different definition under the same name is mutating (SPEC 8). A policy that combines
+ * others passes it on.
  */
 export interface PermissionChecker {
-  check(toolName: string, args?: Readonly<Record<string, unknown>>): PermissionDecision;
+  check(toolName: string, args?: Readonly<Record<string, unknown>>, definition?: Tool): PermissionDecision;
 }
 
 export function isPermissionChecker(value: unknown): value is PermissionChecker {

@@ -7,11 +7,17 @@
  * base itself gives (an explicit deny rule) refuses one, and a base that denies
  * `exit_plan_mode` is refused at construction, since plan mode could then never be left.
  */
+import type { Tool } from '../tools/tool.js';
 import { describeValue } from './describe-value.js';
 import { isPermissionChecker, type PermissionChecker, type PermissionDecision } from './permission.js';
 import { PermissionPolicy } from './permission-policy.js';
 import { isPlanModeLatch as isLatch, type PlanMode } from './plan-mode.js';
-import { planModeDenialReason, ToolClassifier, type ToolClassifierOptions } from './tool-classifier.js';
+import {
+  checkPresented,
+  planModeDenialReason,
+  ToolClassifier,
+  type ToolClassifierOptions,
+} from './tool-classifier.js';
 
 export type PlanModePolicyOptions = Omit<ToolClassifierOptions, 'edits'>;
 
@@ -63,21 +69,28 @@ export class PlanModePolicy implements PermissionChecker {
     }
   }
 
-  check(toolName: string, args?: Readonly<Record<string, unknown>>): PermissionDecision {
+  /**
+   * `definition` is the tool that would run, when the caller has it: while planning, only the
+   * definition the classifier trusts as read-only passes, not another one with its name (see
+   * ToolClassifier). It is passed on to the base.
+   * @throws {TypeError} for a bad name, or a definition that is not a tool of that name.
+   */
+  check(toolName: string, args?: Readonly<Record<string, unknown>>, definition?: Tool): PermissionDecision {
     if (typeof toolName !== 'string' || toolName === '') {
       throw new TypeError(
         `PlanModePolicy.check: the tool name must be a non-empty string, not ${describeValue(toolName)}`,
       );
     }
-    if (this.classifier.isPlanTool(toolName)) {
-      const decision = this.base.check(toolName, args);
+    checkPresented('PlanModePolicy.check', toolName, definition);
+    if (this.classifier.isPlanTool(toolName, definition)) {
+      const decision = this.base.check(toolName, args, definition);
       return decision.behavior === 'deny'
         ? decision
         : { behavior: 'allow', reason: `'${toolName}' is a plan tool, which plan mode keeps callable` };
     }
-    if (this.latch.isPlanning && this.classifier.isMutating(toolName)) {
+    if (this.latch.isPlanning && this.classifier.isMutating(toolName, definition)) {
       return { behavior: 'deny', reason: planModeDenialReason(toolName) };
     }
-    return this.base.check(toolName, args);
+    return this.base.check(toolName, args, definition);
   }
 }

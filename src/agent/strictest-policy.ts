@@ -18,10 +18,10 @@ export function strictestOf(...policies: PermissionChecker[]): PermissionChecker
     }
   });
   return {
-    check(toolName, args): PermissionDecision {
+    check(toolName, args, definition): PermissionDecision {
       let strictest: PermissionDecision | undefined;
       for (const policy of policies) {
-        const decision = policy.check(toolName, args);
+        const decision = policy.check(toolName, args, definition);
         if (decision.behavior === 'deny') return decision;
         if (!strictest || RANK[decision.behavior] > RANK[strictest.behavior]) strictest = decision;
       }

@@ -6,12 +6,33 @@
  * Read-only (SPEC 8): a tool counts as read-only only when the `readOnly` allowlist names it,
  * or when its definition says `readOnlyHint: true` and that definition is trusted
  * (`trustAnnotations`). Everything else, unknown names included, is mutating.
+ *
+ * Trust binds to the definition object, not to its name. Each check may present the
+ * definition about to run (the guard and the agent always do):
+ *
+ * - a definition the classifier was built with (or a guard's wrapper of one) has that
+ *   definition's status;
+ * - a different definition under a name the classifier knows from its `tools` is mutating,
+ *   whatever it claims and even when `readOnly` names it: it is not the tool that was trusted
+ *   (nor the one the user allowlisted, as far as anyone can tell);
+ * - a definition under a name the classifier does not know is read-only only when `readOnly`
+ *   names it: the allowlist is the user's word about a name, and with no definition of that
+ *   name to compare, the name is all there is.
+ *
+ * A check that gives only a name means the classifier's own definition of that name (its
+ * `tools` hold one definition per name): that definition's status, the allowlist for names it
+ * does not know, and mutating for anything else. Callers that have the definition in hand
+ * must pass it, or an impostor under a trusted name passes as the trusted tool.
+ *
+ * Edit tools (`edits`) are matched by name only, like allow rules: they are the user's word
+ * about names, not a trust in definitions.
  */
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import { describeValue } from './describe-value.js';
 import { compileGlobs, firstMatch, type Glob } from './glob.js';
 import { isGenuinePlanTool, isPlanToolName, PLAN_TOOL_NAMES } from './plan-tool-names.js';
+import { sameDefinition } from './tool-identity.js';
 
 export interface ToolClassifierOptions {
   /**
@@ -44,7 +65,8 @@ export interface ToolClassifierOptions {
 export class ToolClassifier {
   readonly #readOnly: readonly Glob[];
   readonly #edits: readonly Glob[];
-  readonly #hintedReadOnly = new Set<string>();
+  /** The definitions the classifier was built with, by name: whether each is trusted read-only. */
+  readonly #known = new Map<string, { readonly tool: Tool; readonly trustedReadOnly: boolean }>();
   /** Whether any of tools, readOnly, edits or trustAnnotations was given. */
   readonly configured: boolean;
 
@@ -77,27 +99,60 @@ export class ToolClassifier {
         typeof trustAnnotations === 'function'
           ? trustAnnotations(tool) === true
           : trustAnnotations && tool.annotationsTrusted !== false;
-      if (trusted && tool.annotations?.readOnlyHint === true) this.#hintedReadOnly.add(tool.name);
+      this.#known.set(tool.name, {
+        tool,
+        trustedReadOnly: trusted && tool.annotations?.readOnlyHint === true,
+      });
     }
   }
 
-  /** Read-only: allowlisted, or a trusted `readOnlyHint: true`. Unknown names are mutating. */
-  isReadOnly(name: string): boolean {
-    return this.#hintedReadOnly.has(name) || firstMatch(this.#readOnly, name) !== undefined;
+  /**
+   * Read-only: the trusted `readOnlyHint: true` of the definition the classifier knows under
+   * `name`, or the `readOnly` allowlist; never a definition other than the one known under
+   * that name (see the header for the rules).
+   * @param definition the definition about to run, when the caller has it: pass it.
+   * @throws {TypeError} for a definition that is not a tool named `name`.
+   */
+  isReadOnly(name: string, definition?: Tool): boolean {
+    checkPresented('ToolClassifier.isReadOnly', name, definition);
+    const known = this.#known.get(name);
+    if (known === undefined) return firstMatch(this.#readOnly, name) !== undefined;
+    if (definition !== undefined && !sameDefinition(definition, known.tool)) return false;
+    return known.trustedReadOnly || firstMatch(this.#readOnly, name) !== undefined;
   }
 
-  isMutating(name: string): boolean {
-    return !this.isReadOnly(name);
+  /** Not read-only (see isReadOnly). */
+  isMutating(name: string, definition?: Tool): boolean {
+    return !this.isReadOnly(name, definition);
   }
 
-  /** An edit tool, which `acceptEdits` allows. */
+  /** An edit tool, which `acceptEdits` allows: by name only (the user's patterns). */
   isEdit(name: string): boolean {
     return firstMatch(this.#edits, name) !== undefined;
   }
 
-  /** One of enter_plan_mode, exit_plan_mode, plan_write, todo_write: no mode blocks them. */
-  isPlanTool(name: string): boolean {
-    return isPlanToolName(name);
+  /**
+   * One of enter_plan_mode, exit_plan_mode, plan_write, todo_write: no mode blocks them. A
+   * presented definition must be one `planTools()` made; a look-alike is not a plan tool.
+   */
+  isPlanTool(name: string, definition?: Tool): boolean {
+    return isPlanToolName(name) && (definition === undefined || isGenuinePlanTool(definition));
+  }
+}
+
+/**
+ * Checks the definition a caller presents with a tool name.
+ * @throws {TypeError} naming where, when it is not an object or is named otherwise.
+ */
+export function checkPresented(where: string, name: string, definition: Tool | undefined): void {
+  if (definition === undefined) return;
+  if (definition === null || typeof definition !== 'object') {
+    throw new TypeError(`${where}: the definition must be a tool object, not ${describeValue(definition)}`);
+  }
+  if (definition.name !== name) {
+    throw new TypeError(
+      `${where}: the definition presented for '${name}' is named ${describeValue(definition.name)}; present the definition that will run under that name`,
+    );
   }
 }
 

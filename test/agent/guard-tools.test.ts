@@ -1,4 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   type ApproveToolCall,
   guardTools,
@@ -251,10 +254,15 @@ describe('guardTools with the plan tools', () => {
   it('a rejected plan comes back as a rejected result and plan mode stays on', async () => {
     const latch = new PlanMode();
     const policy = new PlanModePolicy(new PermissionPolicy({ mode: 'dontAsk' }), latch);
+    const dir = mkdtempSync(join(tmpdir(), 'planmode-guard-'));
     const tools = planTools({
       latch,
-      plansDir: '/tmp/planmode-guard-test-unused',
+      plansDir: join(dir, 'plans'),
       approve: () => ({ approved: false, feedback: 'add a rollback step' }),
+    });
+    onTestFinished(() => {
+      tools.close();
+      rmSync(dir, { recursive: true, force: true });
     });
     const guarded = guardTools(tools, policy);
     expect(guarded.definitions().map((d) => d.name)).toEqual([
@@ -283,5 +291,61 @@ describe('guardTools with the plan tools', () => {
     expect(() => guardTools([{ name: 'exit_plan_mode', execute: () => 'fake' }], policy)).toThrow(
       /the tool 'exit_plan_mode' is not the one planTools\(\) makes/,
     );
+  });
+});
+
+describe('guardTools over a tool set with an impostor of a trusted read-only tool', () => {
+  function setupImpostor() {
+    const ran: string[] = [];
+    const search = (who: string): Tool => ({
+      name: 'search',
+      annotations: { readOnlyHint: true },
+      inputSchema: { type: 'object' },
+      execute: () => {
+        ran.push(who);
+        return who;
+      },
+    });
+    const trusted = search('trusted');
+    const impostor = search('impostor');
+    const latch = new PlanMode();
+    const base = new PermissionPolicy({
+      mode: 'bypassPermissions',
+      tools: [trusted],
+      trustAnnotations: true,
+    });
+    const policy = new PlanModePolicy(base, latch);
+    return { ran, trusted, impostor, latch, policy };
+  }
+
+  it('while planning the impostor is hidden and its calls denied; the trusted definition works', async () => {
+    const { ran, trusted, impostor, latch, policy } = setupImpostor();
+    latch.enter();
+    const fake = guardTools([impostor], policy);
+    expect(fake.definitions()).toEqual([]);
+    const denied = await fake.call(call('search'));
+    expect(denied.status).toBe('denied');
+    expect(denied.message.content).toMatch(/Plan mode denies mutating tool 'search'/);
+    await expect(fake.authorize('search', {})).rejects.toSatisfy(isPermissionDeniedError);
+
+    const real = guardTools([trusted], policy);
+    expect(real.definitions().map((d) => d.name)).toEqual(['search']);
+    expect((await real.call(call('search'))).status).toBe('succeeded');
+    await expect(real.authorize('search', {})).resolves.toBeUndefined();
+    expect(ran).toEqual(['trusted']);
+  });
+
+  it("the guarded impostor's execute, run by a plan, is refused while planning", async () => {
+    const { ran, impostor, latch, policy } = setupImpostor();
+    const fake = guardTools([impostor], policy);
+    const [wrapped] = fake.tools();
+    latch.enter();
+    const result = await run([{ _tool: 'search', _outputPath: '†state.found' }], { tools: [wrapped!] });
+    expect(result.calls[0]!.status).toBe('failed');
+    expect(result.calls[0]!.error?.message).toMatch(/Plan mode denies mutating tool 'search'/);
+    expect(ran).toEqual([]);
+    latch.exit('plan');
+    expect((await run([{ _tool: 'search' }], { tools: [wrapped!] })).status).toBe('succeeded');
+    expect(ran).toEqual(['impostor']);
   });
 });

@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   PERMISSION_MODES,
   type PermissionBehavior,
@@ -159,10 +161,11 @@ describe('PermissionPolicy rules and modes', () => {
       expect(() => new PermissionPolicy({ tools: [{ name: 'plan_write' }] })).toThrow(
         /the tool 'plan_write' is not the one planTools\(\) makes/,
       );
-      const genuine = planTools({
-        latch: new PlanMode(),
-        plansDir: '/tmp/unused-plans',
-        approve: () => true,
+      const dir = mkdtempSync(join(tmpdir(), 'planmode-policy-'));
+      const genuine = planTools({ latch: new PlanMode(), plansDir: join(dir, 'plans'), approve: () => true });
+      onTestFinished(() => {
+        genuine.close();
+        rmSync(dir, { recursive: true, force: true });
       });
       expect(() => new PermissionPolicy({ tools: genuine })).not.toThrow();
     });

@@ -206,6 +206,35 @@ describe('PlanAgent.child', () => {
     parent.latch.exit('done planning');
     expect(child.visibleTools.map((t) => t.name)).toEqual(['read', 'write']);
   });
+
+  it("a child's own tool named like one the parent trusts as read-only is not trusted", async () => {
+    const ran: string[] = [];
+    const search = (who: string): Tool => ({
+      name: 'search',
+      annotations: { readOnlyHint: true },
+      inputSchema: { type: 'object' },
+      execute: () => {
+        ran.push(who);
+        return who;
+      },
+    });
+    const provider = new ScriptedProvider({
+      turns: [{ toolCalls: [{ name: 'search', arguments: {} }] }, { text: 'ok' }],
+    });
+    const parent = new PlanAgent({
+      provider,
+      tools: [search('trusted')],
+      permissions: { trustAnnotations: true },
+    });
+    const child = parent.child({ tools: [search('impostor')] });
+    parent.latch.enter();
+    expect(parent.visibleTools.map((t) => t.name)).toEqual(['search']);
+    expect(child.visibleTools).toEqual([]);
+    const messages: Message[] = [{ role: 'user', content: 'look it up' }];
+    await child.execute(messages);
+    expect(ran).toEqual([]);
+    expect((messages[2] as ToolResultMessage).content).toMatch(/Plan mode denies mutating tool 'search'/);
+  });
 });
 
 describe('PlanAgent options', () => {
