@@ -1,25 +1,91 @@
-/** The run journal's one error: its file or directory cannot be created, read or written. */
+/**
+ * The run journal's one error: its file or directory cannot be created, read or written, or
+ * what it holds cannot be trusted by a resume (another run's journal, a record that is not one).
+ */
 import { PlanError } from '../errors.js';
+import type { JournalDigests, JournalPart } from './journal-digests.js';
 
 export interface JournalErrorOptions {
   /** The directory or file at fault. */
   readonly path: string;
-  /** The fs error, when there is one. */
+  /**
+   * The fs error, when there is one.
+   * @default undefined
+   */
   readonly cause?: unknown;
+  /**
+   * The 1-based line of the journal at fault, when one line is.
+   * @default undefined
+   */
+  readonly line?: number;
+  /**
+   * The parts of the run the journal was not written for.
+   * @default []
+   */
+  readonly differs?: readonly JournalPart[];
 }
 
 /**
- * A journal that cannot be opened, read or written. `path` is the file or directory at fault,
- * `cause` the fs error; the message says what happened and how to fix it.
+ * A journal that cannot be opened, read, written or resumed from. `path` is the file or
+ * directory at fault, `cause` the fs error, `line` the line a resume refused, `differs` the
+ * parts of the run another run's journal was written for; the message says what happened and
+ * how to fix it, on one line.
  */
 export class JournalError extends PlanError {
   override name = 'JournalError';
   readonly path: string;
+  readonly line: number | undefined;
+  readonly differs: readonly JournalPart[];
 
   constructor(message: string, options: JournalErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.path = options.path;
+    this.line = options.line;
+    this.differs = options.differs ?? [];
   }
+}
+
+/** What a user can do about a journal a resume cannot trust. */
+const START_OVER = 'remove it, or run without --resume to start over';
+
+/** Longest reason kept: a record's call ids and paths are the journal's, of any length. */
+const MAX_REASON = 500;
+
+/** A line of the journal that a resume cannot trust: `reason` says what is wrong with it. */
+export function journalLineError(path: string, line: number, reason: string): JournalError {
+  const short = reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON)}…` : reason;
+  return new JournalError(`cannot resume from the journal '${path}': line ${line}: ${short}; ${START_OVER}`, {
+    path,
+    line,
+  });
+}
+
+const PART_NAMES: Readonly<Record<JournalPart, string>> = {
+  plan: 'plan',
+  input: 'input',
+  state: 'initial state',
+  tools: 'set of tools',
+};
+
+/** Another run's journal at this run's file name: names each part that differs, and its digests. */
+export function journalMismatchError(
+  path: string,
+  differs: readonly JournalPart[],
+  recorded: JournalDigests,
+  expected: JournalDigests,
+): JournalError {
+  const names = differs.map((part) => PART_NAMES[part]);
+  const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+  const digests = differs
+    .map(
+      (part) =>
+        `${part} digest ${recorded[part].slice(0, 12)} in the journal, ${expected[part].slice(0, 12)} for this run`,
+    )
+    .join('; ');
+  return new JournalError(
+    `the journal '${path}' was written for a different ${list} (${digests}): ${START_OVER}`,
+    { path, line: 1, differs },
+  );
 }
 
 /** Checks the name too, so it works across copies of the package and across realms. */

@@ -1,6 +1,6 @@
 /**
  * The journal's line format: one `RunEvent` as JSON per line. Writing never throws on values
- * JSON cannot hold; reading never throws on a line that is not an event.
+ * JSON cannot hold; reading is journal-records' and journal-scan's.
  */
 import type { RunEvent } from './types.js';
 
@@ -49,27 +49,6 @@ export function encodeEvent(event: RunEvent): string {
     const type = typeof event.type === 'string' ? event.type : 'unknown';
     return `${JSON.stringify({ type, unserializable: reason(cause), [REPLACED_FIELDS]: ['*'] })}\n`;
   }
-}
-
-/**
- * The event a line holds, or undefined when the line is not JSON, not an object with a string
- * `type`, or a `call:end` without the fields a resume relies on.
- */
-export function decodeEvent(text: string): RunEvent | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const event = value as Record<string, unknown>;
-  if (typeof event.type !== 'string') return undefined;
-  if (event.type === 'call:end') {
-    if (typeof event.call !== 'string' || typeof event.status !== 'string') return undefined;
-    if (typeof event.handled !== 'boolean') return undefined;
-  }
-  return value as RunEvent;
 }
 
 /**

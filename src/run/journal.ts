@@ -3,27 +3,37 @@
  * after every call completion, so that a run killed at any moment can be resumed without running
  * a completed call again. Synchronous on purpose: an event is in the kernel before `append`
  * returns, and on disk before `sync` returns, whatever the event loop does next.
+ *
+ * A journal bound to a run starts with a header line recording the run's digests (journal-
+ * digests); a resume reads the file as untrusted input (journal-scan) and refuses another run's
+ * journal, or any line it cannot trust, before anything runs.
  */
 import { createHash } from 'node:crypto';
 import {
   closeSync,
   constants,
-  fstatSync,
   fsyncSync,
   ftruncateSync,
   existsSync,
   mkdirSync,
   openSync,
-  readSync,
   statSync,
   writeSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { describeFsError, JournalError } from './journal-error.js';
-import { type CallEndEvent, canonicalJson, decodeEvent, encodeEvent, isReusable } from './journal-format.js';
+import { type Limits, resolveLimits } from '../language/limits.js';
+import { showValue } from '../tools/safe-describe.js';
+import { JOURNAL_PARTS, type JournalDigests } from './journal-digests.js';
+import { describeFsError, isJournalError, JournalError } from './journal-error.js';
+import { type CallEndEvent, canonicalJson, encodeEvent } from './journal-format.js';
+import type { RecordCheck } from './journal-plan-check.js';
+import { encodeHeader } from './journal-records.js';
+import { emptyScan, type Scan, scanJournal } from './journal-scan.js';
 import type { RunEvent } from './types.js';
 
 export type { CallEndEvent } from './journal-format.js';
+export type { JournalDigests, JournalPart } from './journal-digests.js';
+export type { RecordCheck } from './journal-plan-check.js';
 
 export interface JournalOptions {
   /** Directory of the journal files; created, with its parents, when missing. */
@@ -37,11 +47,29 @@ export interface JournalOptions {
    * Read the existing journal and append to it. When false, an existing journal is emptied.
    */
   readonly resume: boolean;
+  /**
+   * What the run is made of (see `runIdentity`). A new journal records them in its first line; a
+   * resume refuses a journal whose first line records others, or none, with a JournalError
+   * naming the parts that differ.
+   * @default undefined (the journal is not bound to a run: no header is written, one read is not compared)
+   */
+  readonly digests?: JournalDigests;
+  /**
+   * Bounds on each line a resume reads: its length (`maxTextLength` characters), and the depth
+   * and members of the values in it.
+   * @default DEFAULT_LIMITS
+   */
+  readonly limits?: Partial<Limits>;
+  /**
+   * Judges each event a resume reads against the run about to reuse it (see `planRecordCheck`);
+   * what it returns is the reason the resume is refused.
+   * @default undefined (each line is checked against its record schema only)
+   */
+  readonly checkRecord?: RecordCheck;
 }
 
 const RUN_KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
-const CHUNK_BYTES = 1 << 20;
-const NEWLINE = 0x0a;
+const DIGEST = /^[0-9a-f]{64}$/;
 
 /**
  * A key for `Journal.open`: the sha256 (hex) of the parts as canonical JSON (keys sorted), so
@@ -61,10 +89,15 @@ export class Journal {
    * `failed` with `handled: true`, and whose output was journaled whole. Empty without resume.
    */
   readonly completed: ReadonlyMap<string, CallEndEvent>;
-  /** Lines of the existing journal that were not events (cut off by a crash, or garbage). */
+  /**
+   * 1 when the existing journal ended in a line cut off by a crash (removed from the file);
+   * otherwise 0. Any other line that is not a record is an error, not a skip.
+   */
   readonly skippedLines: number;
-  /** Events read from the existing journal (0 without resume). */
+  /** Events read from the existing journal (0 without resume); the header is not one. */
   readonly eventsRead: number;
+  /** The digests in the journal's header: those given, or those read; undefined when it has none. */
+  readonly digests: JournalDigests | undefined;
 
   #fd: number | undefined;
   /** Bytes known to be in the file, to cut off a line that fails half-way. */
@@ -75,21 +108,25 @@ export class Journal {
     this.#fd = fd;
     this.#size = size;
     this.completed = scan.completed;
-    this.skippedLines = scan.skippedLines;
+    this.skippedLines = scan.cutTail ? 1 : 0;
     this.eventsRead = scan.eventsRead;
+    this.digests = scan.digests;
   }
 
   /**
    * Opens (creating it and its directory when missing) the journal `<dir>/<runKey>.jsonl`.
-   * With `resume`, reads what is there; a last line cut off by a crash is removed from the file
-   * and, like every other line that is not an event, counted in `skippedLines`.
+   * With `resume`, reads what is there as untrusted input; a last line cut off by a crash is
+   * removed from the file and counted in `skippedLines`. With `digests`, a journal that holds no
+   * record yet gets its header line first.
    *
    * @throws {TypeError} for options of the wrong type or a runKey that is not a plain file name.
-   * @throws {JournalError} when the directory or the file cannot be created, read or written.
+   * @throws {JournalError} when the directory or the file cannot be created, read or written;
+   *   on resume, when the journal was written for another run (`differs` names the parts) or a
+   *   line is not a record this run can trust (`line` is its 1-based number).
    */
   static open(options: JournalOptions): Journal {
-    checkOptions(options);
-    const { dir, runKey, resume } = options;
+    const limits = checkOptions(options);
+    const { dir, runKey, resume, digests, checkRecord } = options;
     try {
       makeDirectory(dir);
     } catch (cause) {
@@ -110,18 +147,31 @@ export class Journal {
       });
     }
     try {
-      const scan = resume ? scanJournal(fd) : emptyScan();
+      const scan = resume ? scanJournal(fd, { path, limits, digests, checkRecord }) : emptyScan();
       let size = scan.validBytes;
-      if (scan.cutTail) ftruncateSync(fd, size);
-      if (scan.missingNewline) {
-        writeAll(fd, Buffer.from('\n'));
-        size += 1;
+      let changed = scan.cutTail || scan.missingNewline;
+      if (digests !== undefined && scan.empty) {
+        // Nothing but blanks (or a header cut off by a crash): the header goes first in the file.
+        ftruncateSync(fd, 0);
+        const header = Buffer.from(encodeHeader(digests), 'utf8');
+        writeAll(fd, header);
+        size = header.length;
+        scan.digests = digests;
+        changed = true;
+      } else {
+        if (scan.cutTail) ftruncateSync(fd, size);
+        if (scan.missingNewline) {
+          writeAll(fd, Buffer.from('\n'));
+          size += 1;
+        }
       }
-      if (scan.cutTail || scan.missingNewline) fsyncSync(fd);
+      if (changed) fsyncSync(fd);
       syncDirectory(dir);
       return new Journal(path, fd, size, scan);
     } catch (cause) {
       closeSync(fd);
+      // A line or header the resume refused: already located and worded.
+      if (isJournalError(cause)) throw cause;
       throw new JournalError(`cannot read the journal file '${path}': ${describeFsError(cause)}`, {
         path,
         cause,
@@ -206,82 +256,6 @@ export class Journal {
   }
 }
 
-interface Scan {
-  readonly completed: Map<string, CallEndEvent>;
-  skippedLines: number;
-  eventsRead: number;
-  /** Bytes up to the end of the last line that is kept. */
-  validBytes: number;
-  /** The file ends in a cut-off line that must go before anything is appended. */
-  cutTail: boolean;
-  /** The file ends in a whole event without its newline. */
-  missingNewline: boolean;
-}
-
-function emptyScan(): Scan {
-  return {
-    completed: new Map(),
-    skippedLines: 0,
-    eventsRead: 0,
-    validBytes: 0,
-    cutTail: false,
-    missingNewline: false,
-  };
-}
-
-/** Reads the journal in chunks (a journal can outgrow a string), one line at a time. */
-function scanJournal(fd: number): Scan {
-  const scan = emptyScan();
-  const size = fstatSync(fd).size;
-  const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(size, 1)));
-  let pieces: Buffer[] = [];
-  let position = 0;
-  for (;;) {
-    const read = readSync(fd, chunk, 0, chunk.length, position);
-    if (read === 0) break;
-    const data = chunk.subarray(0, read);
-    let start = 0;
-    for (let end = data.indexOf(NEWLINE); end >= 0; end = data.indexOf(NEWLINE, start)) {
-      pieces.push(data.subarray(start, end));
-      readLine(scan, Buffer.concat(pieces).toString('utf8'));
-      pieces = [];
-      start = end + 1;
-      scan.validBytes = position + start;
-    }
-    // Copied: the chunk is read into again.
-    if (start < read) pieces.push(Buffer.from(data.subarray(start)));
-    position += read;
-  }
-  const tail = Buffer.concat(pieces).toString('utf8');
-  if (tail.trim() === '') {
-    scan.validBytes = position;
-    scan.missingNewline = tail !== '';
-  } else if (readLine(scan, tail)) {
-    scan.validBytes = position;
-    scan.missingNewline = true;
-  } else {
-    scan.cutTail = true;
-  }
-  return scan;
-}
-
-/** Counts the line in; false when it is not an event. Blank lines are neither. */
-function readLine(scan: Scan, text: string): boolean {
-  if (text.trim() === '') return true;
-  const event = decodeEvent(text);
-  if (event === undefined) {
-    scan.skippedLines += 1;
-    return false;
-  }
-  scan.eventsRead += 1;
-  if (event.type === 'call:end' && isReusable(event)) {
-    // Deleted first so that the map lists calls in the order they last completed.
-    scan.completed.delete(event.call);
-    scan.completed.set(event.call, event);
-  }
-  return true;
-}
-
 function writeAll(fd: number, bytes: Buffer): void {
   let offset = 0;
   while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
@@ -300,7 +274,8 @@ function syncDirectory(dir: string): void {
   }
 }
 
-function checkOptions(options: JournalOptions): void {
+/** @returns the limits, resolved. */
+function checkOptions(options: JournalOptions): Limits {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(
       `Journal.open expects an options object { dir, runKey, resume }, got ${String(options)}`,
@@ -323,6 +298,25 @@ function checkOptions(options: JournalOptions): void {
       `Journal.open: resume must be true or false, got ${JSON.stringify(resume) ?? String(resume)}`,
     );
   }
+  const { digests, checkRecord, limits } = options as Partial<Record<keyof JournalOptions, unknown>>;
+  if (digests !== undefined && !isDigests(digests)) {
+    throw new TypeError(
+      `Journal.open: digests must be { plan, input, state, tools }, each 64 lowercase hex digits (runIdentity() makes them), got ${showValue(digests)}`,
+    );
+  }
+  if (checkRecord !== undefined && typeof checkRecord !== 'function') {
+    throw new TypeError(`Journal.open: checkRecord must be a function, got ${showValue(checkRecord)}`);
+  }
+  return resolveLimits(limits as Partial<Limits> | undefined);
+}
+
+function isDigests(value: unknown): value is JournalDigests {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    Object.keys(record).length === JOURNAL_PARTS.length &&
+    JOURNAL_PARTS.every((part) => typeof record[part] === 'string' && DIGEST.test(record[part]))
+  );
 }
 
 /**

@@ -1,0 +1,129 @@
+/**
+ * What binds a journal to its run: a sha256 of each part that decides what the run's calls do
+ * and return (the compiled plan, the input, the initial state and the tools it calls). The
+ * journal's first line records them; a resume whose parts differ is refused, so one run's
+ * outputs are never replayed into another.
+ */
+import { createHash } from 'node:crypto';
+import type { CompiledPlan } from '../compile/types.js';
+import type { ExecutionMode, JsonObject } from '../language/document.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { thrownMessage } from '../tools/safe-describe.js';
+import type { Tool } from '../tools/tool.js';
+import { canonicalJson } from './journal-format.js';
+
+/** The parts of a run a journal is bound to, in the order messages name them. */
+export const JOURNAL_PARTS = ['plan', 'input', 'state', 'tools'] as const;
+
+export type JournalPart = (typeof JOURNAL_PARTS)[number];
+
+/** One sha256 (64 lowercase hex digits) per part of the run. */
+export type JournalDigests = { readonly [P in JournalPart]: string };
+
+/**
+ * The fields of a tool definition that change what a call does or may return. The code
+ * (`execute`) cannot be digested; the description and annotations change nothing at run time.
+ */
+const TOOL_FIELDS = [
+  'inputSchema',
+  'outputSchema',
+  'latent',
+  'needsApproval',
+  'errorBranch',
+  'timeoutMs',
+  'retries',
+] as const satisfies readonly (keyof Tool)[];
+
+export interface RunIdentityOptions {
+  /** The mode the run executes in (it may differ from the plan's own). */
+  readonly mode: ExecutionMode;
+  readonly plan: CompiledPlan;
+  /** The run's input, after the plan's and the options' are merged. */
+  readonly input: JsonObject;
+  /** The run's initial state, after the plan's and the options' are merged. */
+  readonly state: JsonObject;
+  /** The tools the run executes with. */
+  readonly tools: ToolRegistry;
+}
+
+export interface RunIdentity {
+  /** The journal's file name (without `.jsonl`): `journalKey([mode, planIdentity(plan), input, state])`. */
+  readonly runKey: string;
+  readonly digests: JournalDigests;
+}
+
+/**
+ * The journal's file name and digests for a run. Each part is made canonical once and hashed
+ * twice (alone, and as part of the key), so a large state costs one serialization.
+ *
+ * @throws {TypeError} when a part holds what JSON cannot (see canonicalJson), naming the tool
+ *   for a tool definition.
+ */
+export function runIdentity(options: RunIdentityOptions): RunIdentity {
+  const mode = canonicalJson(options.mode);
+  const calls = canonicalJson(planIdentity(options.plan));
+  const input = canonicalJson(options.input);
+  const state = canonicalJson(options.state);
+  // The same bytes as journalKey([mode, identity, input, state]): file names stay as they were.
+  const key = createHash('sha256');
+  for (const piece of ['[', mode, ',', calls, ',', input, ',', state, ']']) key.update(piece);
+  return {
+    runKey: key.digest('hex'),
+    digests: {
+      plan: sha256(`[${mode},${calls}]`),
+      input: sha256(input),
+      state: sha256(state),
+      tools: sha256(canonicalJson(toolsIdentity(options.plan, options.tools))),
+    },
+  };
+}
+
+/** What identifies a plan for its journal: every call as written, not the compiled objects. */
+export function planIdentity(plan: CompiledPlan): unknown[] {
+  return plan.calls.map((c) => [
+    c.id,
+    c.tool,
+    c.args,
+    c.outputPath?.text ?? null,
+    c.hasOutput ? (c.output ?? null) : null,
+  ]);
+}
+
+/** The parts whose digests differ, in JOURNAL_PARTS order. */
+export function differingParts(recorded: JournalDigests, expected: JournalDigests): JournalPart[] {
+  return JOURNAL_PARTS.filter((part) => recorded[part] !== expected[part]);
+}
+
+/**
+ * The definitions of the tools the plan calls, by name (sorted); null for a name the registry
+ * lacks. A tool the plan never calls cannot change its outcome, so adding one to a tools file
+ * does not invalidate a journal.
+ */
+function toolsIdentity(plan: CompiledPlan, tools: ToolRegistry): unknown[] {
+  const names = [...new Set(plan.calls.map((c) => c.tool))].sort();
+  return names.map((name) => {
+    const tool = tools.get(name)?.tool;
+    if (tool === undefined) return [name, null];
+    const fields: Record<string, unknown> = {};
+    for (const field of TOOL_FIELDS) {
+      try {
+        fields[field] = tool[field] ?? null;
+      } catch (e) {
+        // A getter that passed the registry's checks and throws now: a hostile definition.
+        throw new TypeError(
+          `cannot digest tool '${name}' for the journal: reading "${field}" threw (${thrownMessage(e)})`,
+        );
+      }
+    }
+    try {
+      // Made canonical here, one tool at a time, so that a failure names its tool.
+      return [name, JSON.parse(canonicalJson(fields)) as unknown];
+    } catch (e) {
+      throw new TypeError(`cannot digest tool '${name}' for the journal: ${thrownMessage(e)}`);
+    }
+  });
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
