@@ -27,7 +27,9 @@ import { BRANCH_KEY, isBranchValue } from './branch.js';
 import { toCallError } from './call-error.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import { EventChannel } from './event-channel.js';
-import { Journal, journalKey } from './journal.js';
+import { Journal } from './journal.js';
+import { runIdentity } from './journal-digests.js';
+import { planRecordCheck } from './journal-plan-check.js';
 import { retriesOf, retryDelay, sleep } from './retry.js';
 import { copyValue, writeAt } from './state-store.js';
 import { FailureTaint } from './taint.js';
@@ -256,10 +258,21 @@ class Runner {
           'Expected a whole plan with journal: a streamed plan has no identity to resume by',
         );
       }
+      const mode = this.#mode;
+      const identity = runIdentity({
+        mode,
+        plan,
+        input: this.#input,
+        state: this.#state,
+        tools: this.#tools,
+      });
       this.#journal = Journal.open({
         dir: options.journal,
-        runKey: journalKey([this.#mode, planIdentity(plan), this.#input, this.#state]),
+        runKey: identity.runKey,
         resume: options.resume === true,
+        digests: identity.digests,
+        // Every record is judged against this plan before anything runs, not when its call is reached.
+        checkRecord: planRecordCheck({ plan, tools: this.#tools, mode }),
       });
     }
   }
@@ -386,7 +399,8 @@ class Runner {
     }
     const record = this.#records[i]!;
     record.args = args;
-    const done = this.#journal?.completed.get(call.id);
+    // An eager call's _output is the plan's own: the journal's copy of it is never needed.
+    const done = call.hasOutput && this.#mode === 'eager' ? undefined : this.#journal?.completed.get(call.id);
     if (done) return this.#replay(i, done);
     const tool = this.#tools.get(call.tool)?.tool;
     if (call.hasOutput && this.#mode === 'eager') {
@@ -970,17 +984,6 @@ function alternativeIndex(output: NonNullable<CompiledCall['outputPath']>, choic
   return output.paths.findIndex(
     (path, k) => output.refs[k]!.text === choice || formatPath('state', path.segments) === choice,
   );
-}
-
-/** What identifies a plan for its journal: every call as written, not the compiled objects. */
-function planIdentity(plan: CompiledPlan): unknown[] {
-  return plan.calls.map((c) => [
-    c.id,
-    c.tool,
-    c.args,
-    c.outputPath?.text ?? null,
-    c.hasOutput ? (c.output ?? null) : null,
-  ]);
 }
 
 interface StreamState {
