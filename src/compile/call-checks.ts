@@ -1,5 +1,5 @@
 /** Checks of one call against the tools and the state schema. */
-import { error, type PendingDiagnostic } from '../language/diagnostics.js';
+import { error, type DiagnosticSink } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
 import { formatPath } from '../language/paths.js';
 import { joinPointer } from '../language/pointer.js';
@@ -30,12 +30,14 @@ export function checkTool(
   spec: CallSpec,
   tools: ToolRegistry,
   mode: ExecutionMode,
-  pending: PendingDiagnostic[],
+  pending: DiagnosticSink,
 ): void {
   const registered = tools.get(spec.tool!);
   if (!registered) {
-    const near = nearest(spec.tool!, tools.names());
+    // No "did you mean" for a diagnostic that will not be kept: a plan of 100k calls to unknown
+    // tools would otherwise compare every name with every tool.
     const names = tools.names();
+    const near = pending.full ? undefined : nearest(spec.tool!, names);
     pending.push(
       error('E_UNKNOWN_TOOL', joinPointer(spec.pointer, '_tool'), `unknown tool "${spec.tool}"`, {
         call: spec.id,
@@ -65,11 +67,7 @@ export function checkTool(
   }
 }
 
-export function checkOutputAgainstSchema(
-  spec: CallSpec,
-  schema: JsonObject,
-  pending: PendingDiagnostic[],
-): void {
+export function checkOutputAgainstSchema(spec: CallSpec, schema: JsonObject, pending: DiagnosticSink): void {
   const output = spec.outputPath!;
   let searchFrom = 0;
   for (const path of output.paths) {

@@ -4,10 +4,11 @@
  * const…) at an enclosing object, is left for the run-time check.
  */
 import type { ErrorObject } from 'ajv';
-import { error, type PendingDiagnostic } from '../language/diagnostics.js';
+import { error, type DiagnosticSink, type PendingDiagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import { joinPointer, splitPointer } from '../language/pointer.js';
 import type { SchemaValidate } from '../tools/schema-validator.js';
+import { cloneJson } from '../language/json-value.js';
 import { nearest } from './nearest.js';
 import type { CallSpec } from './read-call.js';
 
@@ -36,7 +37,7 @@ export function checkLiteralArguments(
   call: CallSpec,
   tool: string,
   validate: SchemaValidate,
-  diagnostics: PendingDiagnostic[],
+  diagnostics: DiagnosticSink,
 ): void {
   try {
     const args = call.literals.length > 0 ? unescapeLiterals(call.args, call.literals) : call.args;
@@ -48,30 +49,61 @@ export function checkLiteralArguments(
     if (e instanceof RangeError) return;
     throw e;
   }
-  const refAt = call.refs.map((r) => r.at);
-  const errors = (validate.errors ?? []).filter((e) => !dependsOnReference(e, refAt));
+  const refs = new ReferenceIndex(call.refs.map((r) => r.at));
+  const errors = (validate.errors ?? []).filter((e) => !refs.decides(e));
   for (const e of withoutBranchNoise(errors)) {
     diagnostics.push(toDiagnostic(e, call, tool, validate.schema));
   }
 }
 
-/** True when an error is at or inside a reference, or is an enclosing verdict its value can change. */
-export function dependsOnReference(e: ErrorObject, refAt: readonly string[]): boolean {
-  const at = e.instancePath;
-  for (const ref of refAt) {
-    if (at === ref || at.startsWith(`${ref}/`)) return true; // at or inside the reference
-    if (ref.startsWith(`${at}/`) && VALUE_DEPENDENT.has(e.keyword)) return true; // an enclosing value
+/**
+ * Where a call's references sit in its arguments, to ask of each schema error whether a
+ * reference's value decides it. Sets of pointers and of their ancestors: a plan of 100k
+ * references and 100k errors costs a few lookups per error, not a scan of every reference.
+ */
+export class ReferenceIndex {
+  readonly #at: ReadonlySet<string>;
+  /** Every proper ancestor pointer of a reference (`/a` and `` for `/a/b`). */
+  readonly #enclosing = new Set<string>();
+
+  constructor(refAt: readonly string[]) {
+    this.#at = new Set(refAt);
+    for (const at of refAt) {
+      for (let slash = at.lastIndexOf('/'); slash >= 0; slash = at.lastIndexOf('/', slash - 1)) {
+        const parent = at.slice(0, slash);
+        if (this.#enclosing.has(parent)) break; // its ancestors are in already
+        this.#enclosing.add(parent);
+        if (slash === 0) break;
+      }
+    }
   }
-  return false;
+
+  /** True when the error is at or inside a reference, or is an enclosing verdict its value can change. */
+  decides(e: ErrorObject): boolean {
+    if (this.#at.size === 0) return false;
+    const at = e.instancePath;
+    // At or inside a reference: the error's pointer or one of its ancestors is a reference.
+    if (this.#at.has(at)) return true;
+    for (let slash = at.lastIndexOf('/'); slash > 0; slash = at.lastIndexOf('/', slash - 1)) {
+      if (this.#at.has(at.slice(0, slash))) return true;
+    }
+    return VALUE_DEPENDENT.has(e.keyword) && this.#enclosing.has(at);
+  }
 }
 
 /** With anyOf/oneOf, ajv also reports every branch's own failures; the summary is enough. */
 export function withoutBranchNoise(errors: ErrorObject[]): ErrorObject[] {
-  const branchRoots = errors
-    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
-    .map((e) => `${e.schemaPath}/`);
-  if (branchRoots.length === 0) return errors;
-  return errors.filter((e) => !branchRoots.some((root) => e.schemaPath.startsWith(root)));
+  const branchRoots = new Set<string>();
+  for (const e of errors) if (e.keyword === 'anyOf' || e.keyword === 'oneOf') branchRoots.add(e.schemaPath);
+  if (branchRoots.size === 0) return errors;
+  // An error is noise when one of its schema path's ancestors is a branch root.
+  return errors.filter((e) => {
+    const path = e.schemaPath;
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+      if (branchRoots.has(path.slice(0, slash))) return false;
+    }
+    return true;
+  });
 }
 
 function toDiagnostic(e: ErrorObject, call: CallSpec, tool: string, rootSchema: unknown): PendingDiagnostic {
@@ -194,7 +226,7 @@ function jsonType(value: unknown): string {
 
 /** A copy of the arguments with one leading † dropped from each `††` literal. */
 function unescapeLiterals(args: JsonObject, literals: readonly string[]): JsonObject {
-  const copy = structuredClone(args);
+  const copy = cloneJson(args);
   for (const at of literals) {
     const tokens = splitPointer(at);
     let parent: unknown = copy;

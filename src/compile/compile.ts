@@ -1,5 +1,15 @@
 /** compile(): one pass from a document to a validated, ordered dependency graph. */
-import { compareDiagnostics, type Diagnostic, hasErrors } from '../language/diagnostics.js';
+import {
+  capDiagnostics,
+  compareDiagnostics,
+  type Diagnostic,
+  DiagnosticList,
+  type DiagnosticSink,
+  error,
+  hasErrors,
+} from '../language/diagnostics.js';
+import { describeValue } from '../language/describe-value.js';
+import { checkJson } from '../language/json-value.js';
 import type { JsonObject, PlanDocument, ExecutionMode } from '../language/document.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
 import { parsePlan, positionDiagnostics } from '../language/parse-plan.js';
@@ -8,6 +18,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import { Plan } from './compiled-plan.js';
 import { PlanBuilder } from './plan-builder.js';
+import { checkStateSchemaPatterns } from './state-schema.js';
 import type { CompiledCall, CompiledPlan } from './types.js';
 
 export interface CompileOptions {
@@ -83,8 +94,9 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   if (!document) return { ok: false, diagnostics: parseDiagnostics, document: null };
 
   const mode = options.mode ?? document.mode;
-  const givenInput = document.input || options.input ? { ...document.input, ...options.input } : undefined;
-  const state: JsonObject = { ...document.state, ...options.state };
+  const pending = new DiagnosticList(limits.maxDiagnostics);
+  const givenInput = optionValue('input', document.input, options.input, limits, pending);
+  const state = optionValue('state', document.state, options.state, limits, pending) ?? {};
   const stateSchema = document.stateSchema;
   const builder = new PlanBuilder({
     tools,
@@ -92,17 +104,20 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
     state,
     stateSchema,
     mode,
-    maxDepth: limits.maxDepth,
+    limits,
     callsPointer: document.callsPointer,
+    diagnostics: pending,
   });
+  if (stateSchema) checkStateSchemaPatterns(stateSchema, document.stateSchemaPointer ?? '', builder.pending);
   for (const raw of document.calls) builder.add(raw);
   const ordering = builder.finish();
   const specs = builder.calls;
-  const pending = builder.pending;
 
   // Each list is in source order; together they must be too (CompileResult promises it).
-  const diagnostics = [...parseDiagnostics, ...positionDiagnostics(pending, document.source)].sort(
-    compareDiagnostics,
+  const diagnostics = capDiagnostics(
+    [...parseDiagnostics, ...positionDiagnostics(pending.items, document.source)].sort(compareDiagnostics),
+    limits.maxDiagnostics,
+    pending.omitted,
   );
   if (hasErrors(diagnostics)) return { ok: false, diagnostics, document };
   // Without errors every call has its tool, so the specs are the compiled calls as they are.
@@ -132,4 +147,35 @@ function isPlanDocument(value: unknown): value is PlanDocument {
     (value as PlanDocument).source instanceof SourceText &&
     'shape' in value
   );
+}
+
+/**
+ * The document's input (or state) with the option's laid over it, copied only when both give
+ * some (a state of a million keys is not copied to be read). The option's value is checked
+ * against the limits here; the document's was checked when it was parsed.
+ * @throws {TypeError} when the option holds something JSON cannot (a function, a cycle...).
+ */
+function optionValue(
+  what: 'input' | 'state',
+  fromDocument: JsonObject | undefined,
+  fromOption: JsonObject | undefined,
+  limits: Limits,
+  pending: DiagnosticSink,
+): JsonObject | undefined {
+  if (fromOption === undefined) return fromDocument;
+  if (fromOption === null || typeof fromOption !== 'object' || Array.isArray(fromOption)) {
+    throw new TypeError(`Expected ${what} to be an object of values, got ${describeValue(fromOption)}`);
+  }
+  const checked = checkJson(fromOption, { limits });
+  if ('problem' in checked) {
+    const { problem } = checked;
+    const where = problem.pointer === '' ? '' : ` at ${problem.pointer}`;
+    if (problem.code === 'NOT_JSON') {
+      throw new TypeError(`Expected ${what} to be JSON data, but the ${what}${where} ${problem.message}`);
+    }
+    pending.push(
+      error('E_LIMIT', '', `the ${what} option${where} ${problem.message}`, { hint: problem.hint }),
+    );
+  }
+  return fromDocument === undefined ? fromOption : { ...fromDocument, ...fromOption };
 }

@@ -9,7 +9,7 @@
  * is dropped, which keeps the work per call amortized constant. The *full* index of every
  * writer is only needed for forward references and hints, so it is built when first needed.
  */
-import { error, type PendingDiagnostic } from '../language/diagnostics.js';
+import { error, type DiagnosticSink } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import { coveredPath, formatPath, getAtPath, type Path, type PathSegment } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
@@ -41,6 +41,21 @@ interface PendingRead {
 }
 
 const NO_WRITER = -1;
+
+/** Most keys searched for a "did you mean" at one segment. */
+const MAX_CANDIDATES = 10_000;
+
+/** Keys of input and state objects, listed once: they do not change while a plan compiles. */
+const knownKeys = new WeakMap<object, string[]>();
+
+function keysOf(value: object): string[] {
+  let keys = knownKeys.get(value);
+  if (!keys) {
+    keys = Object.keys(value);
+    knownKeys.set(value, keys);
+  }
+  return keys;
+}
 const NO_WRITERS: number[] = [];
 
 export class DataFlow {
@@ -61,7 +76,7 @@ export class DataFlow {
 
   constructor(
     private readonly options: DataFlowOptions,
-    private readonly diagnostics: PendingDiagnostic[],
+    private readonly diagnostics: DiagnosticSink,
   ) {}
 
   get calls(): readonly CallSpec[] {
@@ -288,8 +303,13 @@ export class DataFlow {
     );
   }
 
-  /** Walks the known paths segment by segment, correcting likely typos, for "did you mean". */
+  /**
+   * Walks the known paths segment by segment, correcting likely typos, for "did you mean". Not
+   * for diagnostics nobody will see (past limits.maxDiagnostics), and not among more keys than
+   * MAX_CANDIDATES: a typo among a million keys is not worth a million comparisons per read.
+   */
   #nearestKnownPath(path: Path): string | undefined {
+    if (this.diagnostics.full) return undefined;
     const base: unknown = path.root === 'input' ? this.options.input : this.options.state;
     let trie: TrieNode | undefined = path.root === 'state' ? this.#fullIndex().root : undefined;
     let value: unknown = base;
@@ -300,7 +320,12 @@ export class DataFlow {
       const key = String(segment);
       const candidates = new Set<string>();
       if (trie?.children) for (const k of trie.children.keys()) candidates.add(k);
-      if (value !== null && typeof value === 'object') for (const k of Object.keys(value)) candidates.add(k);
+      if (value !== null && typeof value === 'object') {
+        const keys = keysOf(value);
+        if (keys.length > MAX_CANDIDATES) return undefined;
+        for (const k of keys) candidates.add(k);
+      }
+      if (candidates.size > MAX_CANDIDATES) return undefined;
       const choice = candidates.has(key) ? key : nearest(key, candidates);
       if (choice === undefined) {
         // Below a path a call writes, every path is written: †state.usr.name, with

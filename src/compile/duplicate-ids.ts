@@ -3,7 +3,7 @@
  * unique among themselves, so only explicit `_id`s are indexed, and a default id can only
  * clash with an explicit id that looks like an index.
  */
-import { error, type PendingDiagnostic } from '../language/diagnostics.js';
+import { error, type DiagnosticSink } from '../language/diagnostics.js';
 import { joinPointer } from '../language/pointer.js';
 import type { CallSpec } from './read-call.js';
 
@@ -21,7 +21,7 @@ export class DuplicateIds {
     else this.#clashes.push({ later: spec.index, earlier });
   }
 
-  report(specs: readonly CallSpec[], pending: PendingDiagnostic[]): void {
+  report(specs: readonly CallSpec[], pending: DiagnosticSink): void {
     for (const [id, holder] of this.#firstExplicit) {
       if (!/^(0|[1-9]\d*)$/.test(id)) continue;
       const other = Number(id);

@@ -1,5 +1,5 @@
 /** Checks of the whole graph: cycles named whole, and writers that overwrite each other. */
-import { error, type PendingDiagnostic, warning } from '../language/diagnostics.js';
+import { error, type DiagnosticSink, warning } from '../language/diagnostics.js';
 import { joinPointer } from '../language/pointer.js';
 import { findCycles } from './cycles.js';
 import type { OverlappingWrite } from './data-flow.js';
@@ -9,7 +9,7 @@ import type { CallSpec } from './read-call.js';
 export function reportCycles(
   calls: readonly CallSpec[],
   order: readonly number[],
-  pending: PendingDiagnostic[],
+  pending: DiagnosticSink,
 ): void {
   const placed = new Uint8Array(calls.length);
   for (const v of order) placed[v] = 1;
@@ -46,7 +46,7 @@ export function reportMultipleWriters(
   calls: readonly CallSpec[],
   order: readonly number[],
   writes: readonly OverlappingWrite[],
-  pending: PendingDiagnostic[],
+  pending: DiagnosticSink,
 ): void {
   const branches = new ExclusiveBranches(calls, order);
   const byLater = new Map<number, OverlappingWrite[]>();

@@ -2,8 +2,9 @@
  * Compiling call by call. `compile` feeds a whole document through it; the executor feeds a
  * stream of calls as the model writes them, and starts each call as soon as it is bound.
  */
-import type { PendingDiagnostic } from '../language/diagnostics.js';
+import { DiagnosticList } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
+import type { Limits } from '../language/limits.js';
 import { joinPointer } from '../language/pointer.js';
 import { createStringParser } from '../language/reference.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -22,19 +23,26 @@ export interface PlanBuilderOptions {
   readonly state: JsonObject;
   readonly stateSchema: JsonObject | undefined;
   readonly mode: ExecutionMode;
-  readonly maxDepth: number;
+  /** Bounds on calls and on how many diagnostics are kept. */
+  readonly limits: Limits;
+  /**
+   * Where diagnostics go, when the caller has found some already.
+   * @default a new DiagnosticList keeping limits.maxDiagnostics
+   */
+  readonly diagnostics?: DiagnosticList;
   /** Pointer to the calls array in the document (`''`, `/plan`, `/calls`…). */
   readonly callsPointer: string;
 }
 
 export class PlanBuilder {
-  /** Every diagnostic so far, unpositioned. */
-  readonly pending: PendingDiagnostic[] = [];
+  /** The diagnostics so far, unpositioned: the first `limits.maxDiagnostics`, and a count of the rest. */
+  readonly pending: DiagnosticList;
   readonly #flow: DataFlow;
   readonly #ids = new DuplicateIds();
   readonly #parser = createStringParser();
 
   constructor(private readonly options: PlanBuilderOptions) {
+    this.pending = options.diagnostics ?? new DiagnosticList(options.limits.maxDiagnostics);
     this.#flow = new DataFlow(
       { input: options.input, state: options.state, stateSchema: options.stateSchema },
       this.pending,
@@ -47,11 +55,11 @@ export class PlanBuilder {
 
   /** Checks the next call and binds it against the calls before it. */
   add(raw: unknown): CallSpec {
-    const { tools, mode, stateSchema, maxDepth, callsPointer } = this.options;
+    const { tools, mode, stateSchema, limits, callsPointer } = this.options;
     const index = this.#flow.calls.length;
     const pointer = joinPointer(callsPointer, index);
     const spec =
-      readCall(raw, { index, pointer, mode, maxDepth, parser: this.#parser }, this.pending) ??
+      readCall(raw, { index, pointer, mode, limits, parser: this.#parser }, this.pending) ??
       placeholder(index, pointer);
     this.#ids.add(spec, raw !== null && typeof raw === 'object' && '_id' in raw);
     if (tools && spec.tool !== null) checkTool(spec, tools, mode, this.pending);

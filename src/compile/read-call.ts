@@ -1,9 +1,11 @@
 /** One raw call object to a checked call: meta keys, tool name, references, output path. */
-import { error, type PendingDiagnostic, warning } from '../language/diagnostics.js';
+import { error, type DiagnosticSink, warning } from '../language/diagnostics.js';
 import { describeJson, isJsonObject, type JsonObject, type ExecutionMode } from '../language/document.js';
 import { type Path, WILDCARD } from '../language/paths.js';
 import { joinPointer } from '../language/pointer.js';
-import { DAGGER, type StringParser } from '../language/reference.js';
+import { checkJson } from '../language/json-value.js';
+import type { Limits } from '../language/limits.js';
+import { DAGGER, type Reference, type StringParser } from '../language/reference.js';
 import type { ArgumentReference, Dependency, OutputPath, ReadBinding } from './types.js';
 
 const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id']);
@@ -34,7 +36,8 @@ export interface ReadCallOptions {
   readonly index: number;
   readonly pointer: string;
   readonly mode: ExecutionMode;
-  readonly maxDepth: number;
+  /** Depth, keys, array indices and `_output`'s size are checked against these. */
+  readonly limits: Limits;
   /** Parses reference strings; one per compile, so equal strings are parsed once. */
   readonly parser: StringParser;
 }
@@ -43,7 +46,7 @@ export interface ReadCallOptions {
 export function readCall(
   raw: unknown,
   options: ReadCallOptions,
-  diagnostics: PendingDiagnostic[],
+  diagnostics: DiagnosticSink,
 ): CallSpec | null {
   const { index, pointer } = options;
   if (!isJsonObject(raw)) {
@@ -83,8 +86,23 @@ export function readCall(
     );
   }
 
+  const keys = Object.keys(raw);
+  if (keys.length > options.limits.maxKeys) {
+    diagnostics.push(
+      error(
+        'E_LIMIT',
+        pointer,
+        `call ${id} has ${keys.length} keys; the limit is ${options.limits.maxKeys}`,
+        {
+          call: id,
+          hint: 'pass fewer arguments (group them in one object), or raise limits.maxKeys',
+        },
+      ),
+    );
+    return null;
+  }
   const args: JsonObject = {};
-  for (const key of Object.keys(raw)) {
+  for (const key of keys) {
     if (!key.startsWith('_')) {
       args[key] = raw[key];
     } else if (!META_KEYS.has(key)) {
@@ -102,6 +120,8 @@ export function readCall(
   }
 
   const hasOutput = Object.hasOwn(raw, '_output');
+  if (hasOutput)
+    checkOutputValue(raw._output, joinPointer(pointer, '_output'), id, options.limits, diagnostics);
   if (hasOutput && options.mode === 'lazy') {
     diagnostics.push(
       error('E_LAZY_OUTPUT', joinPointer(pointer, '_output'), 'a lazy plan cannot carry _output', {
@@ -114,9 +134,7 @@ export function readCall(
 
   const { refs, literals } = scanArguments(args, pointer, id, options, diagnostics);
   const outputPath =
-    raw._outputPath === undefined
-      ? null
-      : readOutputPath(raw._outputPath, pointer, id, options.parser, diagnostics);
+    raw._outputPath === undefined ? null : readOutputPath(raw._outputPath, pointer, id, options, diagnostics);
 
   // One literal with every field, so all calls share one object shape.
   return {
@@ -143,8 +161,8 @@ function scanArguments(
   args: JsonObject,
   callPointer: string,
   id: string,
-  { maxDepth, parser }: ReadCallOptions,
-  diagnostics: PendingDiagnostic[],
+  { limits, parser }: ReadCallOptions,
+  diagnostics: DiagnosticSink,
 ): { refs: ArgumentReference[]; literals: string[] } {
   const refs = scratchRefs;
   const literals = scratchLiterals;
@@ -157,7 +175,8 @@ function scanArguments(
       const parsed = parser.parseString(value);
       switch (parsed.kind) {
         case 'expression':
-          refs[refCount++] = { at, expression: parsed.expression, text: value };
+          if (checkPathLimits(parsed.expression.refs, callPointer + at, id, limits, diagnostics))
+            refs[refCount++] = { at, expression: parsed.expression, text: value };
           break;
         case 'literal':
           literals[literalCount++] = at;
@@ -192,9 +211,10 @@ function scanArguments(
   for (const key of Object.keys(args)) visit(args[key], topLevelPointer(key), 1);
   while (stack.length > 0) {
     const { value, at, depth } = stack.pop()!;
-    if (depth >= maxDepth) {
+    // The call object is level 1, so a value popped at `depth` is a container at level depth + 1.
+    if (depth >= limits.maxDepth) {
       diagnostics.push(
-        error('E_LIMIT', callPointer + at, `arguments nest deeper than ${maxDepth} levels`, {
+        error('E_LIMIT', callPointer + at, `arguments nest deeper than ${limits.maxDepth} levels`, {
           call: id,
           hint: 'flatten the value, or raise limits.maxDepth',
         }),
@@ -206,6 +226,20 @@ function scanArguments(
     } else {
       const object = value as JsonObject;
       const keys = Object.keys(object);
+      if (keys.length > limits.maxKeys) {
+        diagnostics.push(
+          error(
+            'E_LIMIT',
+            callPointer + at,
+            `an argument object has ${keys.length} keys; the limit is ${limits.maxKeys}`,
+            {
+              call: id,
+              hint: 'split the object, or raise limits.maxKeys',
+            },
+          ),
+        );
+        continue;
+      }
       for (let i = keys.length - 1; i >= 0; i--)
         visit(object[keys[i]!], joinPointer(at, keys[i]!), depth + 1);
     }
@@ -237,8 +271,8 @@ function readOutputPath(
   raw: unknown,
   callPointer: string,
   id: string,
-  parser: StringParser,
-  diagnostics: PendingDiagnostic[],
+  { parser, limits }: ReadCallOptions,
+  diagnostics: DiagnosticSink,
 ): OutputPath | null {
   const pointer = joinPointer(callPointer, '_outputPath');
   const hint =
@@ -263,6 +297,7 @@ function readOutputPath(
     return null;
   }
   const parsed = parser.parseExpression(raw);
+  if (!('kind' in parsed) && !checkPathLimits(parsed.refs, pointer, id, limits, diagnostics)) return null;
   if ('kind' in parsed) {
     diagnostics.push(
       error(parsed.code, pointer, parsed.message, {
@@ -307,4 +342,81 @@ function readOutputPath(
     refs: parsed.refs,
     text: raw,
   };
+}
+
+/**
+ * A path may not be longer than `limits.maxDepth` segments (a write there nests as deep) nor
+ * name an index past `limits.maxArrayIndex` (a write there fills the gap with holes that print
+ * as null: 20 characters of plan could otherwise make megabytes of state). Reports each
+ * reference over a limit; true when none is.
+ */
+function checkPathLimits(
+  refs: readonly Reference[],
+  pointer: string,
+  id: string,
+  limits: Limits,
+  diagnostics: DiagnosticSink,
+): boolean {
+  let ok = true;
+  for (const ref of refs) {
+    if (ref.segments.length > limits.maxDepth) {
+      diagnostics.push(
+        error(
+          'E_LIMIT',
+          pointer,
+          `${ref.text.slice(0, 60)}… has ${ref.segments.length} segments; the limit is ${limits.maxDepth}`,
+          {
+            call: id,
+            offset: ref.start,
+            hint: 'use a shorter path, or raise limits.maxDepth',
+          },
+        ),
+      );
+      ok = false;
+      continue;
+    }
+    for (const segment of ref.segments) {
+      if (typeof segment === 'number' && !(segment <= limits.maxArrayIndex)) {
+        diagnostics.push(
+          error(
+            'E_LIMIT',
+            pointer,
+            `${ref.text} names index ${segment}; the largest index allowed is ${limits.maxArrayIndex}`,
+            {
+              call: id,
+              offset: ref.start,
+              hint: 'use a smaller index (or a key: ["123"]), or raise limits.maxArrayIndex',
+            },
+          ),
+        );
+        ok = false;
+        break;
+      }
+    }
+  }
+  return ok;
+}
+
+/** `_output` is the model's own result: bounded like any tool's, one level inside its call. */
+function checkOutputValue(
+  value: unknown,
+  pointer: string,
+  id: string,
+  limits: Limits,
+  diagnostics: DiagnosticSink,
+): void {
+  const checked = checkJson(value, { limits, depth: 1 });
+  if (!('problem' in checked)) return;
+  const { problem } = checked;
+  diagnostics.push(
+    error(
+      problem.code === 'LIMIT' ? 'E_LIMIT' : 'E_SHAPE',
+      pointer + problem.pointer,
+      `_output ${problem.message}`,
+      {
+        call: id,
+        hint: problem.hint,
+      },
+    ),
+  );
 }

@@ -7,6 +7,8 @@
  */
 import { type Job, QueueEvents, type QueueEventsListener, UnrecoverableError, Worker } from 'bullmq';
 import { ToolExecutionError } from '../errors.js';
+import { checkJson, copyJson, type JsonProblem } from '../language/json-value.js';
+import { type Limits, resolveLimits } from '../language/limits.js';
 import { isBranchValue } from '../run/branch.js';
 import { type CallError, retryDelay, toCallError } from '../run/index.js';
 import { type Tool, ToolRegistry } from '../tools/index.js';
@@ -17,7 +19,7 @@ import { describeSchemaErrors } from '../run/schema-errors.js';
 import { CANCEL_EVENT, type CallJob, type CallValue, encodeError } from './wire.js';
 
 /** Failures no other attempt can fix: BullMQ is told not to retry them. */
-const FINAL_CODES = new Set(['UNKNOWN_TOOL', 'NOT_EXECUTABLE']);
+const FINAL_CODES = new Set(['UNKNOWN_TOOL', 'NOT_EXECUTABLE', 'INVALID_ARGUMENTS']);
 
 /** The custom event the dispatcher publishes for a job of an aborted run. */
 interface CancelListener extends QueueEventsListener {
@@ -79,6 +81,12 @@ export interface WorkerOptions {
    * @default undefined (ignored)
    */
   readonly onError?: (error: Error) => void;
+  /**
+   * Bounds on what a job carries in (its arguments) and what a tool hands back (its result):
+   * depth, size, keys. The scheduler holds results to its own limits again.
+   * @default DEFAULT_LIMITS
+   */
+  readonly limits?: Partial<Limits>;
 }
 
 export type WorkerJobEvent =
@@ -111,6 +119,7 @@ export interface PlanWorker {
 export async function startWorker(options: WorkerOptions): Promise<PlanWorker> {
   if (options?.tools === undefined) throw new TypeError('Expected tools: a registry or tool definitions');
   const tools = ToolRegistry.from(options.tools);
+  const limits = resolveLimits(options.limits);
   const { url, connection } = redisOption(options.redis);
   const queue = queueOption(options.queue);
   const concurrency = wholeNumberOption('concurrency', options.concurrency, 1, 16);
@@ -131,7 +140,7 @@ export async function startWorker(options: WorkerOptions): Promise<PlanWorker> {
     let error: CallError | null = null;
     let retrying = false;
     try {
-      return await runCall(job, tools, context, signal);
+      return await runCall(job, { tools, context, signal, limits });
     } catch (e) {
       error = toCallError(e);
       // A cancelled run wants no more attempts, nor does a job that cannot succeed here.
@@ -187,12 +196,21 @@ export async function startWorker(options: WorkerOptions): Promise<PlanWorker> {
   };
 }
 
-/** One attempt of the job's call; errors that no retry can fix are unrecoverable. */
+interface CallSetting {
+  readonly tools: ToolRegistry;
+  readonly context: unknown;
+  readonly signal: AbortSignal | undefined;
+  readonly limits: Limits;
+}
+
+/**
+ * One attempt of the job's call; errors that no retry can fix are unrecoverable. What the queue
+ * brings (the arguments) and what the tool returns are untrusted values: held to the limits and
+ * to the tool's schemas here, before the tool runs and before anything is sent back.
+ */
 async function runCall(
   job: Job<CallJob>,
-  tools: ToolRegistry,
-  context: unknown,
-  signal: AbortSignal | undefined,
+  { tools, context, signal, limits }: CallSetting,
 ): Promise<CallValue> {
   const data = job.data;
   const registered = tools.get(data.tool);
@@ -202,6 +220,11 @@ async function runCall(
   const tool = registered.tool;
   if (typeof tool.execute !== 'function') {
     throw failure(`tool "${tool.name}" has no execute function in this worker`, 'NOT_EXECUTABLE');
+  }
+  const args = checkJson(data.args, { limits });
+  if ('problem' in args) throw failure(describeProblem('the arguments', args.problem), 'INVALID_ARGUMENTS');
+  if (registered.validateInput && !registered.validateInput(data.args)) {
+    throw failure(describeSchemaErrors('arguments', registered.validateInput.errors), 'INVALID_ARGUMENTS');
   }
   const value = await attemptTool({
     tool,
@@ -213,15 +236,22 @@ async function runCall(
     timeoutMs: data.timeoutMs,
     signal,
   });
+  // Only JSON crosses back: the copy is what is checked and sent (NaN has become null by now).
+  const copy = copyJson(value, { limits });
+  if ('problem' in copy) {
+    throw failure(
+      describeProblem('the result', copy.problem),
+      copy.problem.code === 'LIMIT' ? 'LIMIT' : 'INVALID_OUTPUT',
+    );
+  }
   const { validateOutput } = registered;
-  if (validateOutput && !validateOutput(isBranchValue(value) ? value.value : value)) {
+  if (validateOutput && !validateOutput(isBranchValue(copy.value) ? copy.value.value : copy.value)) {
     throw failure(describeSchemaErrors('output', validateOutput.errors), 'INVALID_OUTPUT');
   }
-  const boxed: CallValue = { value };
-  try {
-    JSON.stringify(boxed);
-  } catch (e) {
-    throw failure(`the tool's output is not JSON: ${(e as Error).message}`, 'INVALID_OUTPUT');
-  }
-  return boxed;
+  return { value: copy.value };
+}
+
+/** `the result at /a is a BigInt ...; convert it ...` */
+function describeProblem(what: string, problem: JsonProblem): string {
+  return `${what}${problem.pointer === '' ? '' : ` at ${problem.pointer}`} ${problem.message}; ${problem.hint}`;
 }

@@ -105,3 +105,82 @@ export function hasErrors(diagnostics: readonly { severity: Severity }[]): boole
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 }
+
+/** Where diagnostics are collected: an array, or a {@link DiagnosticList} that keeps only so many. */
+export interface DiagnosticSink {
+  push(diagnostic: PendingDiagnostic): unknown;
+  /** True when more would not be kept: a caller may skip costly hints ("did you mean"). */
+  readonly full?: boolean;
+}
+
+/**
+ * Diagnostics as they are found, keeping the first `max` and counting the rest, so a plan with a
+ * million mistakes costs a counter, not a million positioned objects. `full` tells a caller it
+ * may skip work (a "did you mean" search) for diagnostics nobody will see.
+ */
+export class DiagnosticList implements DiagnosticSink {
+  readonly items: PendingDiagnostic[] = [];
+  #omittedErrors = 0;
+  #omittedWarnings = 0;
+
+  constructor(
+    /** How many are kept. */
+    readonly max: number,
+  ) {}
+
+  push(diagnostic: PendingDiagnostic): void {
+    if (this.items.length < this.max) this.items.push(diagnostic);
+    else if (diagnostic.severity === 'error') this.#omittedErrors++;
+    else this.#omittedWarnings++;
+  }
+
+  get full(): boolean {
+    return this.items.length >= this.max;
+  }
+
+  /** Every diagnostic pushed, kept or not. */
+  get length(): number {
+    return this.items.length + this.#omittedErrors + this.#omittedWarnings;
+  }
+
+  get omitted(): { readonly errors: number; readonly warnings: number } {
+    return { errors: this.#omittedErrors, warnings: this.#omittedWarnings };
+  }
+}
+
+/**
+ * The first `max` of positioned, sorted diagnostics, and one last diagnostic counting the rest
+ * (those cut here and those a {@link DiagnosticList} never kept). It is an error when any of the
+ * rest is one, so a plan never looks valid for having too many mistakes.
+ */
+export function capDiagnostics(
+  sorted: Diagnostic[],
+  max: number,
+  omitted: { readonly errors: number; readonly warnings: number } = { errors: 0, warnings: 0 },
+): Diagnostic[] {
+  let errors = omitted.errors;
+  let warnings = omitted.warnings;
+  for (let i = max; i < sorted.length; i++) {
+    if (sorted[i]!.severity === 'error') errors++;
+    else warnings++;
+  }
+  if (errors + warnings === 0) return sorted;
+  const kept = sorted.length > max ? sorted.slice(0, max) : sorted;
+  const parts = [errors > 0 && plural(errors, 'error'), warnings > 0 && plural(warnings, 'warning')].filter(
+    Boolean,
+  );
+  kept.push({
+    severity: errors > 0 ? 'error' : 'warning',
+    code: 'E_LIMIT',
+    message: `and ${parts.join(' and ')} more, not listed`,
+    pointer: '',
+    line: 1,
+    column: 1,
+    hint: `fix the ones above and check again, or raise limits.maxDiagnostics (${max})`,
+  });
+  return kept;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,6 +1,8 @@
 /** The four document shapes of SPEC 1, reduced to one form. */
-import { error, type PendingDiagnostic } from './diagnostics.js';
+import { error, type DiagnosticSink } from './diagnostics.js';
 import { joinPointer } from './pointer.js';
+import { checkJson } from './json-value.js';
+import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import type { SourceText } from './source.js';
 
 export type ExecutionMode = 'eager' | 'lazy';
@@ -45,10 +47,12 @@ const SOLUTION_KEYS = new Set(['calls', 'output']);
 export function readDocument(
   value: unknown,
   source: SourceText,
-  diagnostics: PendingDiagnostic[],
+  diagnostics: DiagnosticSink,
+  limits: Limits = DEFAULT_LIMITS,
 ): PlanDocument | null {
   if (Array.isArray(value)) {
-    if (value.length > 0 && value.every(isMessageLike)) return readContext(value, source, diagnostics);
+    if (value.length > 0 && value.every(isMessageLike))
+      return readContext(value, source, diagnostics, limits);
     return { shape: 'calls', mode: 'eager', calls: value, callsPointer: '', source };
   }
   if (isJsonObject(value)) {
@@ -98,7 +102,7 @@ function isMessageLike(value: unknown): boolean {
 function readPlanMessage(
   message: JsonObject,
   pointer: string,
-  diagnostics: PendingDiagnostic[],
+  diagnostics: DiagnosticSink,
 ): { mode: ExecutionMode; calls: unknown[]; callsPointer: string } | null {
   unknownKeys(message, PLAN_MESSAGE_KEYS, pointer, 'plan message', diagnostics);
   let mode: ExecutionMode = 'eager';
@@ -136,7 +140,8 @@ function readPlanMessage(
 function readContext(
   messages: unknown[],
   source: SourceText,
-  diagnostics: PendingDiagnostic[],
+  diagnostics: DiagnosticSink,
+  limits: Limits,
 ): PlanDocument | null {
   let plan: { mode: ExecutionMode; calls: unknown[]; callsPointer: string } | null = null;
   let planSeen = false;
@@ -164,13 +169,28 @@ function readContext(
         plan = readPlanMessage(m, pointer, diagnostics);
         return;
       case 'input':
-        input = { ...input, ...withoutKey(m, 'type') };
+        input = merged(input, withinLimits(withoutKey(m, 'type'), pointer, limits, diagnostics));
         return;
       case 'state': {
         const { schema, ...values } = withoutKey(m, 'type');
-        state = { ...state, ...values };
+        state = merged(state, withinLimits(values, pointer, limits, diagnostics));
         if (schema !== undefined) {
-          if (isJsonObject(schema) || typeof schema === 'boolean') {
+          // A schema is walked by the compiler and by ajv: bounded like any value.
+          const checked = checkJson(schema, { limits });
+          if ('problem' in checked) {
+            const { problem } = checked;
+            const at = joinPointer(pointer, 'schema') + problem.pointer;
+            diagnostics.push(
+              error(
+                'E_LIMIT',
+                at,
+                `the state schema${problem.pointer ? ` at ${problem.pointer}` : ''} ${problem.message}`,
+                {
+                  hint: problem.hint,
+                },
+              ),
+            );
+          } else if (isJsonObject(schema) || typeof schema === 'boolean') {
             stateSchema = isJsonObject(schema) ? schema : schema ? {} : { not: {} };
             stateSchemaPointer = joinPointer(pointer, 'schema');
           } else {
@@ -222,7 +242,7 @@ function unknownKeys(
   allowed: ReadonlySet<string>,
   pointer: string,
   what: string,
-  diagnostics: PendingDiagnostic[],
+  diagnostics: DiagnosticSink,
 ) {
   for (const key of Object.keys(object)) {
     if (!allowed.has(key)) {
@@ -252,4 +272,49 @@ export function describeJson(value: unknown): string {
     default:
       return 'an object';
   }
+}
+
+/**
+ * The members of an input or state message, each checked against the limits as a value one level
+ * inside the input or state object; a member over a limit is reported (E_LIMIT) and left out.
+ */
+function withinLimits(
+  values: JsonObject,
+  pointer: string,
+  limits: Limits,
+  diagnostics: DiagnosticSink,
+): JsonObject {
+  const keys = Object.keys(values);
+  if (keys.length > limits.maxKeys) {
+    diagnostics.push(
+      error('E_LIMIT', pointer, `the message has ${keys.length} members; the limit is ${limits.maxKeys}`, {
+        hint: 'split the values over several messages, or raise limits.maxKeys',
+      }),
+    );
+    return {};
+  }
+  let kept: JsonObject | undefined;
+  for (const key of keys) {
+    const checked = checkJson(values[key], { limits, depth: 1 });
+    if (!('problem' in checked)) continue;
+    const { problem } = checked;
+    diagnostics.push(
+      error(
+        'E_LIMIT',
+        joinPointer(pointer, key) + problem.pointer,
+        `"${key}"${problem.pointer ? ` at ${problem.pointer}` : ''} ${problem.message}`,
+        {
+          hint: problem.hint,
+        },
+      ),
+    );
+    kept ??= { ...values };
+    delete kept[key];
+  }
+  return kept ?? values;
+}
+
+/** Messages merge in order, later keys winning; a lone message's values are taken as they are. */
+function merged(earlier: JsonObject | undefined, later: JsonObject): JsonObject {
+  return earlier === undefined ? later : { ...earlier, ...later };
 }

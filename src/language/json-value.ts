@@ -57,9 +57,38 @@ interface Frame {
  * converted: a Date, a Map, NaN or a class instance is a problem.
  */
 export function checkJson(value: unknown, options: JsonWalkOptions): JsonCheck {
+  const known = value !== null && typeof value === 'object' ? shapes.get(value) : undefined;
+  if (known && fits(known, options)) return { size: known.size };
   const walk = new Walk(options, false);
   const size = walk.run(value);
-  return walk.problem ? { problem: walk.problem } : { size };
+  if (walk.problem) return { problem: walk.problem };
+  if (value !== null && typeof value === 'object') shapes.set(value, walk.shape(size));
+  return { size };
+}
+
+/**
+ * What a walk that found no problem learned about an object: enough to check it against other
+ * limits without walking it again. An object checked once is taken to stay as it was: planmode
+ * never changes the values it is given, and a caller that changes one after handing it over
+ * changes its own data under a run.
+ */
+interface JsonShape {
+  readonly size: number;
+  /** Nesting levels inside the object, the object itself counting 1. */
+  readonly depth: number;
+  /** Members of its largest object. */
+  readonly keys: number;
+}
+
+const shapes = new WeakMap<object, JsonShape>();
+
+function fits(shape: JsonShape, options: JsonWalkOptions): boolean {
+  const { limits } = options;
+  return (
+    shape.depth + (options.depth ?? 0) <= limits.maxDepth &&
+    shape.keys <= limits.maxKeys &&
+    shape.size <= limits.maxTextLength - (options.usedSize ?? 0)
+  );
 }
 
 /**
@@ -194,12 +223,19 @@ class Walk {
   readonly #budget: number;
   readonly #copy: boolean;
   #size = 0;
+  #deepest = 0;
+  #widest = 0;
 
   constructor(options: JsonWalkOptions, copy: boolean) {
     this.#limits = options.limits;
     this.#base = options.depth ?? 0;
     this.#budget = options.limits.maxTextLength - (options.usedSize ?? 0);
     this.#copy = copy;
+  }
+
+  /** What the walk saw, for the cache of checked objects. */
+  shape(size: number): JsonShape {
+    return { size, depth: this.#deepest - this.#base, keys: this.#widest };
   }
 
   /** Walks the value; returns its size (meaningless when `problem` is set). */
@@ -285,6 +321,7 @@ class Walk {
       return this.#refuse(parent, key, `is ${describeObject(object)}, not plain JSON data`, NOT_DATA_HINT);
     }
     const target = this.#copy ? (isArray ? [] : {}) : null;
+    if (level > this.#deepest) this.#deepest = level;
     stack.push({ source: object, target, parent, key, level });
     return target ?? object;
   }
@@ -334,6 +371,7 @@ class Walk {
       );
       return;
     }
+    if (keys.length > this.#widest) this.#widest = keys.length;
     this.#size += 2 + Math.max(0, keys.length - 1);
     const out = target as Record<string, unknown> | null;
     for (let k = 0; k < keys.length && !this.problem; k++) {

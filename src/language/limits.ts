@@ -4,6 +4,8 @@
  * not be able to exhaust memory, the stack or the CPU; past a bound the value is refused with
  * `E_LIMIT` (compile time) or a failed call with code `LIMIT` (run time), never a crash.
  */
+import { describeValue } from './describe-value.js';
+
 export interface Limits {
   /**
    * Most calls in one plan.
@@ -77,7 +79,7 @@ const CEILINGS: Partial<Record<keyof Limits, number>> = {
 export function resolveLimits(given: Partial<Limits> | undefined, where = 'limits'): Limits {
   if (given === undefined) return DEFAULT_LIMITS;
   if (given === null || typeof given !== 'object' || Array.isArray(given)) {
-    throw new TypeError(`Expected ${where} to be an object of limits, got ${describe(given)}`);
+    throw new TypeError(`Expected ${where} to be an object of limits, got ${describeValue(given)}`);
   }
   const limits: Record<string, number> = { ...DEFAULT_LIMITS };
   for (const key of Object.keys(given)) {
@@ -89,16 +91,10 @@ export function resolveLimits(given: Partial<Limits> | undefined, where = 'limit
     const ceiling = CEILINGS[key as keyof Limits] ?? Number.MAX_SAFE_INTEGER;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > ceiling) {
       throw new TypeError(
-        `Expected ${where}.${key} to be a whole number from 1 to ${ceiling}, got ${describe(value)}`,
+        `Expected ${where}.${key} to be a whole number from 1 to ${ceiling}, got ${describeValue(value)}`,
       );
     }
     limits[key] = value;
   }
   return limits as unknown as Limits;
-}
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (value === null || typeof value !== 'object') return String(value);
-  return Array.isArray(value) ? 'an array' : 'an object';
 }

@@ -1,7 +1,8 @@
 import { compareDiagnostics, type Diagnostic, error, type PendingDiagnostic } from './diagnostics.js';
 import { type PlanDocument, readDocument } from './document.js';
 import { jsonSyntaxDiagnostic } from './json-error.js';
-import { type Limits, resolveLimits } from './limits.js';
+import { checkJson } from './json-value.js';
+import { type Limits, MAX_DEPTH_CEILING, resolveLimits } from './limits.js';
 import { SourceText } from './source.js';
 
 export interface ParsePlanOptions {
@@ -61,8 +62,24 @@ export function parsePlan(input: string | unknown, options: ParsePlanOptions = {
   } else {
     value = input;
     source = SourceText.fromValue(input, options.source ?? '<value>');
+    // A document given as a value may hold anything code can make: before anything walks it
+    // (positions render it as JSON), it must be JSON data, and no deeper than JSON.stringify
+    // can go. Each part (a call, an input or state message, `_output`) is then held to the
+    // limits exactly, with a pointer, where it is read.
+    const checked = checkJson(input, { limits: { ...limits, maxDepth: MAX_DEPTH_CEILING + 3 } });
+    if ('problem' in checked) {
+      const { problem } = checked;
+      const found = error(
+        problem.code === 'LIMIT' ? 'E_LIMIT' : 'E_SHAPE',
+        problem.pointer,
+        `the document${problem.pointer === '' ? '' : ` at ${problem.pointer}`} ${problem.message}`,
+        { hint: problem.hint },
+      );
+      // Not positioned: the value cannot be rendered as JSON text to point into.
+      return { document: null, diagnostics: [{ ...found, line: 1, column: 1 }] };
+    }
   }
-  const document = readDocument(value, source, pending);
+  const document = readDocument(value, source, pending, limits);
   if (document && document.calls.length > limits.maxCalls) {
     pending.push(
       error(

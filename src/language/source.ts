@@ -72,17 +72,31 @@ export class SourceText {
     return this.insideString(start, options.offset);
   }
 
-  /** Position of a character offset in the raw text. */
+  /** Position of a character offset in the raw text (a binary search over the line starts). */
   positionAt(offset: number): Position {
     const text = this.text;
-    let line = 1;
-    let lineStart = 0;
+    const starts = this.#lineStarts();
     const end = Math.min(offset, text.length);
-    for (let i = text.indexOf('\n'); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) {
-      line++;
-      lineStart = i + 1;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (starts[mid]! <= end) low = mid;
+      else high = mid - 1;
     }
-    return { line, column: end - lineStart + 1, offset: end };
+    return { line: low + 1, column: end - starts[low]! + 1, offset: end };
+  }
+
+  #starts: number[] | undefined;
+
+  /** Offsets where each line begins, found once. */
+  #lineStarts(): number[] {
+    if (this.#starts) return this.#starts;
+    const text = this.text;
+    const starts = [0];
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    this.#starts = starts;
+    return starts;
   }
 
   private tree(): DocumentNode | null {
@@ -114,6 +128,18 @@ function toPosition(loc: { line: number; column: number; offset: number }): Posi
   return { line: loc.line, column: loc.column, offset: loc.offset };
 }
 
+type ObjectNode = Extract<AnyNode, { type: 'Object' }>;
+type MemberNode = ObjectNode['members'][number];
+
+/**
+ * Members of large objects by name, built on the first lookup: diagnostics about many keys of
+ * one object (an object of 100k unknown keys) cost a lookup each, not a scan each.
+ */
+const memberIndexes = new WeakMap<ObjectNode, Map<string, MemberNode>>();
+
+/** Below this many members a scan is cheaper than building an index. */
+const INDEX_FROM = 32;
+
 function childOf(node: AnyNode, token: string): { value: AnyNode; key?: AnyNode } | undefined {
   if (node.type === 'Array') {
     if (!/^(0|[1-9]\d*)$/.test(token)) return undefined;
@@ -121,13 +147,29 @@ function childOf(node: AnyNode, token: string): { value: AnyNode; key?: AnyNode 
     return element ? { value: element.value } : undefined;
   }
   if (node.type === 'Object') {
-    // JSON.parse keeps the last of duplicate keys, so the last member is the one that counts.
-    for (let i = node.members.length - 1; i >= 0; i--) {
-      const member = node.members[i];
-      if (member && member.name.type === 'String' && member.name.value === token) {
-        return { value: member.value, key: member.name };
-      }
-    }
+    const member = node.members.length < INDEX_FROM ? scanMembers(node, token) : indexOf(node).get(token);
+    return member ? { value: member.value, key: member.name } : undefined;
   }
   return undefined;
+}
+
+function scanMembers(node: ObjectNode, token: string): MemberNode | undefined {
+  // JSON.parse keeps the last of duplicate keys, so the last member is the one that counts.
+  for (let i = node.members.length - 1; i >= 0; i--) {
+    const member = node.members[i];
+    if (member && member.name.type === 'String' && member.name.value === token) return member;
+  }
+  return undefined;
+}
+
+function indexOf(node: ObjectNode): Map<string, MemberNode> {
+  let index = memberIndexes.get(node);
+  if (!index) {
+    index = new Map();
+    // Later duplicates overwrite earlier ones, as in JSON.parse.
+    for (const member of node.members)
+      if (member.name.type === 'String') index.set(member.name.value, member);
+    memberIndexes.set(node, index);
+  }
+  return index;
 }

@@ -3,7 +3,8 @@ import type { CompiledCall } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
 import { splitPointer } from '../language/pointer.js';
 import type { Reference } from '../language/reference.js';
-import { setOwnProperty } from './state-store.js';
+import { cloneJson } from '../language/json-value.js';
+import { setOwnProperty } from '../language/set-own-property.js';
 import { type Roots, resolveExpression, resolveReference } from '../language/resolve.js';
 
 /** The references a call needs that have no value: the call does not run. */
@@ -37,10 +38,13 @@ export function resolveArguments(call: CompiledCall, roots: Roots): JsonObject |
   return args;
 }
 
-/** A deep copy, so a tool cannot change the plan or the state through its arguments. */
+/**
+ * A deep copy, so a tool cannot change the plan or the state through its arguments. Plan and
+ * state hold JSON the limits bound already, so a plain loop copies it (no checks, no recursion).
+ */
 function copy<T>(value: T): T {
-  // Most arguments are strings and numbers: no copy needed, and structuredClone is not cheap.
-  return value === null || typeof value !== 'object' ? value : structuredClone(value);
+  // Most arguments are strings and numbers: no copy needed.
+  return value === null || typeof value !== 'object' ? value : cloneJson(value);
 }
 
 /** The arguments object copied one level at a time: only nested objects pay for a deep copy. */

@@ -16,7 +16,10 @@ import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import { PlanValidationError, RunCancelledError, ToolExecutionError, ToolTimeoutError } from '../errors.js';
 import { PlanBuilder } from '../compile/plan-builder.js';
 import type { Diagnostic } from '../language/diagnostics.js';
-import { DEFAULT_LIMITS } from '../language/limits.js';
+import { checkJson, cloneJson, copyJson, type JsonProblem, jsonSize } from '../language/json-value.js';
+import type { Limits } from '../language/limits.js';
+import { capDiagnostics, DiagnosticList, error as diagnostic } from '../language/diagnostics.js';
+import { joinPointer } from '../language/pointer.js';
 import { positionDiagnostics } from '../language/parse-plan.js';
 import { SourceText } from '../language/source.js';
 import type { JsonObject, PlanDocument } from '../language/document.js';
@@ -31,7 +34,9 @@ import { Journal } from './journal.js';
 import { runIdentity } from './journal-digests.js';
 import { planRecordCheck } from './journal-plan-check.js';
 import { retriesOf, retryDelay, sleep } from './retry.js';
-import { copyValue, writeAt } from './state-store.js';
+import { checkRunOptions, MAX_TIMER_MS } from './run-options.js';
+import { describeValue } from '../language/describe-value.js';
+import { RunState, StateWriteError } from './state-store.js';
 import { FailureTaint } from './taint.js';
 import type {
   CallError,
@@ -46,17 +51,18 @@ import type {
 } from './types.js';
 import { isCompiledPlan } from '../compile/compiled-plan.js';
 
-const DEFAULT_CONCURRENCY = 16;
-
-/** A run id: safe in file names, Redis keys and BullMQ job ids (`<runId>.<callId>`: no ':' or '.'). */
-const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
-
 /**
  * Ready calls looked at in one go before the run yields to the event loop once: synchronous
  * tools run inline, so without a pause a long run of them would keep signals, timers and
  * Ctrl-C out until its end.
  */
 const DRAIN_BURST = 1024;
+
+/**
+ * How long one burst of synchronous work may hold the event loop before the run yields to it
+ * (between calls: a tool's own code is never interrupted).
+ */
+const SLOW_BURST_MS = 50;
 
 /** The signal of a run without one: never aborted. */
 const NEVER_ABORTED = new AbortController().signal;
@@ -174,8 +180,11 @@ class Runner {
   #draining = false;
   /** Set while a drain waits for its turn on the event loop. */
   #yielding = false;
+  /** Set once a burst of synchronous calls held the event loop past SLOW_BURST_MS. */
+  #blocked = false;
   #ended = 0;
-  #state: JsonObject;
+  readonly #state: RunState;
+  readonly #limits: Limits;
   readonly #input: JsonObject;
   /** Set on abort or fail-fast: nothing new starts. */
   #stopping = false;
@@ -198,27 +207,12 @@ class Runner {
     private readonly emit: ((event: RunEvent) => void) | null,
     private readonly source: AsyncIterable<unknown> | null = null,
   ) {
-    const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-    if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
-      throw new TypeError(`Expected concurrency to be a whole number >= 1, got ${concurrency}`);
-    }
-    const timeout = options.timeoutMs ?? 0;
-    if (!(typeof timeout === 'number' && timeout >= 0)) {
-      throw new TypeError(`Expected timeoutMs to be a number >= 0, got ${timeout}`);
-    }
-    const runId = options.runId ?? randomUUID();
-    if (!(typeof runId === 'string' && RUN_ID.test(runId))) {
-      throw new TypeError(
-        `Expected runId to be letters, digits, '_' and '-' (at most 200), got ${JSON.stringify(runId)}`,
-      );
-    }
-    this.#runId = runId;
-    if (options.remote !== undefined && typeof options.remote !== 'function') {
-      throw new TypeError(`Expected remote to be a function, got ${typeof options.remote}`);
-    }
+    const { concurrency, limits } = checkRunOptions(options);
+    this.#limits = limits;
+    this.#runId = options.runId ?? randomUUID();
     this.#remote = options.remote;
     this.#tools = ToolRegistry.from(options.tools);
-    this.#input = { ...plan?.input, ...options.input };
+    this.#input = checkedInitial('input', plan?.input, options.input, limits).value;
     if (plan) {
       this.#plan = plan;
       this.#calls = plan.calls;
@@ -234,11 +228,14 @@ class Runner {
       const builder = new PlanBuilder({
         tools: this.#tools,
         input: options.input,
-        state: { ...options.state },
+        state: checkedInitial('state', undefined, options.state, limits).value,
         stateSchema: undefined,
         mode: 'eager',
-        maxDepth: DEFAULT_LIMITS.maxDepth,
+        limits,
         callsPointer: '',
+        // Every diagnostic is kept while the stream runs: each decides whether its call may
+        // run. The calls are bounded (limits.maxCalls), and the result's list is capped.
+        diagnostics: new DiagnosticList(Number.MAX_SAFE_INTEGER),
       });
       this.#stream = { builder, held: [], received: [] };
       this.#calls = builder.calls as readonly CompiledCall[];
@@ -251,7 +248,8 @@ class Runner {
       this.#outputPathTexts = [];
     }
     this.#queue = new PQueue({ concurrency });
-    this.#state = structuredClone({ ...plan?.state, ...options.state });
+    const initial = checkedInitial('state', plan?.state, options.state, limits);
+    this.#state = new RunState(initial.value, { limits, size: initial.size });
     if (options.journal !== undefined) {
       if (!plan) {
         throw new TypeError(
@@ -263,7 +261,7 @@ class Runner {
         mode,
         plan,
         input: this.#input,
-        state: this.#state,
+        state: this.#state.value,
         tools: this.#tools,
       });
       this.#journal = Journal.open({
@@ -271,6 +269,7 @@ class Runner {
         runKey: identity.runKey,
         resume: options.resume === true,
         digests: identity.digests,
+        limits,
         // Every record is judged against this plan before anything runs, not when its call is reached.
         checkRecord: planRecordCheck({ plan, tools: this.#tools, mode }),
       });
@@ -295,7 +294,10 @@ class Runner {
       if (this.#stream) await this.#consume(this.#stream);
       else for (let i = 0; i < n; i++) if (this.#remaining[i] === 0) this.#work.push(i);
       this.#drain();
-      if (this.#ended < this.#calls.length) await done;
+      if (this.#ended < this.#calls.length) await this.#keptAlive(done);
+      // A Ctrl-C that came while a synchronous tool held the event loop is queued behind it:
+      // let it land, so the run ends as cancelled rather than as if nobody had asked.
+      if (this.#blocked && signal && !signal.aborted) await new Promise((resolve) => setImmediate(resolve));
       return this.#result(this.#status());
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -357,16 +359,37 @@ class Runner {
     for (const controller of this.#controllers) controller.abort(new RunCancelledError());
   }
 
+  /**
+   * Waits for the run's end with a timer held, so the process stays alive while calls are
+   * pending even when nothing else is (a tool's promise that never settles, no timeout): the run
+   * waits there, visibly, until it is cancelled, instead of the process exiting with no word.
+   * The timer never fires in practice (it is the longest delay setTimeout allows).
+   */
+  async #keptAlive(done: Promise<void>): Promise<void> {
+    const keepAlive = setInterval(() => {}, MAX_TIMER_MS);
+    try {
+      await done;
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+
   /** Looks at every call whose dependencies have all ended, one at a time, without recursion. */
   #drain(): void {
     if (this.#draining || this.#yielding) return;
     this.#draining = true;
     try {
       let looked = 0;
+      const burstStart = performance.now();
       while (this.#workHead < this.#work.length) {
         if (++looked > DRAIN_BURST) return this.#yieldThenDrain();
         const i = this.#work[this.#workHead++]!;
         this.#ready(i);
+        // A synchronous tool that took long: signals (Ctrl-C) wait behind it, so let them in.
+        if (performance.now() - burstStart > SLOW_BURST_MS) {
+          this.#blocked = true;
+          if (this.#workHead < this.#work.length) return this.#yieldThenDrain();
+        }
       }
       if (this.#workHead > 0) {
         this.#work.length = 0;
@@ -390,7 +413,7 @@ class Runner {
     const call = this.#calls[i]!;
     if (this.#stopping) return this.#end(i, 'cancelled');
     if (this.#listening) this.#event({ type: 'call:ready', call: call.id, tool: call.tool });
-    const args = resolveArguments(call, { input: this.#input, state: this.#state });
+    const args = resolveArguments(call, { input: this.#input, state: this.#state.value });
     if (args instanceof MissingValues) {
       const failedWriter = args.missing.some(
         (ref) => ref.root === 'state' && this.#taint.culprit(coveredPath(ref).segments) >= 0,
@@ -406,7 +429,13 @@ class Runner {
     if (call.hasOutput && this.#mode === 'eager') {
       // A latent result the model wrote into the plan: written, nothing runs.
       record.startedAt = Date.now();
-      return this.#succeed(i, call.output);
+      let accepted: Accepted;
+      try {
+        accepted = this.#accept(i, call.output);
+      } catch (e) {
+        return this.#fail(i, e);
+      }
+      return this.#succeed(i, accepted);
     }
     if (tool?.needsApproval) {
       void this.#approveCall(i, args);
@@ -545,8 +574,15 @@ class Runner {
     controller: AbortController,
     value: unknown,
   ): Promise<void> | undefined {
+    let accepted: Accepted;
+    try {
+      accepted = this.#accept(i, value);
+    } catch (e) {
+      return this.#attemptFailed(i, registered, args, attempt, controller, e);
+    }
+    // What is checked is what is stored: the JSON copy (NaN has become null by now).
     const { validateOutput } = registered;
-    if (validateOutput && !validateOutput(isBranchValue(value) ? value.value : value)) {
+    if (validateOutput && !validateOutput(accepted.value)) {
       const failure = this.#failure(
         i,
         describeSchemaErrors('output', validateOutput.errors),
@@ -555,7 +591,7 @@ class Runner {
       return this.#attemptFailed(i, registered, args, attempt, controller, failure);
     }
     if (controller !== this.#shared) this.#controllers.delete(controller);
-    this.#succeed(i, value);
+    this.#succeed(i, accepted);
     return undefined;
   }
 
@@ -698,41 +734,61 @@ class Runner {
     return paths;
   }
 
-  #succeed(i: number, value: unknown): void {
-    const call = this.#calls[i]!;
-    const record = this.#records[i]!;
-    const output = call.outputPath;
+  /**
+   * A tool's (or the model's) answer as the run will keep it: the alternative it names, and a
+   * JSON copy of the value, within the limits for where it goes.
+   * @throws {ToolExecutionError} BAD_BRANCH, INVALID_OUTPUT (not JSON, or nothing for an
+   *   _outputPath) or LIMIT, with the path of the bad part.
+   */
+  #accept(i: number, answer: unknown): Accepted {
+    const output = this.#calls[i]!.outputPath;
     let choice = 0;
-    let written = value;
-    if (isBranchValue(value)) {
-      written = value.value;
-      const chosen = output ? alternativeIndex(output, value[BRANCH_KEY]) : value[BRANCH_KEY] === 0 ? 0 : -1;
+    let written = answer;
+    if (isBranchValue(answer)) {
+      written = answer.value;
+      const chosen = output
+        ? alternativeIndex(output, answer[BRANCH_KEY])
+        : answer[BRANCH_KEY] === 0
+          ? 0
+          : -1;
       if (chosen < 0) {
-        return this.#fail(
+        throw this.#failure(
           i,
-          this.#failure(
-            i,
-            `the branch value names no alternative of "${output?.text ?? '(no _outputPath)'}": ${JSON.stringify(value[BRANCH_KEY])}`,
-            'BAD_BRANCH',
-          ),
+          `the branch value names no alternative of "${output?.text ?? '(no _outputPath)'}": ${describeValue(answer[BRANCH_KEY])}`,
+          'BAD_BRANCH',
         );
       }
       choice = chosen;
     }
-    let copy: unknown;
+    const copy = copyJson(written, { limits: this.#limits, depth: output ? longestPath(output) : 0 });
+    if ('problem' in copy) {
+      throw this.#failure(
+        i,
+        describeProblem('result', copy.problem),
+        copy.problem.code === 'LIMIT' ? 'LIMIT' : 'INVALID_OUTPUT',
+      );
+    }
+    if (output && copy.value === undefined) {
+      throw this.#failure(
+        i,
+        'the tool returned nothing (undefined) for a call with an _outputPath',
+        'INVALID_OUTPUT',
+      );
+    }
+    return { value: copy.value, size: copy.size, choice };
+  }
+
+  #succeed(i: number, accepted: Accepted): void {
+    const output = this.#calls[i]!.outputPath;
+    const record = this.#records[i]!;
+    const { value, choice } = accepted;
     try {
-      copy = copyValue(written);
-      if (output && copy === undefined)
-        throw this.#failure(
-          i,
-          'the tool returned nothing (undefined) for a call with an _outputPath',
-          'INVALID_OUTPUT',
-        );
-      if (output) this.#write(i, output.op === '&&' ? output.paths.map((_, k) => k) : [choice], copy);
+      if (output)
+        this.#write(i, output.op === '&&' ? output.paths.map((_, k) => k) : [choice], value, accepted.size);
     } catch (e) {
       return this.#fail(i, e);
     }
-    record.output = copy;
+    record.output = value;
     record.branch = output?.op === '||' ? choice : null;
     this.#end(i, 'succeeded');
   }
@@ -758,7 +814,10 @@ class Runner {
     try {
       if (output && done.output !== undefined) {
         const alternatives = output.op === '&&' ? output.paths.map((_, k) => k) : [done.branch ?? 0];
-        this.#write(i, alternatives, copyValue(done.output));
+        const copy = copyJson(done.output, { limits: this.#limits, depth: longestPath(output) });
+        if ('problem' in copy)
+          throw this.#failure(i, describeProblem('journaled output', copy.problem), 'LIMIT');
+        this.#write(i, alternatives, copy.value, copy.size);
       }
     } catch (e) {
       return this.#fail(i, e);
@@ -770,15 +829,28 @@ class Runner {
     this.#end(i, done.status);
   }
 
-  #write(i: number, alternatives: readonly number[], value: unknown): void {
+  /**
+   * Writes a JSON value the run owns (of JSON size `size`) at each alternative named.
+   * @throws {ToolExecutionError} LIMIT or STATE_CONFLICT when the state cannot take it.
+   */
+  #write(i: number, alternatives: readonly number[], value: unknown, size: number): void {
     const call = this.#calls[i]!;
     const output = call.outputPath!;
-    for (const k of alternatives) {
+    for (let n = 0; n < alternatives.length; n++) {
+      const k = alternatives[n]!;
       const path = output.paths[k]!;
-      this.#state = writeAt(this.#state, path.segments, alternatives.length > 1 ? copyValue(value) : value);
+      // Each place gets its own copy: the state's containers are written in place later.
+      const placed = n === 0 ? value : cloneJson(value);
+      try {
+        this.#state.write(path.segments, placed, size);
+      } catch (e) {
+        if (e instanceof StateWriteError)
+          throw this.#failure(i, `cannot write ${output.refs[k]!.text}: ${e.message}`, e.code);
+        throw e;
+      }
       this.#taint.clear(path.segments);
       if (this.#listening)
-        this.#event({ type: 'state:write', call: call.id, path: output.refs[k]!.text, value });
+        this.#event({ type: 'state:write', call: call.id, path: output.refs[k]!.text, value: placed });
     }
   }
 
@@ -798,11 +870,19 @@ class Runner {
       // SPEC 5: a throw goes to the last alternative; the call failed, and the plan handled it.
       const last = output.paths.length - 1;
       const errorValue = { ...record.error };
-      this.#write(i, [last], errorValue);
-      record.branch = last;
-      record.handled = true;
-      record.output = errorValue;
-      return this.#end(i, 'failed');
+      try {
+        this.#write(i, [last], errorValue, jsonSize(errorValue));
+        record.branch = last;
+        record.handled = true;
+        record.output = errorValue;
+        return this.#end(i, 'failed');
+      } catch (e) {
+        // The state cannot take even the error (it is full): the failure goes unhandled.
+        record.error = {
+          message: `${record.error.message}; and ${toCallError(e).message}`,
+          code: record.error.code ?? 'LIMIT',
+        };
+      }
     }
     if (output) for (const path of output.paths) this.#taint.mark(path.segments, i);
     if (this.options.failFast) this.#stopping = true;
@@ -856,13 +936,44 @@ class Runner {
     try {
       for await (const raw of this.source!) {
         if (this.#stopping) break;
-        stream.received.push(raw);
-        const before = stream.builder.pending.length;
-        const spec = stream.builder.add(raw);
+        const pending = stream.builder.pending;
+        if (this.#calls.length >= this.#limits.maxCalls) {
+          pending.push(
+            diagnostic(
+              'E_LIMIT',
+              '',
+              `the stream has more than ${this.#limits.maxCalls} calls; the rest were not read`,
+              {
+                hint: 'split the plan, or raise limits.maxCalls',
+              },
+            ),
+          );
+          stream.cut = true;
+          break;
+        }
+        // A call from a stream is a value from code: JSON data within the limits, or refused.
+        const checked = checkJson(raw, { limits: this.#limits });
+        const call = 'problem' in checked ? null : raw;
+        stream.received.push(call);
+        const before = pending.items.length;
+        if ('problem' in checked) {
+          const { problem } = checked;
+          pending.push(
+            diagnostic(
+              problem.code === 'LIMIT' ? 'E_LIMIT' : 'E_SHAPE',
+              joinPointer('', this.#calls.length) + problem.pointer,
+              `call ${this.#calls.length}${problem.pointer ? ` at ${problem.pointer}` : ''} ${problem.message}`,
+              {
+                hint: problem.hint,
+              },
+            ),
+          );
+        }
+        const spec = stream.builder.add(call);
         this.#records.push(newRecord());
         this.#remaining.push(0);
         this.#successors!.push([]);
-        const invalid = stream.builder.pending.slice(before).find((d) => d.severity === 'error');
+        const invalid = pending.items.slice(before).find((d) => d.severity === 'error');
         if (invalid) this.#invalid(spec.index, invalid.code, invalid.message);
         else if (spec.reads.some((r) => r.kind === 'later' && r.writers.length === 0))
           stream.held.push(spec.index);
@@ -876,7 +987,7 @@ class Runner {
     const placed = new Uint8Array(this.#calls.length);
     for (const v of ordering.order) placed[v] = 1;
     const late = new Map<string, { code: string; message: string }>();
-    for (const d of stream.builder.pending) if (d.severity === 'error' && d.call) late.set(d.call, d);
+    for (const d of stream.builder.pending.items) if (d.severity === 'error' && d.call) late.set(d.call, d);
     for (const i of stream.held) {
       const problem = late.get(this.#calls[i]!.id);
       if (problem) this.#invalid(i, problem.code, problem.message);
@@ -885,7 +996,10 @@ class Runner {
     }
     this.#plan = streamedPlan(
       this.#calls,
-      positionDiagnostics(stream.builder.pending, SourceText.fromValue(stream.received)),
+      capDiagnostics(
+        positionDiagnostics(stream.builder.pending.items, SourceText.fromValue(stream.received)),
+        this.#limits.maxDiagnostics,
+      ),
     );
     if (this.#ended === this.#calls.length) this.#finish?.();
   }
@@ -917,7 +1031,7 @@ class Runner {
    */
   #status(): RunStatus {
     if (this.options.signal?.aborted) return 'cancelled';
-    let failed = false;
+    let failed = this.#stream?.cut === true;
     let rejected = false;
     let cancelled = false;
     for (const record of this.#records) {
@@ -964,7 +1078,7 @@ class Runner {
     this.#event({ type: 'run:end', status });
     const result: RunResult = {
       status,
-      state: this.#state,
+      state: this.#state.value,
       calls,
       diagnostics: this.#plan.diagnostics,
       startedAt: new Date(this.#startedAt).toISOString(),
@@ -990,9 +1104,11 @@ interface StreamState {
   readonly builder: PlanBuilder;
   /** Calls that read what no call had claimed when they arrived: they wait for the end. */
   readonly held: number[];
-  /** The calls as received, for positions in diagnostics. */
+  /** The calls as received (null for one refused as not JSON), for positions in diagnostics. */
   readonly received: unknown[];
   open?: boolean;
+  /** Set when the stream had more calls than limits.maxCalls: the run fails. */
+  cut?: boolean;
 }
 
 function newRecord(): CallRecord {
@@ -1065,4 +1181,59 @@ function perPlan(plan: CompiledPlan): PerPlan {
     perPlanCache.set(plan, cached);
   }
   return cached;
+}
+
+/** A tool's answer as the run keeps it: a JSON copy, its size, and the alternative it goes to. */
+interface Accepted {
+  readonly value: unknown;
+  readonly size: number;
+  readonly choice: number;
+}
+
+/** The most segments among a call's output paths: the levels a written value starts under. */
+function longestPath(output: NonNullable<CompiledCall['outputPath']>): number {
+  let longest = 0;
+  for (const path of output.paths) if (path.segments.length > longest) longest = path.segments.length;
+  return longest;
+}
+
+/** `the result at /a/b is a BigInt ...; convert it ...`: a refused value, for a call's error. */
+function describeProblem(what: string, problem: JsonProblem): string {
+  const where = problem.pointer === '' ? what : `${what} at ${problem.pointer}`;
+  return `${where} ${problem.message}; ${problem.hint}`;
+}
+
+/**
+ * The run's input or initial state: the plan's and the option's values (the option's win),
+ * merged only when both have some, and checked against the limits. Nothing here walks a value
+ * the compiler checked already, and a state of a million keys is not copied.
+ * @throws {PlanValidationError} (E_LIMIT) when a value is over a limit.
+ * @throws {TypeError} when the option holds something JSON cannot (a function, a cycle...).
+ */
+function checkedInitial(
+  what: 'input' | 'state',
+  fromPlan: JsonObject | undefined,
+  fromOption: JsonObject | undefined,
+  limits: Limits,
+): { value: JsonObject; size: number } {
+  if (fromOption === undefined || fromOption === fromPlan) return checkedValue(what, fromPlan ?? {}, limits);
+  const option = checkedValue(what, fromOption, limits);
+  if (fromPlan === undefined) return option;
+  const plan = checkedValue(what, fromPlan, limits);
+  // `{}` is 2 characters of JSON: no merge needed with an empty side.
+  if (plan.size <= 2) return option;
+  if (option.size <= 2) return plan;
+  return checkedValue(what, { ...fromPlan, ...fromOption }, limits);
+}
+
+function checkedValue(what: string, value: JsonObject, limits: Limits): { value: JsonObject; size: number } {
+  const checked = checkJson(value, { limits });
+  if ('size' in checked) return { value, size: checked.size };
+  const { problem } = checked;
+  if (problem.code === 'NOT_JSON') {
+    throw new TypeError(`Expected ${what} to be JSON data, but ${describeProblem(what, problem)}`);
+  }
+  const where = problem.pointer === '' ? '' : ` at ${problem.pointer}`;
+  const found = diagnostic('E_LIMIT', '', `the ${what}${where} ${problem.message}`, { hint: problem.hint });
+  throw new PlanValidationError([{ ...found, line: 1, column: 1 }]);
 }

@@ -1,62 +1,180 @@
 /**
- * Writes into the run's state. Paths come from the compiler (no `__proto__`, `prototype` or
- * `constructor` segment can reach here), intermediate objects are created as plain objects or
- * arrays, and values are copied in, so nothing a tool returns or later mutates reaches
- * anything outside the state.
+ * The run's state: copy-on-write over the initial state. The initial state is never copied
+ * whole and never mutated; a write copies only the containers on its path that the run does not
+ * own yet (once each), so a run over a state of a million keys pays for what it writes, not for
+ * what it leaves alone. Values arrive as checked JSON copies (see language/json-value), paths
+ * come from the compiler (no `__proto__`, `prototype` or `constructor` segment), and the state's
+ * JSON size is kept as it changes, so no sequence of writes can grow it past
+ * `limits.maxTextLength`, however small each write is (an index far past an array's end adds
+ * a hole per missing element, which prints as `null`).
  */
 import type { JsonObject } from '../language/document.js';
+import { jsonSize } from '../language/json-value.js';
+import type { Limits } from '../language/limits.js';
 import type { PathSegment } from '../language/paths.js';
 import { setOwnProperty } from '../language/set-own-property.js';
 
+export { setOwnProperty } from '../language/set-own-property.js';
+
+/** A write the state cannot take: `code` is the failed call's error code. */
 export class StateWriteError extends Error {
   override name = 'StateWriteError';
+  constructor(
+    message: string,
+    /** `LIMIT` when the state would grow too big, `STATE_CONFLICT` when the path cannot be written. */
+    readonly code: 'LIMIT' | 'STATE_CONFLICT',
+  ) {
+    super(message);
+  }
 }
 
-/** A deep copy of a tool's value, or an error when it is not plain data. */
-export function copyValue(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') {
-    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') {
-      throw new StateWriteError(`the result is not plain data (a ${typeof value})`);
-    }
-    return value;
+export interface RunStateOptions {
+  readonly limits: Limits;
+  /** The initial state's JSON size, when it is known already (it was checked). */
+  readonly size: number;
+}
+
+export class RunState {
+  #root: JsonObject;
+  /** Containers the run made or copied: only these are ever mutated. */
+  readonly #owned = new WeakSet<object>();
+  #size: number;
+  readonly #limits: Limits;
+
+  constructor(initial: JsonObject, options: RunStateOptions) {
+    this.#root = initial;
+    this.#size = options.size;
+    this.#limits = options.limits;
   }
-  try {
-    return structuredClone(value);
-  } catch (e) {
-    throw new StateWriteError(`the result is not plain data (${(e as Error).message})`);
+
+  /** The state now. It shares what no write has touched with the initial state. */
+  get value(): JsonObject {
+    return this.#root;
+  }
+
+  /** The state's JSON size now (see language/json-value for how it is counted). */
+  get size(): number {
+    return this.#size;
+  }
+
+  /**
+   * Writes `value` (a JSON copy the run owns from now on, of JSON size `size`) at `segments`,
+   * creating intermediate objects or arrays (an array when the next segment is an index).
+   *
+   * @throws {StateWriteError} when the state would grow past `limits.maxTextLength`, when the
+   *   whole state would be replaced by something other than an object, or when a key would be
+   *   written into an array (JSON would drop it).
+   */
+  write(segments: readonly PathSegment[], value: unknown, size: number): void {
+    if (segments.length === 0) {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw new StateWriteError('only an object can replace the whole state (†state)', 'STATE_CONFLICT');
+      }
+      this.#checkGrowth(size - this.#size);
+      this.#root = value as JsonObject;
+      this.#owned.add(value);
+      this.#size = size;
+      return;
+    }
+    // Measured before anything changes, so a refused write leaves the state exactly as it was.
+    const growth = this.#growth(segments, size);
+    this.#checkGrowth(growth);
+    let container = this.#own(this.#root, null, '');
+    const last = segments.length - 1;
+    for (let k = 0; k < last; k++) {
+      const key = keyIn(container, segments[k]!);
+      const next = readOwn(container, key);
+      if (next !== null && typeof next === 'object') {
+        container = this.#own(next, container, key);
+        continue;
+      }
+      const created = typeof segments[k + 1] === 'number' ? [] : {};
+      setOwnProperty(container, key, created);
+      this.#owned.add(created);
+      container = created;
+    }
+    setOwnProperty(container, keyIn(container, segments[last]!), value);
+    if (value !== null && typeof value === 'object') this.#owned.add(value);
+    this.#size += growth;
+  }
+
+  /**
+   * How many characters the write adds to the state's JSON (negative when it replaces more than it
+   * writes), following the path without changing anything.
+   * @throws {StateWriteError} for a key that would go into an array.
+   */
+  #growth(segments: readonly PathSegment[], size: number): number {
+    const last = segments.length - 1;
+    let growth = 0;
+    // The container the path is in at step k: an existing one, or (once the path leaves what
+    // exists) null for the new, empty array or object that `write` will create there.
+    let current: object | null = this.#root;
+    for (let k = 0; k <= last; k++) {
+      const isArray = current ? Array.isArray(current) : typeof segments[k] === 'number';
+      const key = current ? keyIn(current, segments[k]!, k) : segments[k]!;
+      const length = current && isArray ? (current as unknown[]).length : 0;
+      const next: unknown = current ? readOwn(current as Record<string, unknown>, key) : undefined;
+      // A hole (`null,`) for each index skipped past the array's end.
+      if (isArray && (key as number) > length) growth += 5 * ((key as number) - length);
+      // A new member brings its key and a comma; a replaced one takes its old value away.
+      growth += next === undefined ? (isArray ? 1 : String(key).length + 4) : -jsonSize(next);
+      if (k === last) growth += size;
+      else if (next !== null && typeof next === 'object') current = next;
+      else {
+        growth += 2; // the new, empty container
+        current = null;
+      }
+    }
+    return growth;
+  }
+
+  /** The container the run may mutate in place of `container`: itself when owned, else a shallow copy put where it was. */
+  #own(container: object, parent: object | null, key: PathSegment): Record<string, unknown> | unknown[] {
+    if (this.#owned.has(container)) return container as Record<string, unknown>;
+    const copy = shallowCopy(container);
+    this.#owned.add(copy);
+    if (parent === null) this.#root = copy as JsonObject;
+    else setOwnProperty(parent, key, copy);
+    return copy;
+  }
+
+  #checkGrowth(growth: number): void {
+    if (this.#size + growth > this.#limits.maxTextLength) {
+      throw new StateWriteError(
+        `the write would grow the state to about ${this.#size + growth} characters of JSON; the limit is ${this.#limits.maxTextLength} (limits.maxTextLength)`,
+        'LIMIT',
+      );
+    }
   }
 }
 
 /**
- * Writes `value` at `segments` inside `state` (mutating it) and returns the state, which is a new
- * object only when the whole state is replaced (`†state` as the output path).
+ * The key as the container takes it: in an array, an index (a canonical digit string counts);
+ * a name there is refused, as JSON would drop it.
+ * @throws {StateWriteError}
  */
-export function writeAt(state: JsonObject, segments: readonly PathSegment[], value: unknown): JsonObject {
-  if (segments.length === 0) {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      throw new StateWriteError('only an object can replace the whole state (†state)');
-    }
-    return value as JsonObject;
-  }
-  let container: Record<string, unknown> | unknown[] = state;
-  for (let k = 0; k < segments.length - 1; k++) {
-    const key = segments[k]!;
-    const next = readOwn(container, key);
-    if (next !== null && typeof next === 'object') {
-      container = next as Record<string, unknown>;
-      continue;
-    }
-    const created = typeof segments[k + 1] === 'number' ? [] : {};
-    setOwnProperty(container, key, created);
-    container = created;
-  }
-  setOwnProperty(container, segments[segments.length - 1]!, value);
-  return state;
+function keyIn(container: object, key: PathSegment, at?: number): PathSegment {
+  if (!Array.isArray(container) || typeof key === 'number') return key;
+  if (/^(0|[1-9]\d{0,9})$/.test(key) && Number(key) < 2 ** 32 - 1) return Number(key);
+  throw new StateWriteError(
+    `cannot write the key "${key}" into an array${at === undefined ? '' : ` (path segment ${at + 1})`}: JSON would drop it`,
+    'STATE_CONFLICT',
+  );
 }
 
 function readOwn(container: Record<string, unknown> | unknown[], key: PathSegment): unknown {
+  if (Array.isArray(container)) {
+    return typeof key === 'number' && key < container.length ? container[key] : undefined;
+  }
   const name = String(key);
-  return Object.hasOwn(container, name) ? (container as Record<string, unknown>)[name] : undefined;
+  return Object.hasOwn(container, name) ? container[name] : undefined;
 }
 
-export { setOwnProperty } from '../language/set-own-property.js';
+function shallowCopy(container: object): Record<string, unknown> | unknown[] {
+  if (Array.isArray(container)) return container.slice();
+  const copy: Record<string, unknown> = {};
+  for (const key in container) {
+    if (Object.hasOwn(container, key)) setOwnProperty(copy, key, (container as Record<string, unknown>)[key]);
+  }
+  return copy;
+}

@@ -2,6 +2,7 @@
 import type { CompiledPlan } from '../compile/types.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
+import type { Limits } from '../language/limits.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { Retries } from './retry.js';
@@ -248,4 +249,10 @@ export interface RunOptions {
    * @default a random UUID
    */
   readonly runId?: string;
+  /**
+   * Bounds on what tools, the model and the journal hand the run (a result's depth and size, the
+   * state's size), and on the plan when `run` compiles it.
+   * @default DEFAULT_LIMITS
+   */
+  readonly limits?: Partial<Limits>;
 }

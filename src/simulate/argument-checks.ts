@@ -6,12 +6,13 @@
  * in every walk and every seed: every sample of `{type: number}` is a number.
  */
 import type { ErrorObject } from 'ajv';
-import { dependsOnReference, withoutBranchNoise } from '../compile/check-arguments.js';
+import { ReferenceIndex, withoutBranchNoise } from '../compile/check-arguments.js';
+import { cloneJson } from '../language/json-value.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
 import { splitPointer } from '../language/pointer.js';
 import type { SourceText } from '../language/source.js';
-import { setOwnProperty } from '../run/state-store.js';
+import { setOwnProperty } from '../language/set-own-property.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ArgumentError } from './types.js';
 import { type ResolvedArgument, SIMULATED_ERROR } from './walk.js';
@@ -47,9 +48,9 @@ export class ArgumentChecker {
       // A recursive schema can recurse past the stack on deep values (compile says the same).
       if (!(e instanceof RangeError)) throw e;
     }
-    const refAt = call.refs.map((r) => r.at);
+    const refs = new ReferenceIndex(call.refs.map((r) => r.at));
     const found = withoutBranchNoise(errors)
-      .filter((e) => dependsOnReference(e, refAt))
+      .filter((e) => refs.decides(e))
       .map((e) => this.#toArgumentError(call, e, resolved))
       .filter((e): e is ArgumentError => e !== null);
     if (!this.cache) return found;
@@ -98,7 +99,7 @@ function buildArguments(call: CompiledCall, resolved: readonly ResolvedArgument[
     const top = splitPointer(at)[0]!;
     if (cloned.has(top)) continue;
     cloned.add(top);
-    setOwnProperty(args, top, structuredClone(args[top]));
+    setOwnProperty(args, top, cloneJson(args[top]));
   }
   for (const r of resolved) setAt(args, r.at, r.value);
   for (const at of call.literals) setAt(args, at, (getAt(args, at) as string).slice(1));

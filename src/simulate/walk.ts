@@ -12,7 +12,9 @@ import type { JsonObject } from '../language/document.js';
 import { coveredPath, type Path, pathsOverlap } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
 import { resolveReference, type Roots } from '../language/resolve.js';
-import { writeAt } from '../run/state-store.js';
+import { cloneJson, jsonSize } from '../language/json-value.js';
+import { DEFAULT_LIMITS } from '../language/limits.js';
+import { RunState, StateWriteError } from '../run/state-store.js';
 import { forEachSource, writersOf } from './value-sources.js';
 import type { Sample } from './types.js';
 
@@ -72,10 +74,9 @@ export function walk(
   const ran = new Uint8Array(n);
   const choice = new Int32Array(n);
   const branched: number[] = [];
-  const roots: { input: JsonObject; state: JsonObject } = {
-    input: p.input,
-    state: structuredClone(p.state),
-  };
+  // Copy-on-write, as in a run: a walk copies what it writes over, never the whole state.
+  const state = new RunState(p.state, { limits: UNBOUNDED, size: 0 });
+  const roots: { input: JsonObject; state: JsonObject } = { input: p.input, state: state.value };
   const resolved: ResolvedArgument[] = [];
   for (const i of plan.order) {
     const call = plan.calls[i]!;
@@ -101,14 +102,24 @@ export function walk(
     const sample = p.samples[i]!;
     const value = count > 0 && k === count - 1 && p.errorBranch[i] ? SIMULATED_ERROR : sample.value;
     const targets = output.op === '&&' ? output.paths : [output.paths[k]!];
-    for (const path of targets) roots.state = writeAt(roots.state, path.segments, copy(value));
+    for (const path of targets) {
+      try {
+        state.write(path.segments, cloneJson(value), jsonSize(value));
+      } catch (e) {
+        // A key into an array: the run would fail that call; here its write simply does not land.
+        if (!(e instanceof StateWriteError)) throw e;
+      }
+    }
+    roots.state = state.value;
   }
   return { ran, choice, branched };
 }
 
-function copy(value: unknown): unknown {
-  return value === null || typeof value !== 'object' ? value : structuredClone(value);
-}
+/**
+ * A dry run writes samples the compiler bounded (depth) and json-schema-faker kept small: the
+ * state's size is not what a simulation is about.
+ */
+const UNBOUNDED = { ...DEFAULT_LIMITS, maxTextLength: Number.MAX_SAFE_INTEGER };
 
 /** SPEC 6: a single reference, the first of a `||` that exists, the last of an `&&` once all do. */
 function resolveArgument(

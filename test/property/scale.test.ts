@@ -3,7 +3,7 @@
  * 100k-call chain, a 100k-call cycle and a 10k-deep argument give answers, not stack overflows.
  */
 import { describe, expect, it } from 'vitest';
-import { compile, ToolRegistry } from '../../src/index.js';
+import { compile, DEFAULT_LIMITS, ToolRegistry } from '../../src/index.js';
 import { only } from '../compile/helpers.js';
 
 const N = 100_000;
@@ -97,10 +97,19 @@ describe('deep nesting', () => {
     );
   });
 
-  it('deep values outside the arguments (input, state, _output, a whole document) are no crash', () => {
+  it('deep values outside the arguments (input, state, _output, a whole document) are E_LIMIT, no crash', () => {
     const deep = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
     const context = `[{"type": "input", "q": ${deep}}, {"type": "state", "s": ${deep}}, {"type": "plan", "plan": [{"_tool": "t", "_output": ${deep}, "a": "†input.q", "b": "†state.s"}]}]`;
-    expect(compile(context).ok).toBe(true);
+    const limited = compile(context);
+    expect(limited.ok).toBe(false);
+    // Each value is refused at its first level past the limit: the input and state objects are
+    // level 1, so a member's own array is level 2; a call is level 1, so _output is level 2.
+    const inside = '/0'.repeat(DEFAULT_LIMITS.maxDepth - 1);
+    expect(limited.diagnostics.filter((d) => d.code === 'E_LIMIT').map((d) => d.pointer)).toEqual([
+      `/0/q${inside}`,
+      `/1/s${inside}`,
+      `/2/plan/0/_output${inside}`,
+    ]);
     const result = compile(`[${deep}]`);
     expect(result.diagnostics.map((d) => d.code)).toEqual(['E_SHAPE']);
     expect(compile(deep).diagnostics.map((d) => d.code)).toEqual(['E_SHAPE']);

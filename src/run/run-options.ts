@@ -1,0 +1,74 @@
+/**
+ * RunOptions checked before anything runs: a wrong type or range is a TypeError naming the
+ * option and the value (p-queue's convention), not a NaN delay or a timer that fires at once.
+ */
+import { describeValue } from '../language/describe-value.js';
+import { type Limits, resolveLimits } from '../language/limits.js';
+import type { RunOptions } from './types.js';
+
+/** setTimeout's longest delay; a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A run id: safe in file names, Redis keys and BullMQ job ids (`<runId>.<callId>`: no ':' or '.'). */
+const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
+
+const DEFAULT_CONCURRENCY = 16;
+
+export interface CheckedRunOptions {
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly limits: Limits;
+}
+
+/**
+ * @throws {TypeError} naming the first option whose value has the wrong type or range.
+ */
+export function checkRunOptions(options: RunOptions): CheckedRunOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`Expected run options to be an object with tools, got ${describeValue(options)}`);
+  }
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw new TypeError(`Expected concurrency to be a whole number >= 1, got ${describeValue(concurrency)}`);
+  }
+  const timeoutMs = options.timeoutMs ?? 0;
+  if (!(typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= MAX_TIMER_MS)) {
+    throw new TypeError(
+      `Expected timeoutMs to be a number from 0 to ${MAX_TIMER_MS} (0 for none), got ${describeValue(timeoutMs)}`,
+    );
+  }
+  if (options.runId !== undefined && !(typeof options.runId === 'string' && RUN_ID.test(options.runId))) {
+    throw new TypeError(
+      `Expected runId to be letters, digits, '_' and '-' (at most 200), got ${describeValue(options.runId)}`,
+    );
+  }
+  for (const key of ['approve', 'latent', 'onEvent', 'remote'] as const) {
+    const value = options[key];
+    if (value !== undefined && typeof value !== 'function') {
+      throw new TypeError(`Expected ${key} to be a function, got ${describeValue(value)}`);
+    }
+  }
+  for (const key of ['failFast', 'resume'] as const) {
+    const value = options[key];
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw new TypeError(`Expected ${key} to be true or false, got ${describeValue(value)}`);
+    }
+  }
+  if (options.mode !== undefined && options.mode !== 'eager' && options.mode !== 'lazy') {
+    throw new TypeError(`Expected mode to be 'eager' or 'lazy', got ${describeValue(options.mode)}`);
+  }
+  if (options.journal !== undefined && (typeof options.journal !== 'string' || options.journal === '')) {
+    throw new TypeError(`Expected journal to be a directory path, got ${describeValue(options.journal)}`);
+  }
+  const signal = options.signal;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw new TypeError(`Expected signal to be an AbortSignal, got ${describeValue(signal)}`);
+  }
+  for (const key of ['input', 'state'] as const) {
+    const value = options[key];
+    if (value !== undefined && (value === null || typeof value !== 'object' || Array.isArray(value))) {
+      throw new TypeError(`Expected ${key} to be an object of values, got ${describeValue(value)}`);
+    }
+  }
+  return { concurrency, timeoutMs, limits: resolveLimits(options.limits) };
+}
