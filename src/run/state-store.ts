@@ -52,7 +52,10 @@ export class RunState {
     return this.#root;
   }
 
-  /** The state's JSON size now (see language/json-value for how it is counted). */
+  /**
+   * The state's JSON size now (see language/json-value for how it is counted): at least the
+   * length of its JSON text, and ahead of it by at most one character per object written into.
+   */
   get size(): number {
     return this.#size;
   }
@@ -112,16 +115,34 @@ export class RunState {
     for (let k = 0; k <= last; k++) {
       const isArray = current ? Array.isArray(current) : typeof segments[k] === 'number';
       const key = current ? keyIn(current, segments[k]!, k) : segments[k]!;
-      const length = current && isArray ? (current as unknown[]).length : 0;
       const next: unknown = current ? readOwn(current as Record<string, unknown>, key) : undefined;
-      // A hole (`null,`) for each index skipped past the array's end.
-      if (isArray && (key as number) > length) growth += 5 * ((key as number) - length);
-      // A new member brings its key and a comma; a replaced one takes its old value away.
-      growth += next === undefined ? (isArray ? 1 : String(key).length + 4) : -jsonSize(next);
+      if (k < last && next !== null && typeof next === 'object') {
+        current = next; // an existing container on the path: the write goes on inside it
+        continue;
+      }
+      if (next !== undefined)
+        growth -= jsonSize(next); // replaced: its old value goes
+      else if (isArray) {
+        const length = current ? (current as unknown[]).length : 0;
+        const index = key as number;
+        if (index < length)
+          growth -= 4; // a hole, which printed as null
+        else {
+          // Appended past the end: a `null` per hole, then the element, and a comma before
+          // each (none before the first element of an empty array).
+          const added = index - length + 1;
+          growth += 4 * (added - 1) + (length > 0 ? added : added - 1);
+        }
+      } else {
+        // A new member: `"key":` and a comma, but no comma in an object this write creates.
+        // Telling whether an existing object was empty costs a walk of its keys, so there the
+        // comma is always counted: the size runs at most one character per object ahead of
+        // the text, never behind it.
+        growth += String(key).length + (current ? 4 : 3);
+      }
       if (k === last) growth += size;
-      else if (next !== null && typeof next === 'object') current = next;
       else {
-        growth += 2; // the new, empty container
+        growth += 2; // the new, empty container that takes the rest of the path
         current = null;
       }
     }
