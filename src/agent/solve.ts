@@ -10,6 +10,7 @@ import { compile } from '../compile/compile.js';
 import type { CompiledPlan } from '../compile/types.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
+import type { Limits } from '../language/limits.js';
 import { run } from '../run/run.js';
 import type { CallError, CallStatus, LatentFunction, RunResult } from '../run/types.js';
 import { simulate } from '../simulate/simulate.js';
@@ -73,6 +74,12 @@ export interface SolveOptions {
    * @default 0 (none)
    */
   readonly timeoutMs?: number;
+  /**
+   * Bounds on what the model and the tools hand the loop: each solution is compiled, and each
+   * run runs, within them.
+   * @default DEFAULT_LIMITS
+   */
+  readonly limits?: Partial<Limits>;
 }
 
 /** What solve() ends with. */
@@ -140,7 +147,14 @@ export async function solve(
       { role: 'user', content: contextText({ input, state, plan: previous, failures, note }) },
     ];
     const format = { name: 'solution', schema: solutionSchema(tools, outputSchemaOf(options)) };
-    const answer = await askForSolution(deps, messages, format, { tools, input, state, mode, maxRepairs });
+    const answer = await askForSolution(deps, messages, format, {
+      tools,
+      input,
+      state,
+      mode,
+      maxRepairs,
+      ...(options.limits && { limits: options.limits }),
+    });
     if (!answer.ok) return end('invalid', iteration, null, answer.diagnostics);
     const { plan, calls, output, repairs } = answer;
     deps.emit({ type: 'solution', phase: 'solve', iteration, plan, calls, output, repairs });
@@ -169,6 +183,7 @@ export async function solve(
       ...(mode === 'lazy' && { approve: () => true, latent: latentFromModel(deps) }),
       ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      ...(options.limits && { limits: options.limits }),
       ...(deps.signal && { signal: deps.signal }),
       onEvent: (event) => deps.emit({ type: 'run', phase: 'solve', iteration, event }),
     });
@@ -196,7 +211,14 @@ async function askForSolution(
   deps: SolveDependencies,
   messages: Message[],
   format: { name: string; schema: JsonSchema },
-  how: { tools: Tool[]; input: JsonObject; state: JsonObject; mode: 'eager' | 'lazy'; maxRepairs: number },
+  how: {
+    tools: Tool[];
+    input: JsonObject;
+    state: JsonObject;
+    mode: 'eager' | 'lazy';
+    maxRepairs: number;
+    limits?: Partial<Limits>;
+  },
 ): Promise<Solution> {
   let diagnostics: readonly Diagnostic[] = [];
   for (let repairs = 0; repairs <= how.maxRepairs; repairs++) {
@@ -217,7 +239,13 @@ async function askForSolution(
       });
       continue;
     }
-    const compiled = compile(text, { tools: how.tools, input: how.input, state: how.state, mode: how.mode });
+    const compiled = compile(text, {
+      tools: how.tools,
+      input: how.input,
+      state: how.state,
+      mode: how.mode,
+      ...(how.limits && { limits: how.limits }),
+    });
     if (compiled.ok && compiled.plan) {
       return { ok: true, plan: compiled.plan, calls: shape.calls, output: shape.output, repairs };
     }

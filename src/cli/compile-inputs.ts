@@ -6,10 +6,11 @@ import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import { CliInputError } from './cli-input-error.js';
 import { type CliIo, displayName, readJsonObject, readText, STDIN } from './io.js';
+import { type LimitFlags, limitsFlag } from './limit-flags.js';
 import { joinTools, type McpFlags } from './mcp-servers.js';
 import { millisecondsFlag } from './whole-number.js';
 
-export interface CommonFlags extends McpFlags {
+export interface CommonFlags extends McpFlags, LimitFlags {
   /** A tools file: a .json manifest or a .js/.mjs module. Without it, tools are not checked. */
   readonly tools?: string;
   /** A JSON object file of `†input` values. */
@@ -47,20 +48,25 @@ export async function loadCompileInputs(file: string, flags: CommonFlags, io: Cl
   if (flags.tools === STDIN)
     throw new CliInputError('--tools cannot read standard input; name a .json manifest or a .js/.mjs module');
   const loadTimeoutMs = loadTimeoutFlag(flags);
-  const text = await readText(file, { io, what: 'plan file' });
+  const limits = limitsFlag(flags);
+  const text = await readText(file, { io, what: 'plan file', limits });
   const tools =
     flags.tools === undefined && flags.mcpTools === undefined
       ? undefined
       : await loadToolRegistry(flags.tools, flags.mcpTools ?? [], loadTimeoutMs);
   const input =
-    flags.input === undefined ? undefined : await readJsonObject(flags.input, { io, what: 'input file' });
+    flags.input === undefined
+      ? undefined
+      : await readJsonObject(flags.input, { io, what: 'input file', limits });
   const state =
-    flags.state === undefined ? undefined : await readJsonObject(flags.state, { io, what: 'state file' });
+    flags.state === undefined
+      ? undefined
+      : await readJsonObject(flags.state, { io, what: 'state file', limits });
   const source = displayName(file);
   return {
     text,
     source,
-    options: { source, ...(tools && { tools }), ...(input && { input }), ...(state && { state }) },
+    options: { source, limits, ...(tools && { tools }), ...(input && { input }), ...(state && { state }) },
   };
 }
 

@@ -1,5 +1,7 @@
 /** What the CLI reads and writes: streams passed in, so `main` runs in-process in tests. */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { checkJson } from '../language/json-value.js';
+import { DEFAULT_LIMITS, type Limits } from '../language/limits.js';
 import { jsonSyntaxDiagnostic } from '../language/json-error.js';
 import { SourceText } from '../language/source.js';
 import { CliInputError } from './cli-input-error.js';
@@ -38,29 +40,59 @@ export interface ReadOptions {
    * @default 'file'
    */
   readonly what?: string;
+  /**
+   * Bounds on what is read: a text longer than `maxTextLength` characters is refused as it is
+   * read (a FIFO or /dev/zero never ends), and a JSON value over the limits once parsed.
+   * @default DEFAULT_LIMITS
+   */
+  readonly limits?: Limits;
 }
 
 /**
- * Reads a whole file, or standard input for `-`, as UTF-8.
- * @throws {CliInputError} when the file is missing or unreadable.
+ * Reads a whole file, or standard input for `-`, as UTF-8, stopping once it is longer than
+ * the limit allows.
+ * @throws {CliInputError} when the file is missing, unreadable or too long.
  */
 export async function readText(file: string, options: ReadOptions): Promise<string> {
   const what = options.what ?? 'file';
+  const maxChars = (options.limits ?? DEFAULT_LIMITS).maxTextLength;
+  // UTF-8 takes at most 3 bytes per UTF-16 code unit: past this many bytes no text fits.
+  const maxBytes = maxChars * 3;
+  const tooLong = () =>
+    new CliInputError(
+      `${what} '${displayName(file)}' is longer than ${maxChars} characters (limits.maxTextLength); raise it with --limit maxTextLength=<n>`,
+    );
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const take = (chunk: string | Uint8Array): void => {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk);
+    bytes += buffer.length;
+    if (bytes > maxBytes) throw tooLong();
+    chunks.push(buffer);
+  };
   if (file === STDIN) {
     try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of options.io.stdin)
-        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
-      return Buffer.concat(chunks).toString('utf8');
+      for await (const chunk of options.io.stdin) take(chunk);
     } catch (cause) {
+      if (cause instanceof CliInputError) throw cause;
       throw new CliInputError(`cannot read the ${what} from standard input: ${(cause as Error).message}`);
     }
+  } else {
+    let handle;
+    try {
+      handle = await open(file, 'r');
+      for await (const chunk of handle.createReadStream({ autoClose: false }) as AsyncIterable<Buffer>)
+        take(chunk);
+    } catch (cause) {
+      if (cause instanceof CliInputError) throw cause;
+      throw new CliInputError(unreadable(file, what, cause));
+    } finally {
+      await handle?.close();
+    }
   }
-  try {
-    return await readFile(file, 'utf8');
-  } catch (cause) {
-    throw new CliInputError(unreadable(file, what, cause));
-  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.length > maxChars) throw tooLong();
+  return text;
 }
 
 /**
@@ -85,6 +117,14 @@ export async function readJsonObject(file: string, options: ReadOptions): Promis
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new CliInputError(
       `${what} '${name}' must hold a JSON object, not ${describe(value)}; write {"key": value, ...}`,
+    );
+  }
+  const checked = checkJson(value, { limits: options.limits ?? DEFAULT_LIMITS });
+  if ('problem' in checked) {
+    const { problem } = checked;
+    const where = problem.pointer === '' ? '' : ` at ${problem.pointer}`;
+    throw new CliInputError(
+      `${what} '${name}'${where} ${problem.message}; ${problem.hint.replace('raise limits.', 'raise --limit ')}`,
     );
   }
   return value as Record<string, unknown>;

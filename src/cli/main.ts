@@ -194,6 +194,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .description('run the tool calls of `plan run --redis` from the queue, until Ctrl-C or SIGTERM')
     .option('--tools <module>', 'tools to run: a .js/.mjs ES module exporting tools with execute functions')
     .option('--load-timeout <ms>', LOAD_TIMEOUT_HELP)
+    .option('--limit <name=value>', LIMIT_HELP, collect)
     .option('--redis <url>', 'the Redis of the queue (default: redis://127.0.0.1:6379)')
     .option('--queue <name>', 'the queue (default: planmode)')
     .option('--concurrency <n>', 'most jobs running at once (default: 16)')
@@ -219,6 +220,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     )
     .option('--tools <module>', 'tools: a .js/.mjs ES module exporting tools with execute functions')
     .option('--load-timeout <ms>', LOAD_TIMEOUT_HELP)
+    .option('--limit <name=value>', LIMIT_HELP, collect)
     .option('--mcp <command>', MCP_HELP, collect)
     .option(
       '--trust-mcp-annotations',
@@ -259,6 +261,9 @@ interface CommonHelp {
 const LOAD_TIMEOUT_HELP =
   'most time the --tools module may take to load (its top-level code and awaits); then exit 2 (default: 30000)';
 
+const LIMIT_HELP =
+  'raise or lower a bound on untrusted input: maxCalls, maxDepth, maxTextLength, maxKeys, maxArrayIndex or maxDiagnostics (e.g. maxDepth=128); repeatable';
+
 const MCP_HELP =
   'an MCP server to start over stdio (a command line, split like a shell would but run without one); its tools join --tools; repeatable';
 
@@ -274,6 +279,7 @@ function common(command: Command, options: CommonHelp = {}): Command {
     .option('--input <file>', 'a JSON object of †input values')
     .option('--state <file>', 'a JSON object of initial state')
     .option('--load-timeout <ms>', LOAD_TIMEOUT_HELP)
+    .option('--limit <name=value>', LIMIT_HELP, collect)
     .addHelpText('after', options.help ?? EXIT_CODES_HELP);
 }
 

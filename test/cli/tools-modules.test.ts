@@ -2,10 +2,9 @@
  * Tools modules that hang while loading, or whose exports and definitions throw or hold bad
  * values: every command that loads tools exits 2 with one line, in-process through main().
  */
-import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { tempDir } from './helpers.js';
+import { expectOneLineUsageError, planInProcess } from './in-process.js';
 
 const { dir, cleanup } = tempDir({
   'plan.json': [{ _id: 'a', _tool: 'echo', _outputPath: '†state.a' }],
@@ -29,24 +28,11 @@ const { dir, cleanup } = tempDir({
 });
 afterAll(cleanup);
 
-async function plan(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = { stdout: '', stderr: '' };
-  const code = await main(args, {
-    stdout: { write: (text: string) => (out.stdout += text) },
-    stderr: { isTTY: false, write: (text: string) => (out.stderr += text) },
-    stdin: Readable.from(['']),
-    env: {},
-  });
-  return { code, ...out };
-}
+const plan = (args: string[]) => planInProcess(args);
 
 /** Exit 2, nothing on stdout, and exactly one `plan: error:` line that matches. */
 async function usageError(args: string[], pattern: RegExp): Promise<void> {
-  const r = await plan(args);
-  expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 2, stdout: '' });
-  expect(r.stderr).toMatch(/^plan: error: [^\n]*\n$/);
-  expect(r.stderr).not.toMatch(/\n\s+at /);
-  expect(r.stderr).toMatch(pattern);
+  expectOneLineUsageError(await planInProcess(args), pattern);
 }
 
 const at = (name: string) => `${dir}/${name}`;

@@ -27,12 +27,13 @@ import { ExitCode } from '../exit-codes.js';
 import { formatCliError, oneLine, paint, shouldUseColor } from '../format.js';
 import type { CliIo } from '../io.js';
 import { LiveView } from '../live-view.js';
+import { type LimitFlags, limitsFlag } from '../limit-flags.js';
 import type { McpFlags } from '../mcp-servers.js';
 import { formatRunSummary } from '../run-summary.js';
 import { RUN_MODES, toRunJson } from './run.js';
 import { wholeNumber } from '../whole-number.js';
 
-export interface AgentFlags extends McpFlags {
+export interface AgentFlags extends McpFlags, LimitFlags {
   /** The tools: an ES module exporting tools with execute functions. Required unless --mcp is given. */
   readonly tools?: string;
   /**
@@ -102,6 +103,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     throw new CliInputError(`--mode must be one of ${RUN_MODES.join(', ')}, not '${mode}'`);
   }
   const maxIterations = wholeNumber(flags.maxIterations, '--max-iterations', 1);
+  const limits = limitsFlag(flags);
   const tools = await loadToolRegistry(flags.tools, flags.mcpTools ?? [], loadTimeoutFlag(flags));
   let provider;
   try {
@@ -217,6 +219,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     }
     const result = await agent.solve(task, {
       mode: mode as 'eager' | 'lazy',
+      limits,
       ...(maxIterations !== undefined && { maxIterations }),
       approve: async ({ plan }) => {
         if (flags.yes) return true;

@@ -186,6 +186,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   try {
     result = await run(plan, {
       tools: plan.tools!,
+      ...(inputs.options.limits && { limits: inputs.options.limits }),
       ...(inputs.options.input && { input: inputs.options.input }),
       ...(inputs.options.state && { state: inputs.options.state }),
       ...(concurrency !== undefined && { concurrency }),

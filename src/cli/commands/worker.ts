@@ -12,11 +12,12 @@ import { ExitCode } from '../exit-codes.js';
 import { formatDuration, oneLine } from '../format.js';
 import type { CliIo } from '../io.js';
 import { loadTimeoutFlag, loadToolRegistry } from '../compile-inputs.js';
+import { type LimitFlags, limitsFlag } from '../limit-flags.js';
 import type { McpFlags } from '../mcp-servers.js';
 import { checkRedisFlags, lineOnce, reachingRedis, type RedisFlags } from '../redis-flags.js';
 import { millisecondsFlag, wholeNumber } from '../whole-number.js';
 
-export interface WorkerFlags extends RedisFlags, McpFlags {
+export interface WorkerFlags extends RedisFlags, McpFlags, LimitFlags {
   /** A .js/.mjs ES module exporting tools with execute functions. Required. */
   readonly tools?: string;
   /**
@@ -54,6 +55,7 @@ export async function workerCommand(flags: WorkerFlags, io: CliIo): Promise<numb
   const lockDurationMs = millisecondsFlag(flags.lockDuration, '--lock-duration', 100);
   const stalledIntervalMs = millisecondsFlag(flags.stalledInterval, '--stalled-interval', 100);
   const loadTimeoutMs = loadTimeoutFlag(flags);
+  const limits = limitsFlag(flags);
   checkRedisFlags(flags);
   const tools = await loadTools(flags.tools, flags.mcpTools ?? [], loadTimeoutMs);
   const redis = flags.redis ?? DEFAULT_REDIS_URL;
@@ -69,6 +71,7 @@ export async function workerCommand(flags: WorkerFlags, io: CliIo): Promise<numb
       startWorker({
         tools,
         redis,
+        limits,
         ...(flags.queue !== undefined && { queue: flags.queue }),
         ...(concurrency !== undefined && { concurrency }),
         ...(lockDurationMs !== undefined && { lockDurationMs }),

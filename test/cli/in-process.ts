@@ -1,0 +1,30 @@
+/** Runs `plan` in this process through main(), with captured output: no child process. */
+import { Readable } from 'node:stream';
+import { expect } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+export interface InProcessResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `plan <args>` with stdin holding `stdin` (not a terminal) and an empty environment. */
+export async function planInProcess(args: readonly string[], stdin = ''): Promise<InProcessResult> {
+  const out = { stdout: '', stderr: '' };
+  const code = await main(args, {
+    stdout: { write: (text: string) => (out.stdout += text) },
+    stderr: { isTTY: false, write: (text: string) => (out.stderr += text) },
+    stdin: Readable.from([stdin]),
+    env: {},
+  });
+  return { code, ...out };
+}
+
+/** Exit 2, nothing on stdout, and exactly one `plan: error:` line, without a stack, that matches. */
+export function expectOneLineUsageError(result: InProcessResult, pattern: RegExp): void {
+  expect({ code: result.code, stdout: result.stdout }).toEqual({ code: 2, stdout: '' });
+  expect(result.stderr).toMatch(/^plan: error: [^\n]*\n$/);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(result.stderr).toMatch(pattern);
+}
