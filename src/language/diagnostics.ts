@@ -22,6 +22,8 @@ export const DIAGNOSTIC_CODES = [
   'E_LIMIT',
   'W_MULTIPLE_WRITERS',
   'W_DAGGER_TEXT',
+  // Past limits.maxDiagnostics, only warnings were left out: the plan stays valid.
+  'W_LIMIT',
 ] as const;
 
 /**
@@ -171,7 +173,7 @@ export function capDiagnostics(
   );
   kept.push({
     severity: errors > 0 ? 'error' : 'warning',
-    code: 'E_LIMIT',
+    code: errors > 0 ? 'E_LIMIT' : 'W_LIMIT',
     message: `and ${parts.join(' and ')} more, not listed`,
     pointer: '',
     line: 1,

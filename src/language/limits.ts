@@ -40,7 +40,8 @@ export interface Limits {
    */
   readonly maxArrayIndex: number;
   /**
-   * Most diagnostics reported for one plan; the rest are counted in a last "and N more" one.
+   * Most diagnostics reported for one plan; the rest are counted in a last "and N more" one
+   * (E_LIMIT when any of them is an error, else W_LIMIT). 0 reports the count alone.
    * @default 1_000
    */
   readonly maxDiagnostics: number;
@@ -57,6 +58,9 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxArrayIndex: 1_000_000,
   maxDiagnostics: 1_000,
 });
+
+/** The lowest value of each limit: 1, but a plan may be checked for its verdict alone. */
+const FLOORS: Partial<Record<keyof Limits, number>> = { maxDiagnostics: 0 };
 
 const LIMIT_NAMES = Object.keys(DEFAULT_LIMITS) as (keyof Limits)[];
 
@@ -89,9 +93,10 @@ export function resolveLimits(given: Partial<Limits> | undefined, where = 'limit
     const value = (given as Record<string, unknown>)[key];
     if (value === undefined) continue;
     const ceiling = CEILINGS[key as keyof Limits] ?? Number.MAX_SAFE_INTEGER;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > ceiling) {
+    const floor = FLOORS[key as keyof Limits] ?? 1;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < floor || value > ceiling) {
       throw new TypeError(
-        `Expected ${where}.${key} to be a whole number from 1 to ${ceiling}, got ${describeValue(value)}`,
+        `Expected ${where}.${key} to be a whole number from ${floor} to ${ceiling}, got ${describeValue(value)}`,
       );
     }
     limits[key] = value;
