@@ -109,6 +109,8 @@ export function describeFsError(cause: unknown): string {
     case 'ENOSPC':
     case 'EDQUOT':
       return 'no space left on the device; free some space or choose another journal directory';
+    case 'ELOOP':
+      return 'it is a symbolic link, which a journal never follows; remove the link or choose another journal directory';
     case 'ENAMETOOLONG':
       return 'the path is too long; choose a shorter journal directory';
     case 'EMFILE':

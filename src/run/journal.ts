@@ -138,8 +138,10 @@ export class Journal {
     const path = join(dir, `${runKey}.jsonl`);
     let fd: number;
     try {
-      const { O_RDWR, O_CREAT, O_APPEND, O_TRUNC } = constants;
-      fd = openSync(path, O_RDWR | O_CREAT | O_APPEND | (resume ? 0 : O_TRUNC), 0o644);
+      const { O_RDWR, O_CREAT, O_APPEND, O_TRUNC, O_NOFOLLOW } = constants;
+      // Never through a link: a link planted at the journal's name would send the run's
+      // events (and its truncation) to whatever file it points at.
+      fd = openSync(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | (resume ? 0 : O_TRUNC), 0o644);
     } catch (cause) {
       throw new JournalError(`cannot open the journal file '${path}': ${describeFsError(cause)}`, {
         path,

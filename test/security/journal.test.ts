@@ -4,7 +4,7 @@
  * tools, is refused before anything runs. A record that is not what the executor writes, or does
  * not fit the plan, is refused with its line; only a last line cut off by a crash is dropped.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -409,6 +409,20 @@ describe('a record that does not fit the plan ends the resume at its line', () =
       expect(error.message.length).toBeLessThan(1_000);
     });
   }
+});
+
+describe('a journal is never opened through a link', () => {
+  it('a symbolic link planted at the journal’s name is refused, and its target is untouched', async () => {
+    const path = await journaled(PLAN, options([]));
+    const target = join(root, 'precious.txt');
+    writeFileSync(target, 'do not truncate me');
+    rmSync(path);
+    symlinkSync(target, path);
+    const attempt = run(PLAN, { ...options([]), journal: join(path, '..') });
+    await expect(attempt).rejects.toSatisfy(isJournalError);
+    await expect(attempt).rejects.toThrow(/symbolic link/);
+    expect(readFileSync(target, 'utf8')).toBe('do not truncate me');
+  });
 });
 
 describe('journals the executor wrote resume', () => {
