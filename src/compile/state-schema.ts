@@ -4,9 +4,12 @@
  * error). Deliberately permissive where JSON Schema is too rich to decide statically:
  * combinators count as "any branch allows".
  */
+import { error, type PendingDiagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import type { PathSegment } from '../language/paths.js';
 import { splitPointer } from '../language/pointer.js';
+import { compileLinearRegExp, type LinearRegExp, UnsupportedPatternError } from '../tools/linear-regexp.js';
+import { findSchemaPatterns } from '../tools/schema-patterns.js';
 
 type Schema = JsonObject | boolean;
 
@@ -20,6 +23,7 @@ interface Verdict {
 }
 
 export function checkStatePath(root: JsonObject, segments: readonly PathSegment[]): Verdict {
+  const patterns = patternsOf(root);
   let current: Schema[] = [root];
   let declared = true;
   for (let i = 0; i < segments.length; i++) {
@@ -29,7 +33,7 @@ export function checkStatePath(root: JsonObject, segments: readonly PathSegment[
     let declaredHere = false;
     const known: string[] = [];
     for (const schema of expand(current, root)) {
-      const step = stepInto(schema, segment);
+      const step = stepInto(schema, segment, patterns);
       known.push(...step.known);
       if (step.next === undefined) continue;
       allowed = true;
@@ -91,7 +95,11 @@ function resolveLocalRef(root: JsonObject, ref: string): Schema | undefined {
     : undefined;
 }
 
-function stepInto(schema: Schema, segment: string): { next?: Schema; declared: boolean; known: string[] } {
+function stepInto(
+  schema: Schema,
+  segment: string,
+  patterns: StatePatterns,
+): { next?: Schema; declared: boolean; known: string[] } {
   if (schema === true) return { next: true, declared: false, known: [] };
   if (schema === false || isNothing(schema)) return { declared: false, known: [] };
   const types = schema.type === undefined ? null : ([] as unknown[]).concat(schema.type);
@@ -104,7 +112,7 @@ function stepInto(schema: Schema, segment: string): { next?: Schema; declared: b
   }
   if (allowsObject && schema.patternProperties && typeof schema.patternProperties === 'object') {
     for (const [pattern, sub] of Object.entries(schema.patternProperties as JsonObject)) {
-      if (safeTest(pattern, segment)) return { next: sub as Schema, declared: true, known };
+      if (patterns.test(pattern, segment)) return { next: sub as Schema, declared: true, known };
     }
   }
   if (
@@ -130,11 +138,94 @@ function stepInto(schema: Schema, segment: string): { next?: Schema; declared: b
   return { next: (additional as Schema | undefined) ?? true, declared: false, known };
 }
 
-function safeTest(pattern: string, text: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(text);
-  } catch {
-    return false;
+/**
+ * Sum of the lengths and compiled sizes of the patternProperties patterns one state schema may
+ * have compiled. The schema comes with the plan: each pattern is bounded on its own (length,
+ * size), and this bounds them together, so a schema of many big patterns costs a fraction of a
+ * second, not minutes. A pattern past the budget matches nothing (and is reported).
+ */
+export const MAX_STATE_PATTERN_BUDGET = 100_000;
+
+/** The state schema's patterns, compiled once each, within {@link MAX_STATE_PATTERN_BUDGET}. */
+class StatePatterns {
+  readonly #compiled = new Map<string, LinearRegExp | UnsupportedPatternError | null>();
+  #spent = 0;
+
+  test(pattern: string, text: string): boolean {
+    const compiled = this.compiled(pattern);
+    return compiled !== null && !(compiled instanceof UnsupportedPatternError) && compiled.test(text);
+  }
+
+  /** The pattern compiled, why it cannot be, or null when the budget ran out before it. */
+  compiled(pattern: string): LinearRegExp | UnsupportedPatternError | null {
+    const known = this.#compiled.get(pattern);
+    if (known !== undefined) return known;
+    let compiled: LinearRegExp | UnsupportedPatternError | null = null;
+    if (this.#spent <= MAX_STATE_PATTERN_BUDGET) {
+      try {
+        compiled = compileLinearRegExp(pattern);
+        this.#spent += pattern.length + compiled.size;
+      } catch (e) {
+        if (!(e instanceof UnsupportedPatternError)) throw e;
+        compiled = e;
+        this.#spent += pattern.length;
+      }
+    }
+    this.#compiled.set(pattern, compiled);
+    return compiled;
+  }
+}
+
+const patternsBySchema = new WeakMap<JsonObject, StatePatterns>();
+
+function patternsOf(root: JsonObject): StatePatterns {
+  let patterns = patternsBySchema.get(root);
+  if (patterns === undefined) {
+    patterns = new StatePatterns();
+    patternsBySchema.set(root, patterns);
+  }
+  return patterns;
+}
+
+/**
+ * E_STATE_SCHEMA for each patternProperties pattern of the state schema that the linear-time
+ * engine cannot take, pointing at the pattern (`schemaPointer` is where the schema sits in the
+ * document), and once when the patterns exceed {@link MAX_STATE_PATTERN_BUDGET} together.
+ * Such a pattern then matches no property, so a write it would have allowed is reported too.
+ */
+export function checkStateSchemaPatterns(
+  root: JsonObject,
+  schemaPointer: string,
+  diagnostics: { push(diagnostic: PendingDiagnostic): unknown },
+): void {
+  const patterns = patternsOf(root);
+  for (const found of findSchemaPatterns(root)) {
+    if (found.keyword !== 'patternProperties') continue;
+    const compiled = patterns.compiled(found.pattern);
+    const pointer = schemaPointer + found.pointer;
+    if (compiled instanceof UnsupportedPatternError) {
+      diagnostics.push(
+        error(
+          'E_STATE_SCHEMA',
+          pointer,
+          `the state schema's patternProperties has a pattern it cannot use: ${compiled.message}`,
+          {
+            atKey: true,
+            hint: 'patterns are matched in linear time (RE2): rewrite this one, or list the properties by name',
+          },
+        ),
+      );
+    } else if (compiled === null) {
+      diagnostics.push(
+        error(
+          'E_STATE_SCHEMA',
+          pointer,
+          `the state schema's patternProperties patterns are larger together than the ${MAX_STATE_PATTERN_BUDGET} characters and steps a plan may bring; this one and those after it are not used`,
+          { atKey: true, hint: 'use fewer or smaller patterns, or list the properties by name' },
+        ),
+      );
+      return;
+    }
   }
 }
 

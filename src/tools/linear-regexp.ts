@@ -30,8 +30,10 @@ export interface LinearRegExp {
   test(text: string): boolean;
   /** The pattern as written, in JavaScript's `/source/u` form: ajv keys compiled patterns by it. */
   toString(): string;
-  /** Roughly how many steps the compiled program has: compiling costs about that much, and
-   * matching up to that much per character. */
+  /**
+   * How many steps the compiled program has: matching costs up to about that much per
+   * character while the engine builds its automaton.
+   */
   readonly size: number;
 }
 
@@ -40,9 +42,17 @@ export const MAX_PATTERN_LENGTH = 10_000;
 
 /**
  * Steps in a pattern's compiled program (counts spelled out) the engine will take. Typical
- * tool-schema patterns have tens to a few hundred; `^.{0,1000}$` has about a thousand.
+ * tool-schema patterns have tens to a few hundred; `^.{0,1000}$` has about 2,000. Matching
+ * costs up to about this many steps per character while the engine builds its automaton.
  */
 export const MAX_PATTERN_SIZE = 3_000;
+
+/**
+ * The translation's estimate of the program size past which a pattern is refused without
+ * compiling it, so that a refusal costs little too. It is higher than {@link MAX_PATTERN_SIZE}
+ * because RE2 shrinks some patterns a lot (a long alternation of words shares its prefixes).
+ */
+const MAX_ESTIMATED_SIZE = 10 * MAX_PATTERN_SIZE;
 
 /** Compiled patterns (and refusals) kept, so ajv's repeated requests for one pattern are free. */
 const CACHE_SIZE = 1_000;
@@ -89,15 +99,17 @@ export function unsupportedReason(pattern: string): string | undefined {
 
 /**
  * The `regex` format: whether `text` is a pattern the engine takes. The text is a value from a
- * plan, so this checks without compiling (the translation already checks the syntax, counts and
- * size) and keeps nothing: a plan of many distinct strings costs time linear in their length.
+ * plan, so this checks without compiling (the translation already checks the syntax and the
+ * counts, and estimates the size) and keeps nothing: a plan of many distinct strings costs time
+ * linear in their length. Only a pattern whose compiled program would exceed
+ * {@link MAX_PATTERN_SIZE} while its estimate does not passes here and fails as a schema pattern.
  */
 export function isLinearPattern(text: string): boolean {
   if (text.length > MAX_PATTERN_LENGTH) return false;
   const known = cache.get(text);
   if (known !== undefined) return !(known instanceof UnsupportedPatternError);
   const translated = translatePattern(text);
-  return translated.ok && translated.size <= MAX_PATTERN_SIZE;
+  return translated.ok && translated.size <= MAX_ESTIMATED_SIZE;
 }
 
 /**
@@ -133,19 +145,24 @@ function build(pattern: string): Compiled {
     );
   const translated = translatePattern(pattern);
   if (!translated.ok) return new UnsupportedPatternError(pattern, translated.reason);
-  if (translated.size > MAX_PATTERN_SIZE)
-    return new UnsupportedPatternError(
-      pattern,
-      `spells out to about ${translated.size} steps once its counts are expanded, more than the ${MAX_PATTERN_SIZE} the linear-time engine takes; use + or *, or smaller counts`,
-    );
+  if (translated.size > MAX_ESTIMATED_SIZE) return tooLarge(pattern, translated.size);
   let engine: RE2JS;
   try {
     engine = RE2JS.compile(translated.source);
   } catch (e) {
     return new UnsupportedPatternError(pattern, engineReason(e));
   }
+  const size = engine.programSize();
+  if (size > MAX_PATTERN_SIZE) return tooLarge(pattern, size);
   const text = `/${pattern}/u`;
-  return { test: (input: string) => engine.test(input), toString: () => text, size: translated.size };
+  return { test: (input: string) => engine.test(input), toString: () => text, size };
+}
+
+function tooLarge(pattern: string, size: number): UnsupportedPatternError {
+  return new UnsupportedPatternError(
+    pattern,
+    `compiles to about ${size} steps once its counts are spelled out, more than the ${MAX_PATTERN_SIZE} the linear-time engine takes; use + or *, or smaller counts`,
+  );
 }
 
 /** RE2's parser messages for what the translation let through (an unknown script name). */

@@ -211,7 +211,7 @@ describe('patterns the engine cannot take are refused, with where and why', () =
     ['(?i)a', /not a group JavaScript patterns have/],
     ['a{1001}', /repeats \{1001\} at character 2, more than the 1000/],
     ['(a{10}){101}', /multiply to more than the 1000/],
-    ['a{0,1000}b{0,1000}', new RegExp(`more than the ${MAX_PATTERN_SIZE}`)],
+    ['a{0,1000}'.repeat(16), new RegExp(`more than the ${MAX_PATTERN_SIZE}`)],
     ['\\uD800', /lone surrogate \\uD800 at character 1/],
     ['\ud800x', /lone surrogate/],
     ['\\p{Emoji}', /Unicode property \\p\{Emoji\} at character 1/],
@@ -269,6 +269,15 @@ describe('patterns the engine cannot take are refused, with where and why', () =
     for (const pattern of [...TYPICAL, '(a{10}){100}', '[a-z]{1000}']) {
       expect([pattern, isLinearPattern(`${pattern}`)]).toEqual([pattern, true]);
     }
+  });
+
+  it('measures size on the compiled program: counts count, shared prefixes do not', () => {
+    // The regex format only estimates, so this one passes it; as a schema pattern it is refused.
+    expect(isLinearPattern('a{0,1000}c{0,1000}')).toBe(true);
+    expect(unsupportedReason('a{0,1000}c{0,1000}')).toMatch(/compiles to about 4002 steps/);
+    const words = Array.from({ length: 1500 }, (_, i) => `w${i}`).join('|');
+    expect(words.length).toBeGreaterThan(MAX_PATTERN_SIZE);
+    expect(compileLinearRegExp(words).test('w1499')).toBe(true);
   });
 
   it('keeps its estimate of the program size in step with the engine', () => {
