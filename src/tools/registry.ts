@@ -1,7 +1,13 @@
 /** The tools a plan may call, checked once and with their schemas compiled once. */
 import { ToolDefinitionError } from '../errors.js';
 import { showValue, thrownMessage } from './safe-describe.js';
-import { type SchemaCompiler as Compiler, SchemaCompiler, type SchemaValidate } from './schema-validator.js';
+import {
+  type SchemaCompiler as Compiler,
+  describeUnsupportedPattern,
+  SchemaCompiler,
+  SchemaPatternError,
+  type SchemaValidate,
+} from './schema-validator.js';
 import type { JsonSchema, Tool } from './tool.js';
 import { delayProblem, retriesProblems } from './tool-values.js';
 
@@ -152,7 +158,13 @@ function compileSchema(
   try {
     return compiler.compile(schema);
   } catch (e) {
-    problems.push(`tool '${tool.name}': "${key}" is not a valid JSON Schema: ${(e as Error).message}`);
+    if (e instanceof SchemaPatternError) {
+      for (const found of e.patterns)
+        problems.push(`tool '${tool.name}': "${key}" has a ${describeUnsupportedPattern(found)}`);
+    } else {
+      const message = e instanceof Error ? e.message : thrownMessage(e);
+      problems.push(`tool '${tool.name}': "${key}" is not a valid JSON Schema: ${message}`);
+    }
     return null;
   }
 }

@@ -2,6 +2,10 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { PlanError } from '../errors.js';
+import { linearRegExpEngine, quotePattern, unsupportedReason } from './linear-regexp.js';
+import { SAFE_FORMATS } from './safe-formats.js';
+import { findSchemaPatterns } from './schema-patterns.js';
 import type { JsonSchema } from './tool.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
@@ -20,19 +24,60 @@ const OPTIONS = {
   strict: false,
   allowUnionTypes: true,
   validateFormats: true,
+  // `pattern`, `patternProperties` (and `additionalProperties` next to them) match with the
+  // linear-time engine: a plan's string must not be able to make validation backtrack.
+  code: { regExp: linearRegExpEngine },
 } as const;
 
 const DRAFT_2020 = /json-schema\.org\/draft\/2020-12\/schema/;
 
+/** One pattern in a schema that the linear-time engine cannot take. */
+export interface UnsupportedSchemaPattern {
+  /** RFC 6901 pointer to the pattern inside the schema. */
+  readonly pointer: string;
+  readonly pattern: string;
+  /** Why, and how to fix it. */
+  readonly reason: string;
+}
+
+/** A schema with patterns the linear-time engine cannot take; `patterns` lists each. */
+export class SchemaPatternError extends PlanError {
+  override name = 'SchemaPatternError';
+  constructor(readonly patterns: readonly UnsupportedSchemaPattern[]) {
+    super(patterns.map(describeUnsupportedPattern).join('; '));
+  }
+}
+
+/** `pattern at /properties/id/pattern: the pattern "^(?=x)" uses a lookahead ...`. */
+export function describeUnsupportedPattern(found: UnsupportedSchemaPattern): string {
+  return `pattern at ${found.pointer}: the pattern ${quotePattern(found.pattern)} ${found.reason}`;
+}
+
 /** A pair of ajv instances; schemas are compiled once and the validators reused. */
 export class SchemaCompiler {
-  readonly #draft07 = addFormats(new Ajv(OPTIONS));
-  readonly #draft2020 = addFormats(new Ajv2020(OPTIONS) as unknown as Ajv);
+  readonly #draft07 = withFormats(new Ajv(OPTIONS));
+  readonly #draft2020 = withFormats(new Ajv2020(OPTIONS) as unknown as Ajv);
 
-  /** Compiles a schema; throws ajv's error (with its message) when the schema is not valid. */
+  /**
+   * Compiles a schema.
+   * @throws {SchemaPatternError} when a pattern in it is one the linear-time engine cannot take.
+   * @throws ajv's error (with its message) when the schema is otherwise not valid.
+   */
   compile(schema: JsonSchema): SchemaValidate {
+    const unsupported: UnsupportedSchemaPattern[] = [];
+    for (const { pointer, pattern } of findSchemaPatterns(schema)) {
+      const reason = unsupportedReason(pattern);
+      if (reason !== undefined) unsupported.push({ pointer, pattern, reason });
+    }
+    if (unsupported.length > 0) throw new SchemaPatternError(unsupported);
     const is2020 =
       typeof schema === 'object' && typeof schema.$schema === 'string' && DRAFT_2020.test(schema.$schema);
     return (is2020 ? this.#draft2020 : this.#draft07).compile(schema);
   }
+}
+
+function withFormats(ajv: Ajv): Ajv {
+  addFormats(ajv);
+  for (const [name, format] of Object.entries(SAFE_FORMATS)) ajv.addFormat(name, format);
+  return ajv;
 }
