@@ -6,6 +6,7 @@ import { generateSync } from 'json-schema-faker';
 import type { CompiledCall } from '../compile/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { JsonSchema } from '../tools/tool.js';
+import { schemaForFaker } from './faker-schema.js';
 import type { Sample } from './types.js';
 
 /** What a call without a known output writes: reads of it exist, and are not type-checked. */
@@ -50,7 +51,7 @@ export class OutputSampler {
     const schema: JsonSchema | undefined = this.tools?.get(name)?.tool.outputSchema;
     if (schema === undefined) return UNKNOWN_SAMPLE;
     try {
-      const value = generateSync(schema as Parameters<typeof generateSync>[0], {
+      const value = generateSync(schemaForFaker(schema) as Parameters<typeof generateSync>[0], {
         ...FAKER_OPTIONS,
         seed: mixSeed(this.seed, name),
       });

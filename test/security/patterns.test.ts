@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { compile, run, type Tool, ToolDefinitionError, ToolRegistry } from '../../src/index.js';
+import { compile, run, simulate, type Tool, ToolDefinitionError, ToolRegistry } from '../../src/index.js';
 
 const root = mkdtempSync(join(tmpdir(), 'planmode-patterns-security-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -282,5 +282,35 @@ describe('formats with adversarial strings', () => {
         message: expect.stringContaining(format),
       }),
     ]);
+  });
+});
+
+describe('dry-run samples from hostile output schemas', () => {
+  it('a pattern whose strings would be astronomically long: sampled without it', TIMEOUT, () => {
+    // Each nested star multiplies json-schema-faker's string by 5: 5^21 characters.
+    const pattern = `^${'('.repeat(20)}a*${')*'.repeat(20)}$`;
+    const tool: Tool = {
+      name: 'big',
+      outputSchema: { type: 'object', properties: { s: { type: 'string', pattern } } },
+    };
+    const simulation = simulate([{ _id: 'b', _tool: 'big', _outputPath: '†state.out' }], { tools: [tool] });
+    const sample = simulation.samples.b!;
+    expect(sample.source).toBe('schema');
+    expect(typeof (sample.value as { s: unknown }).s).toBe('string');
+    expect((sample.value as { s: string }).s.length).toBeLessThan(1_000);
+  });
+
+  it('patternProperties against a long property name: not matched by backtracking', TIMEOUT, () => {
+    const tool: Tool = {
+      name: 'names',
+      outputSchema: {
+        type: 'object',
+        properties: { [`${'a'.repeat(40)}!`]: { type: 'string' } },
+        patternProperties: { '^(a+)+$': { type: 'number' } },
+      },
+    };
+    const simulation = simulate([{ _id: 'n', _tool: 'names', _outputPath: '†state.out' }], { tools: [tool] });
+    expect(simulation.samples.n!.source).toBe('schema');
+    expect(Object.keys(simulation.samples.n!.value as object)).toEqual([`${'a'.repeat(40)}!`]);
   });
 });
