@@ -33,8 +33,8 @@ const SINGLE = [
   'unevaluatedItems',
   'unevaluatedProperties',
 ] as const;
-/** Keywords whose value is an array of subschemas. */
-const LISTS = ['allOf', 'anyOf', 'items', 'oneOf', 'prefixItems'] as const;
+/** Keywords whose value is an array of subschemas (`items` is one subschema or, before 2020-12, an array). */
+const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
 /** Keywords whose value maps names to subschemas. */
 const MAPS = [
   '$defs',
@@ -89,8 +89,8 @@ export function findSchemaPatterns(schema: unknown): SchemaPattern[] {
         if (target !== undefined) tasks.push(target);
       } else {
         const kind = SUBSCHEMA_KEYWORDS.get(key);
-        if (kind === 'single') tasks.push({ node: value, pointer: at });
-        else if (kind === 'list' && Array.isArray(value))
+        if (kind === 'single' && !Array.isArray(value)) tasks.push({ node: value, pointer: at });
+        else if ((kind === 'list' || key === 'items') && Array.isArray(value))
           value.forEach((sub, i) => tasks.push({ node: sub, pointer: joinPointer(at, i) }));
         else if (kind === 'map' && isObject(value))
           for (const name of Object.keys(value))
