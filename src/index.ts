@@ -38,6 +38,8 @@ export {
 export {
   DEFAULT_LIMITS,
   DIAGNOSTIC_CODES,
+  MAX_DEPTH_CEILING,
+  resolveLimits,
   type Diagnostic,
   type DiagnosticCode,
   type DocumentShape,

@@ -49,8 +49,8 @@ export interface ReadOptions {
 }
 
 /**
- * Reads a whole file, or standard input for `-`, as UTF-8, stopping once it is longer than
- * the limit allows.
+ * Reads a whole file, or standard input for `-`, as UTF-8, stopping once it holds more bytes
+ * than any text within maxTextLength can (3 per character).
  * @throws {CliInputError} when the file is missing, unreadable or too long.
  */
 export async function readText(file: string, options: ReadOptions): Promise<string> {
@@ -90,9 +90,8 @@ export async function readText(file: string, options: ReadOptions): Promise<stri
       await handle?.close();
     }
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.length > maxChars) throw tooLong();
-  return text;
+  // A text within the bytes that is still too long is the compiler's to report (E_LIMIT).
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

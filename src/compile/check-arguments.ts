@@ -4,7 +4,12 @@
  * const…) at an enclosing object, is left for the run-time check.
  */
 import type { ErrorObject } from 'ajv';
-import { error, type DiagnosticSink, type PendingDiagnostic } from '../language/diagnostics.js';
+import {
+  countedIfFull,
+  error,
+  type DiagnosticSink,
+  type PendingDiagnostic,
+} from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import { joinPointer, splitPointer } from '../language/pointer.js';
 import type { SchemaValidate } from '../tools/schema-validator.js';
@@ -52,6 +57,7 @@ export function checkLiteralArguments(
   const refs = new ReferenceIndex(call.refs.map((r) => r.at));
   const errors = (validate.errors ?? []).filter((e) => !refs.decides(e));
   for (const e of withoutBranchNoise(errors)) {
+    if (countedIfFull(diagnostics, 'error')) continue;
     diagnostics.push(toDiagnostic(e, call, tool, validate.schema));
   }
 }

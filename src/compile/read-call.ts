@@ -1,5 +1,5 @@
 /** One raw call object to a checked call: meta keys, tool name, references, output path. */
-import { error, type DiagnosticSink, warning } from '../language/diagnostics.js';
+import { countedIfFull, error, type DiagnosticSink, warning } from '../language/diagnostics.js';
 import { describeJson, isJsonObject, type JsonObject, type ExecutionMode } from '../language/document.js';
 import { type Path, WILDCARD } from '../language/paths.js';
 import { joinPointer } from '../language/pointer.js';
@@ -106,6 +106,7 @@ export function readCall(
     if (!key.startsWith('_')) {
       args[key] = raw[key];
     } else if (!META_KEYS.has(key)) {
+      if (countedIfFull(diagnostics, 'error')) continue;
       const near = [...META_KEYS].find((m) => m.toLowerCase() === key.toLowerCase());
       diagnostics.push(
         error('E_UNKNOWN_META', joinPointer(pointer, key), `unknown meta key "${key}"`, {

@@ -113,6 +113,18 @@ export interface DiagnosticSink {
   push(diagnostic: PendingDiagnostic): unknown;
   /** True when more would not be kept: a caller may skip costly hints ("did you mean"). */
   readonly full?: boolean;
+  /** Counts a diagnostic that would not be kept, without building it. */
+  omit?(severity: Severity): void;
+}
+
+/**
+ * True (and the diagnostic counted) when `sink` keeps no more: a loop that may find a hundred
+ * thousand problems builds the first few and counts the rest.
+ */
+export function countedIfFull(sink: DiagnosticSink, severity: Severity): boolean {
+  if (!sink.full || !sink.omit) return false;
+  sink.omit(severity);
+  return true;
 }
 
 /**
@@ -132,7 +144,11 @@ export class DiagnosticList implements DiagnosticSink {
 
   push(diagnostic: PendingDiagnostic): void {
     if (this.items.length < this.max) this.items.push(diagnostic);
-    else if (diagnostic.severity === 'error') this.#omittedErrors++;
+    else this.omit(diagnostic.severity);
+  }
+
+  omit(severity: Severity): void {
+    if (severity === 'error') this.#omittedErrors++;
     else this.#omittedWarnings++;
   }
 

@@ -2,6 +2,7 @@
 import { error, type DiagnosticSink } from './diagnostics.js';
 import { joinPointer } from './pointer.js';
 import { checkJson } from './json-value.js';
+import { setOwnProperty } from './set-own-property.js';
 import { DEFAULT_LIMITS, type Limits } from './limits.js';
 import type { SourceText } from './source.js';
 
@@ -233,7 +234,8 @@ function readContext(
 
 function withoutKey(object: JsonObject, key: string): JsonObject {
   const out: JsonObject = {};
-  for (const k of Object.keys(object)) if (k !== key) out[k] = object[k];
+  // A "__proto__" key from JSON is data: assigned, it would set the copy's prototype instead.
+  for (const k of Object.keys(object)) if (k !== key) setOwnProperty(out, k, object[k]);
   return out;
 }
 

@@ -22,9 +22,16 @@ export function branch<T>(indexOrPath: number | string, value: T): BranchValue<T
   return { [BRANCH_KEY]: indexOrPath, value };
 }
 
-/** A JSON object with exactly the keys `†branch` and `value`. */
+/**
+ * A JSON object with exactly the keys `†branch` and `value`. A value that cannot even be looked
+ * at (a Proxy whose traps throw) is not one; the JSON copy of results says what is wrong with it.
+ */
 export function isBranchValue(value: unknown): value is BranchValue {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 2 && Object.hasOwn(value, BRANCH_KEY) && Object.hasOwn(value, 'value');
+  try {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+    const keys = Object.keys(value);
+    return keys.length === 2 && Object.hasOwn(value, BRANCH_KEY) && Object.hasOwn(value, 'value');
+  } catch {
+    return false;
+  }
 }

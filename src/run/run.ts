@@ -745,16 +745,30 @@ class Runner {
     let choice = 0;
     let written = answer;
     if (isBranchValue(answer)) {
-      written = answer.value;
-      const chosen = output
-        ? alternativeIndex(output, answer[BRANCH_KEY])
-        : answer[BRANCH_KEY] === 0
-          ? 0
-          : -1;
+      let named: unknown;
+      try {
+        // Read once each: a getter may answer differently twice, or throw.
+        named = answer[BRANCH_KEY];
+        written = answer.value;
+      } catch (e) {
+        throw this.#failure(
+          i,
+          `the branch value cannot be read (${toCallError(e).message})`,
+          'INVALID_OUTPUT',
+        );
+      }
+      const chosen =
+        typeof named !== 'number' && typeof named !== 'string'
+          ? -1
+          : output
+            ? alternativeIndex(output, named)
+            : named === 0
+              ? 0
+              : -1;
       if (chosen < 0) {
         throw this.#failure(
           i,
-          `the branch value names no alternative of "${output?.text ?? '(no _outputPath)'}": ${describeValue(answer[BRANCH_KEY])}`,
+          `the branch value names no alternative of "${output?.text ?? '(no _outputPath)'}": ${describeValue(named)}`,
           'BAD_BRANCH',
         );
       }
@@ -1154,12 +1168,17 @@ function sharedController(): AbortController {
 
 const NO_PATHS: readonly string[] = [];
 
+/** A promise-like value; one whose `then` cannot even be read is not (its copy will say why). */
 function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as PromiseLike<unknown>).then === 'function'
-  );
+  try {
+    return (
+      value !== null &&
+      (typeof value === 'object' || typeof value === 'function') &&
+      typeof (value as PromiseLike<unknown>).then === 'function'
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** What every run of a compiled plan needs and none changes: made once per plan. */
