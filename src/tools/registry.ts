@@ -61,9 +61,13 @@ export class ToolRegistry {
     return this.#tools.has(name);
   }
 
-  names(): string[] {
-    return [...this.#tools.keys()];
+  /** The tool names, in definition order (one frozen list, made on first use). */
+  names(): readonly string[] {
+    this.#names ??= Object.freeze([...this.#tools.keys()]);
+    return this.#names;
   }
+
+  #names: readonly string[] | undefined;
 
   tools(): Tool[] {
     return [...this.#tools.values()].map((r) => r.tool);
