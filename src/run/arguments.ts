@@ -13,10 +13,16 @@ export class MissingValues {
 }
 
 /**
- * The call's arguments, resolved and copied, or the references that have no value. The result
- * is the arguments object itself (no wrapper): this runs once per call, on the hot path.
+ * The call's arguments, resolved, or the references that have no value. The arguments object
+ * and the literal values in it are the call's own copies; a value a reference reads comes
+ * through `share` (the run's state hands out frozen values, shared by the calls that read them).
+ * The result is the arguments object itself (no wrapper): this runs once per call, on the hot path.
  */
-export function resolveArguments(call: CompiledCall, roots: Roots): JsonObject | MissingValues {
+export function resolveArguments(
+  call: CompiledCall,
+  roots: Roots,
+  share: <T>(value: T) => T,
+): JsonObject | MissingValues {
   const args = copyArguments(call.args);
   let missing: Reference[] | undefined;
   for (const argument of call.refs) {
@@ -31,7 +37,7 @@ export function resolveArguments(call: CompiledCall, roots: Roots): JsonObject |
       if (resolved.exists) value = resolved.value;
       else (missing ??= []).push(...expression.refs);
     }
-    if (missing === undefined) setAt(args, argument.at, copy(value));
+    if (missing === undefined) setAt(args, argument.at, share(value));
   }
   if (missing) return new MissingValues(missing);
   for (const at of call.literals) setAt(args, at, (getAt(args, at) as string).slice(1));
@@ -39,8 +45,8 @@ export function resolveArguments(call: CompiledCall, roots: Roots): JsonObject |
 }
 
 /**
- * A deep copy, so a tool cannot change the plan or the state through its arguments. Plan and
- * state hold JSON the limits bound already, so a plain loop copies it (no checks, no recursion).
+ * A deep copy of a literal value, so a tool cannot change the plan through its arguments. The
+ * plan holds JSON the limits bound already, so a plain loop copies it (no checks, no recursion).
  */
 function copy<T>(value: T): T {
   // Most arguments are strings and numbers: no copy needed.

@@ -184,6 +184,8 @@ class Runner {
   #blocked = false;
   #ended = 0;
   readonly #state: RunState;
+  /** What a call gets for a value it reads: frozen and shared (see RunState.share). */
+  readonly #share = <T>(value: T): T => this.#state.share(value);
   readonly #limits: Limits;
   readonly #input: JsonObject;
   /** Set on abort or fail-fast: nothing new starts. */
@@ -413,7 +415,7 @@ class Runner {
     const call = this.#calls[i]!;
     if (this.#stopping) return this.#end(i, 'cancelled');
     if (this.#listening) this.#event({ type: 'call:ready', call: call.id, tool: call.tool });
-    const args = resolveArguments(call, { input: this.#input, state: this.#state.value });
+    const args = resolveArguments(call, { input: this.#input, state: this.#state.value }, this.#share);
     if (args instanceof MissingValues) {
       const failedWriter = args.missing.some(
         (ref) => ref.root === 'state' && this.#taint.culprit(coveredPath(ref).segments) >= 0,

@@ -2,14 +2,17 @@
  * The run's state: copy-on-write over the initial state. The initial state is never copied
  * whole and never mutated; a write copies only the containers on its path that the run does not
  * own yet (once each), so a run over a state of a million keys pays for what it writes, not for
- * what it leaves alone. Values arrive as checked JSON copies (see language/json-value), paths
+ * what it leaves alone. What calls read is handed out frozen and shared ({@link RunState.share}):
+ * a value no write has replaced is frozen (or, when it is the caller's, copied and frozen) once,
+ * however many calls read it, and a later write copies a frozen container instead of changing
+ * it. Values arrive as checked JSON copies (see language/json-value), paths
  * come from the compiler (no `__proto__`, `prototype` or `constructor` segment), and the state's
  * JSON size is kept as it changes, so no sequence of writes can grow it past
  * `limits.maxTextLength`, however small each write is (an index far past an array's end adds
  * a hole per missing element, which prints as `null`).
  */
 import type { JsonObject } from '../language/document.js';
-import { jsonSize } from '../language/json-value.js';
+import { cloneJson, jsonSize } from '../language/json-value.js';
 import type { Limits } from '../language/limits.js';
 import type { PathSegment } from '../language/paths.js';
 import { setOwnProperty } from '../language/set-own-property.js';
@@ -36,8 +39,17 @@ export interface RunStateOptions {
 
 export class RunState {
   #root: JsonObject;
-  /** Containers the run made or copied: only these are ever mutated. */
-  readonly #owned = new WeakSet<object>();
+  /**
+   * Containers the run made whole (a written value, a container a path created): nothing below
+   * them is the caller's. Mutated in place until frozen.
+   */
+  readonly #whole = new WeakSet<object>();
+  /** Containers the run copied (one level) to write into: below them may be the caller's. */
+  readonly #copied = new WeakSet<object>();
+  /** Containers handed to a call: never changed again. */
+  readonly #frozen = new WeakSet<object>();
+  /** A container the run may not freeze (the caller's, or below a copy) and its frozen copy. */
+  readonly #sharedCopies = new WeakMap<object, object>();
   #size: number;
   readonly #limits: Limits;
 
@@ -75,7 +87,7 @@ export class RunState {
       }
       this.#checkGrowth(size - this.#size);
       this.#root = value as JsonObject;
-      this.#owned.add(value);
+      this.#whole.add(value);
       this.#size = size;
       return;
     }
@@ -93,11 +105,11 @@ export class RunState {
       }
       const created = typeof segments[k + 1] === 'number' ? [] : {};
       setOwnProperty(container, key, created);
-      this.#owned.add(created);
+      this.#whole.add(created);
       container = created;
     }
     setOwnProperty(container, keyIn(container, segments[last]!), value);
-    if (value !== null && typeof value === 'object') this.#owned.add(value);
+    if (value !== null && typeof value === 'object') this.#whole.add(value);
     this.#size += growth;
   }
 
@@ -151,11 +163,85 @@ export class RunState {
 
   /** The container the run may mutate in place of `container`: itself when owned, else a shallow copy put where it was. */
   #own(container: object, parent: object | null, key: PathSegment): Record<string, unknown> | unknown[] {
-    if (this.#owned.has(container)) return container as Record<string, unknown>;
+    if (!this.#frozen.has(container) && (this.#whole.has(container) || this.#copied.has(container))) {
+      return container as Record<string, unknown>;
+    }
     const copy = shallowCopy(container);
-    this.#owned.add(copy);
+    this.#copied.add(copy);
     if (parent === null) this.#root = copy as JsonObject;
     else setOwnProperty(parent, key, copy);
+    return copy;
+  }
+
+  /**
+   * A value read from the state or the input, as a call gets it: frozen, so no tool can change
+   * the state (or another call's arguments) through it, and shared: the same value for every call
+   * that reads it until a write replaces it, so a million-key value read by ten calls is not
+   * copied ten times. The run's own containers are frozen in place; the caller's (the initial
+   * state, the input) are copied once and that copy frozen. Iterative: no recursion over the value.
+   */
+  share<T>(value: T): T {
+    if (value === null || typeof value !== 'object') return value;
+    const root = value as object;
+    if (this.#frozen.has(root)) return value;
+    if (!this.#mutable(root)) return this.#frozenCopy(root) as T;
+    // Post-order over the run's own containers: children are settled (a caller's child replaced
+    // by its frozen copy) before their parent is frozen. `inWhole`: below a whole container every
+    // unmarked container is the run's too, and frozen where it is.
+    const stack: { container: object; inWhole: boolean; expanded: boolean }[] = [
+      { container: root, inWhole: this.#whole.has(root), expanded: false },
+    ];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.expanded) {
+        stack.pop();
+        Object.freeze(top.container);
+        this.#frozen.add(top.container);
+        continue;
+      }
+      top.expanded = true;
+      const container = top.container as Record<string, unknown>;
+      for (const key in container) {
+        if (!Object.hasOwn(container, key)) continue;
+        const child: unknown = container[key];
+        if (child === null || typeof child !== 'object' || this.#frozen.has(child)) continue;
+        if (top.inWhole || this.#mutable(child)) {
+          // A copy (one level) may hold the caller's containers below it, wherever it sits.
+          const inWhole = this.#whole.has(child) || (top.inWhole && !this.#copied.has(child));
+          stack.push({ container: child, inWhole, expanded: false });
+        } else {
+          container[key] = this.#frozenCopy(child);
+        }
+      }
+    }
+    return value;
+  }
+
+  /** The run made or copied this container and may still change or freeze it in place. */
+  #mutable(container: object): boolean {
+    return this.#whole.has(container) || this.#copied.has(container);
+  }
+
+  /**
+   * The frozen copy of a container that is not the run's to freeze: made once. Such a container
+   * never changes while the run lasts (a write copies it first), so its copy stays true.
+   */
+  #frozenCopy(container: object): object {
+    let copy = this.#sharedCopies.get(container);
+    if (copy === undefined) {
+      copy = cloneJson(container);
+      const stack: object[] = [copy];
+      while (stack.length > 0) {
+        const next = stack.pop()!;
+        for (const key in next) {
+          const child: unknown = (next as Record<string, unknown>)[key];
+          if (child !== null && typeof child === 'object') stack.push(child);
+        }
+        Object.freeze(next);
+        this.#frozen.add(next);
+      }
+      this.#sharedCopies.set(container, copy);
+    }
     return copy;
   }
 

@@ -178,7 +178,10 @@ export interface RunOptions {
    */
   readonly input?: JsonObject;
   /**
-   * Initial state (merged over the document's state message). Never mutated: the run works on a copy.
+   * Initial state (merged over the document's state message). Never changed and never copied
+   * whole: a write copies the containers on its path, and a value a call reads is copied (and
+   * frozen) once. The result's `state` shares what no write touched with it, and holds frozen
+   * parts (what calls read): treat it as read-only.
    * @default {}
    */
   readonly state?: JsonObject;

@@ -74,6 +74,13 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
   readonly retries?: number | RetryPolicy;
   /** Typical duration, for critical-path estimates. */
   readonly estimatedMs?: number;
+  /**
+   * Runs the tool. `args` is the call's own object, and the literal values in it are its own
+   * copies; a value a reference read (from the state or the input) is frozen and shared with the
+   * other calls that read it, so copy it (`structuredClone`) before changing it. The result must
+   * be JSON data: it is copied as JSON (see the security model), and a value JSON cannot carry
+   * fails the call.
+   */
   readonly execute?: (args: Args, context: ToolContext) => Output | Promise<Output>;
 }
 

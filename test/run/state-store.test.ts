@@ -112,3 +112,55 @@ describe('RunState', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
+
+describe('RunState.share', () => {
+  it('hands out the caller’s values as a frozen copy, made once, and never freezes the caller’s objects', () => {
+    const big = { list: [1, 2, { deep: true }] };
+    const state = stateOf({ big });
+    const first = state.share(state.value.big);
+    const second = state.share(state.value.big);
+    expect(first).toEqual(big);
+    expect(first).not.toBe(big);
+    expect(second).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.list) && Object.isFrozen(first.list[2])).toBe(
+      true,
+    );
+    expect(Object.isFrozen(big) || Object.isFrozen(big.list)).toBe(false);
+  });
+
+  it('freezes the run’s own values where they are, and a later write copies instead of changing them', () => {
+    const state = stateOf({});
+    write(state, ['out'], { a: { b: 1 } });
+    const shared = state.share(state.value.out) as { a: { b: number } };
+    expect(shared).toBe(state.value.out);
+    expect(Object.isFrozen(shared.a)).toBe(true);
+    write(state, ['out', 'a', 'c'], 2);
+    expect(shared).toEqual({ a: { b: 1 } });
+    expect(state.value.out).toEqual({ a: { b: 1, c: 2 } });
+    expect(state.size).toBeGreaterThanOrEqual(JSON.stringify(state.value).length);
+  });
+
+  it('freezes a one-level copy in place and the caller’s values below it as copies', () => {
+    const caller = { keep: { k: 1 }, other: 2 };
+    const state = stateOf(caller);
+    write(state, ['added'], 3);
+    const root = state.share(state.value);
+    expect(root).toBe(state.value);
+    expect(Object.isFrozen(root)).toBe(true);
+    expect(root.keep).toEqual({ k: 1 });
+    expect(root.keep).not.toBe(caller.keep);
+    expect(Object.isFrozen(caller) || Object.isFrozen(caller.keep)).toBe(false);
+    write(state, ['later'], 4);
+    expect(root).not.toHaveProperty('later');
+    expect(state.value).toEqual({ keep: { k: 1 }, other: 2, added: 3, later: 4 });
+  });
+
+  it('walks 1,000 levels without recursion', () => {
+    let deep: Record<string, unknown> = {};
+    const top = deep;
+    for (let i = 0; i < 1_000; i++) deep = deep.d = {};
+    const state = new RunState({}, { limits: resolveLimits({ maxDepth: 1_000 }), size: 2 });
+    write(state, ['x'], top);
+    expect(Object.isFrozen(state.share(state.value.x))).toBe(true);
+  });
+});

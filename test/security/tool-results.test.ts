@@ -272,3 +272,65 @@ describe('run options and initial values are checked', () => {
     await expect(run([{ _tool: 't' }], { tools, state: { f: () => 1 } as never })).rejects.toThrow(TypeError);
   });
 });
+
+describe('what a call reads is frozen and shared, never a per-call copy', () => {
+  it('every reader of a value gets the same frozen value; a tool that changes it fails, and nothing changes', async () => {
+    const seen: unknown[] = [];
+    const tools: Tool[] = [
+      { name: 'make', execute: () => ({ list: [1, 2], nested: { k: 'v' } }) },
+      {
+        name: 'look',
+        execute: (args) => {
+          seen.push(args.v);
+          return 1;
+        },
+      },
+      {
+        name: 'change',
+        execute: (args) => {
+          (args.v as { list: number[] }).list.push(3);
+          return 1;
+        },
+      },
+    ];
+    const result = await run(
+      [
+        { _tool: 'make', _outputPath: '†state.big' },
+        { _tool: 'look', v: '†state.big' },
+        { _tool: 'look', v: '†state.big' },
+        { _tool: 'change', v: '†state.big' },
+      ],
+      { tools },
+    );
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(seen[1]);
+    expect(Object.isFrozen(seen[0])).toBe(true);
+    expect(result.calls[3]!.status).toBe('failed');
+    expect(result.calls[3]!.error!.message).toMatch(/not extensible|read only|frozen/);
+    expect(result.state.big).toEqual({ list: [1, 2], nested: { k: 'v' } });
+  });
+
+  it('the caller’s initial state and input are read through frozen copies and left as they were', async () => {
+    const state = { shared: { n: 1 } };
+    const input = { q: { text: 'x' } };
+    let got: Record<string, unknown> = {};
+    await run([{ _tool: 'look', s: '†state.shared', q: '†input.q', _outputPath: '†state.shared.m' }], {
+      tools: [
+        {
+          name: 'look',
+          execute: (args) => {
+            got = args;
+            return 2;
+          },
+        },
+      ],
+      state,
+      input,
+    });
+    expect(Object.isFrozen(got.s) && Object.isFrozen(got.q)).toBe(true);
+    expect(Object.isFrozen(state.shared) || Object.isFrozen(input.q)).toBe(false);
+    expect(state).toEqual({ shared: { n: 1 } });
+    // The arguments object itself is the call's own.
+    expect(Object.isFrozen(got)).toBe(false);
+  });
+});
