@@ -117,7 +117,7 @@ describe('RunState.share', () => {
   it('hands out the caller’s values as a frozen copy, made once, and never freezes the caller’s objects', () => {
     const big = { list: [1, 2, { deep: true }] };
     const state = stateOf({ big });
-    const first = state.share(state.value.big);
+    const first = state.share(state.value.big) as typeof big;
     const second = state.share(state.value.big);
     expect(first).toEqual(big);
     expect(first).not.toBe(big);
