@@ -48,6 +48,11 @@ export class RunState {
   readonly #copied = new WeakSet<object>();
   /** Containers handed to a call: never changed again. */
   readonly #frozen = new WeakSet<object>();
+  /**
+   * Copies of frozen containers, with the keys written into them since: every other member is
+   * frozen already, so sharing such a copy again looks at those keys only, not at a million.
+   */
+  readonly #changedKeys = new WeakMap<object, Set<string>>();
   /** A container the run may not freeze (the caller's, or below a copy) and its frozen copy. */
   readonly #sharedCopies = new WeakMap<object, object>();
   #size: number;
@@ -104,11 +109,11 @@ export class RunState {
         continue;
       }
       const created = typeof segments[k + 1] === 'number' ? [] : {};
-      setOwnProperty(container, key, created);
+      this.#set(container, key, created);
       this.#whole.add(created);
       container = created;
     }
-    setOwnProperty(container, keyIn(container, segments[last]!), value);
+    this.#set(container, keyIn(container, segments[last]!), value);
     if (value !== null && typeof value === 'object') this.#whole.add(value);
     this.#size += growth;
   }
@@ -168,9 +173,16 @@ export class RunState {
     }
     const copy = shallowCopy(container);
     this.#copied.add(copy);
+    if (this.#frozen.has(container)) this.#changedKeys.set(copy, new Set());
     if (parent === null) this.#root = copy as JsonObject;
-    else setOwnProperty(parent, key, copy);
+    else this.#set(parent, key, copy);
     return copy;
+  }
+
+  /** Sets a member, noting the key when the container is a copy of a frozen one. */
+  #set(container: object, key: PathSegment, value: unknown): void {
+    setOwnProperty(container, key, value);
+    this.#changedKeys.get(container)?.add(String(key));
   }
 
   /**
@@ -197,12 +209,13 @@ export class RunState {
         stack.pop();
         Object.freeze(top.container);
         this.#frozen.add(top.container);
+        this.#changedKeys.delete(top.container);
         continue;
       }
       top.expanded = true;
       const container = top.container as Record<string, unknown>;
-      for (const key in container) {
-        if (!Object.hasOwn(container, key)) continue;
+      const changed = this.#changedKeys.get(container);
+      for (const key of changed ?? ownKeys(container)) {
         const child: unknown = container[key];
         if (child === null || typeof child !== 'object' || this.#frozen.has(child)) continue;
         if (top.inWhole || this.#mutable(child)) {
@@ -284,4 +297,9 @@ function shallowCopy(container: object): Record<string, unknown> | unknown[] {
     if (Object.hasOwn(container, key)) setOwnProperty(copy, key, (container as Record<string, unknown>)[key]);
   }
   return copy;
+}
+
+/** The own keys of a container, lazily (a million-key object is not listed up front). */
+function* ownKeys(container: Record<string, unknown>): Generator<string> {
+  for (const key in container) if (Object.hasOwn(container, key)) yield key;
 }
