@@ -4,10 +4,8 @@
  */
 import { describeValue } from '../language/describe-value.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
+import { MAX_DELAY_MS } from '../tools/tool-values.js';
 import type { RunOptions } from './types.js';
-
-/** setTimeout's longest delay; a longer one fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 /** A run id: safe in file names, Redis keys and BullMQ job ids (`<runId>.<callId>`: no ':' or '.'). */
 const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
@@ -32,9 +30,9 @@ export function checkRunOptions(options: RunOptions): CheckedRunOptions {
     throw new TypeError(`Expected concurrency to be a whole number >= 1, got ${describeValue(concurrency)}`);
   }
   const timeoutMs = options.timeoutMs ?? 0;
-  if (!(typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= MAX_TIMER_MS)) {
+  if (!(typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= MAX_DELAY_MS)) {
     throw new TypeError(
-      `Expected timeoutMs to be a number from 0 to ${MAX_TIMER_MS} (0 for none), got ${describeValue(timeoutMs)}`,
+      `Expected timeoutMs to be a number from 0 to ${MAX_DELAY_MS} (0 for none), got ${describeValue(timeoutMs)}`,
     );
   }
   if (options.runId !== undefined && !(typeof options.runId === 'string' && RUN_ID.test(options.runId))) {

@@ -34,7 +34,8 @@ import { Journal } from './journal.js';
 import { runIdentity } from './journal-digests.js';
 import { planRecordCheck } from './journal-plan-check.js';
 import { retriesOf, retryDelay, sleep } from './retry.js';
-import { checkRunOptions, MAX_TIMER_MS } from './run-options.js';
+import { MAX_DELAY_MS } from '../tools/tool-values.js';
+import { checkRunOptions } from './run-options.js';
 import { describeValue } from '../language/describe-value.js';
 import { RunState, StateWriteError } from './state-store.js';
 import { FailureTaint } from './taint.js';
@@ -368,7 +369,7 @@ class Runner {
    * The timer never fires in practice (it is the longest delay setTimeout allows).
    */
   async #keptAlive(done: Promise<void>): Promise<void> {
-    const keepAlive = setInterval(() => {}, MAX_TIMER_MS);
+    const keepAlive = setInterval(() => {}, MAX_DELAY_MS);
     try {
       await done;
     } finally {

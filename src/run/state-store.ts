@@ -41,18 +41,17 @@ export class RunState {
   #root: JsonObject;
   /**
    * Containers the run made whole (a written value, a container a path created): nothing below
-   * them is the caller's. Mutated in place until frozen.
+   * them is the caller's. Mutated in place until frozen (then they leave this set).
    */
   readonly #whole = new WeakSet<object>();
-  /** Containers the run copied (one level) to write into: below them may be the caller's. */
-  readonly #copied = new WeakSet<object>();
+  /**
+   * Containers the run copied (one level) to write into, until frozen: below them may be the
+   * caller's. A copy of a frozen container maps to the keys written into it since: every other
+   * member is frozen already, so sharing it again looks at those keys only, not at a million.
+   */
+  readonly #copied = new WeakMap<object, Set<string> | null>();
   /** Containers handed to a call: never changed again. */
   readonly #frozen = new WeakSet<object>();
-  /**
-   * Copies of frozen containers, with the keys written into them since: every other member is
-   * frozen already, so sharing such a copy again looks at those keys only, not at a million.
-   */
-  readonly #changedKeys = new WeakMap<object, Set<string>>();
   /** A container the run may not freeze (the caller's, or below a copy) and its frozen copy. */
   readonly #sharedCopies = new WeakMap<object, object>();
   #size: number;
@@ -168,12 +167,10 @@ export class RunState {
 
   /** The container the run may mutate in place of `container`: itself when owned, else a shallow copy put where it was. */
   #own(container: object, parent: object | null, key: PathSegment): Record<string, unknown> | unknown[] {
-    if (!this.#frozen.has(container) && (this.#whole.has(container) || this.#copied.has(container))) {
-      return container as Record<string, unknown>;
-    }
+    // Frozen containers have left both: a mutable one is in one of them (a copy, most often).
+    if (this.#copied.has(container) || this.#whole.has(container)) return container as Record<string, unknown>;
     const copy = shallowCopy(container);
-    this.#copied.add(copy);
-    if (this.#frozen.has(container)) this.#changedKeys.set(copy, new Set());
+    this.#copied.set(copy, this.#frozen.has(container) ? new Set() : null);
     if (parent === null) this.#root = copy as JsonObject;
     else this.#set(parent, key, copy);
     return copy;
@@ -182,7 +179,7 @@ export class RunState {
   /** Sets a member, noting the key when the container is a copy of a frozen one. */
   #set(container: object, key: PathSegment, value: unknown): void {
     setOwnProperty(container, key, value);
-    this.#changedKeys.get(container)?.add(String(key));
+    this.#copied.get(container)?.add(String(key));
   }
 
   /**
@@ -209,12 +206,13 @@ export class RunState {
         stack.pop();
         Object.freeze(top.container);
         this.#frozen.add(top.container);
-        this.#changedKeys.delete(top.container);
+        this.#whole.delete(top.container);
+        this.#copied.delete(top.container);
         continue;
       }
       top.expanded = true;
       const container = top.container as Record<string, unknown>;
-      const changed = this.#changedKeys.get(container);
+      const changed = this.#copied.get(container);
       for (const key of changed ?? ownKeys(container)) {
         const child: unknown = container[key];
         if (child === null || typeof child !== 'object' || this.#frozen.has(child)) continue;

@@ -4,6 +4,7 @@
  * what compile must answer: valid, invalid (with a code it must include), or either (random
  * edits), and the limits it runs under. Deterministic: the random parts come from a seed.
  */
+import { seededRandom } from '../../../bench/plans.js';
 import type { Limits } from '../../../src/index.js';
 
 export interface PlanCase {
@@ -32,17 +33,8 @@ export const CORPUS_TOOLS = [
   { name: 'think', latent: true },
 ];
 
-/** A small PRNG (mulberry32): the same seed, the same corpus. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same seed, the same corpus. */
+const random = seededRandom;
 
 const call = (extra: Record<string, unknown>) => ({ _tool: 't', ...extra });
 const plan = (calls: unknown[]) => JSON.stringify(calls);
