@@ -96,15 +96,20 @@ export function parsePlan(input: string | unknown, options: ParsePlanOptions = {
   return { document, diagnostics: positionDiagnostics(pending, source) };
 }
 
-/** Gives pending diagnostics their line and column in `source`, in source order. */
+/** Gives pending diagnostics their line and column in `source` (one pass for all), in source order. */
 export function positionDiagnostics(pending: readonly PendingDiagnostic[], source: SourceText): Diagnostic[] {
+  const unplaced = pending.filter((d) => d.line === undefined || d.column === undefined);
+  const positions = source.locateAll(
+    unplaced.map((d) => ({
+      pointer: d.pointer,
+      options: { ...(d.offset !== undefined && { offset: d.offset }), ...(d.atKey && { key: true }) },
+    })),
+  );
+  let next = 0;
   const out: Diagnostic[] = pending.map((d) => {
-    const { offset, atKey, line, column, ...rest } = d;
+    const { offset: _offset, atKey: _atKey, line, column, ...rest } = d;
     if (line !== undefined && column !== undefined) return { ...rest, line, column };
-    const position = source.locate(d.pointer, {
-      ...(offset !== undefined && { offset }),
-      ...(atKey && { key: true }),
-    });
+    const position = positions[next++]!;
     return { ...rest, line: position.line, column: position.column };
   });
   return out.sort(compareDiagnostics);

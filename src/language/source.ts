@@ -1,10 +1,10 @@
 /**
  * Positions in the source text. Parsing a large plan with JSON.parse is ten times faster than
- * building a positioned syntax tree, and positions are only needed when something is wrong,
- * so the tree (momoa) is built lazily, once, on the first diagnostic that needs a position.
+ * building a positioned syntax tree, and positions are only needed when something is wrong, so
+ * no tree is built: the pointers of the diagnostics are found in one pass over the text
+ * (pointer-offsets), however deep or big the document.
  */
-import { type AnyNode, type DocumentNode, parse as parseWithPositions } from '@humanwhocodes/momoa';
-import { splitPointer } from './pointer.js';
+import { pointerOffsets } from './pointer-offsets.js';
 
 export interface Position {
   /** 1-based. */
@@ -15,10 +15,15 @@ export interface Position {
   readonly offset: number;
 }
 
-const START: Position = { line: 1, column: 1, offset: 0 };
+/** One pointer to place: at its value, at its key, or a number of characters into its string. */
+export interface LocateRequest {
+  readonly pointer: string;
+  readonly options?: { readonly offset?: number; readonly key?: boolean };
+}
+
+const QUOTE = 0x22;
 
 export class SourceText {
-  #tree: DocumentNode | null | undefined;
   #text: string | (() => string);
 
   /**
@@ -50,26 +55,30 @@ export class SourceText {
   /**
    * The position of the value at `pointer` (or of its key, with `key: true`), moved `offset`
    * characters into it when it is a string. Falls back to the nearest enclosing value that
-   * exists, so a pointer to a missing member still lands on its object.
+   * exists, so a pointer to a missing member still lands on its object. To place many pointers,
+   * use {@link SourceText.locateAll}: one pass over the text for all of them.
    */
-  locate(pointer: string, options: { offset?: number; key?: boolean } = {}): Position {
-    const tree = this.tree();
-    if (!tree) return START;
-    let node: AnyNode = tree.body;
-    let keyNode: AnyNode | undefined;
-    for (const token of splitPointer(pointer)) {
-      const child = childOf(node, token);
-      if (!child) {
-        keyNode = undefined;
-        break;
-      }
-      node = child.value;
-      keyNode = child.key;
-    }
-    if (options.key && keyNode) return toPosition(keyNode.loc.start);
-    const start = toPosition(node.loc.start);
-    if (options.offset === undefined || node.type !== 'String') return start;
-    return this.insideString(start, options.offset);
+  locate(pointer: string, options: LocateRequest['options'] = {}): Position {
+    return this.locateAll([{ pointer, options }])[0]!;
+  }
+
+  /** The positions of many pointers, in one pass over the text (see `locate`). */
+  locateAll(requests: readonly LocateRequest[]): Position[] {
+    if (requests.length === 0) return [];
+    const text = this.text;
+    const offsets = pointerOffsets(
+      text,
+      requests.map((r) => r.pointer),
+    );
+    return requests.map((request, k) => {
+      const found = offsets[k]!;
+      const options = request.options ?? {};
+      if (options.key && found.found && found.key !== undefined) return this.positionAt(found.key);
+      const start = this.positionAt(found.value);
+      if (options.offset === undefined || !found.found || text.charCodeAt(found.value) !== QUOTE)
+        return start;
+      return this.insideString(start, options.offset);
+    });
   }
 
   /** Position of a character offset in the raw text (a binary search over the line starts). */
@@ -99,18 +108,6 @@ export class SourceText {
     return starts;
   }
 
-  private tree(): DocumentNode | null {
-    if (this.#tree === undefined) {
-      try {
-        this.#tree = parseWithPositions(this.text, { mode: 'json' });
-      } catch {
-        // Too deep for a recursive parser, or not JSON at all: positions fall back to 1:1.
-        this.#tree = null;
-      }
-    }
-    return this.#tree;
-  }
-
   /** Maps an offset in a string's decoded value to a column, walking its escapes in the raw text. */
   private insideString(start: Position, decodedOffset: number): Position {
     const text = this.text;
@@ -122,54 +119,4 @@ export class SourceText {
     const moved = raw - start.offset;
     return { line: start.line, column: start.column + moved, offset: raw };
   }
-}
-
-function toPosition(loc: { line: number; column: number; offset: number }): Position {
-  return { line: loc.line, column: loc.column, offset: loc.offset };
-}
-
-type ObjectNode = Extract<AnyNode, { type: 'Object' }>;
-type MemberNode = ObjectNode['members'][number];
-
-/**
- * Members of large objects by name, built on the first lookup: diagnostics about many keys of
- * one object (an object of 100k unknown keys) cost a lookup each, not a scan each.
- */
-const memberIndexes = new WeakMap<ObjectNode, Map<string, MemberNode>>();
-
-/** Below this many members a scan is cheaper than building an index. */
-const INDEX_FROM = 32;
-
-function childOf(node: AnyNode, token: string): { value: AnyNode; key?: AnyNode } | undefined {
-  if (node.type === 'Array') {
-    if (!/^(0|[1-9]\d*)$/.test(token)) return undefined;
-    const element = node.elements[Number(token)];
-    return element ? { value: element.value } : undefined;
-  }
-  if (node.type === 'Object') {
-    const member = node.members.length < INDEX_FROM ? scanMembers(node, token) : indexOf(node).get(token);
-    return member ? { value: member.value, key: member.name } : undefined;
-  }
-  return undefined;
-}
-
-function scanMembers(node: ObjectNode, token: string): MemberNode | undefined {
-  // JSON.parse keeps the last of duplicate keys, so the last member is the one that counts.
-  for (let i = node.members.length - 1; i >= 0; i--) {
-    const member = node.members[i];
-    if (member && member.name.type === 'String' && member.name.value === token) return member;
-  }
-  return undefined;
-}
-
-function indexOf(node: ObjectNode): Map<string, MemberNode> {
-  let index = memberIndexes.get(node);
-  if (!index) {
-    index = new Map();
-    // Later duplicates overwrite earlier ones, as in JSON.parse.
-    for (const member of node.members)
-      if (member.name.type === 'String') index.set(member.name.value, member);
-    memberIndexes.set(node, index);
-  }
-  return index;
 }

@@ -11,7 +11,6 @@ import { cloneJson } from '../language/json-value.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
 import { splitPointer } from '../language/pointer.js';
-import type { SourceText } from '../language/source.js';
 import { setOwnProperty } from '../language/set-own-property.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ArgumentError } from './types.js';
@@ -26,7 +25,6 @@ export class ArgumentChecker {
   constructor(
     private readonly plan: CompiledPlan,
     private readonly tools: ToolRegistry | undefined,
-    private readonly source: SourceText | null,
     private readonly cache: boolean,
   ) {}
 
@@ -71,7 +69,8 @@ export class ArgumentChecker {
       resolved.find((r) => r.at.startsWith(`${at}/`));
     if (argument?.unknown) return null;
     const pointer = call.pointer + at;
-    const position = this.source ? this.source.locate(pointer) : START;
+    // Placed later, all errors of the simulation in one pass (see placeArgumentErrors).
+    const position = START;
     const writer = argument && argument.writer >= 0 ? this.plan.calls[argument.writer]! : null;
     return {
       call: call.id,

@@ -84,7 +84,7 @@ export function simulateCompiled(
     state: plan.state ?? {},
     keys: groups.length > 0,
   };
-  const checker = new ArgumentChecker(plan, tools, source, groups.length > 0);
+  const checker = new ArgumentChecker(plan, tools, groups.length > 0);
 
   const scenarios: Scenario[] = [];
   // The plan's critical path and widest level are the largest of any scenario's: calls in
@@ -133,6 +133,7 @@ export function simulateCompiled(
   }
 
   if (critical.weight < 0) critical = { calls: [], weight: 0 };
+  if (source) placeArgumentErrors(scenarios, source);
   const ids = (indices: readonly number[]) => indices.map((i) => plan.calls[i]!.id);
   const simulation: Simulation = {
     scenarios,
@@ -146,6 +147,21 @@ export function simulateCompiled(
     diagnostics: diagnosticsOf(plan, scenarios, source),
   };
   return rememberPlan(simulation, plan);
+}
+
+/**
+ * Gives every argument error its line and column, all in one pass over the source text. An
+ * error found in several scenarios is one object (the checker caches them): placed once.
+ */
+function placeArgumentErrors(scenarios: Scenario[], source: SourceText): void {
+  const errors = [...new Set(scenarios.flatMap((s) => s.argumentErrors))];
+  const positions = source.locateAll(errors.map((e) => ({ pointer: e.pointer })));
+  const placed = new Map(
+    errors.map((e, k) => [e, { ...e, line: positions[k]!.line, column: positions[k]!.column }]),
+  );
+  scenarios.forEach((scenario, k) => {
+    scenarios[k] = { ...scenario, argumentErrors: scenario.argumentErrors.map((e) => placed.get(e)!) };
+  });
 }
 
 function toScenario(plan: CompiledPlan, result: Walk, argumentErrors: ArgumentError[]): Scenario {
