@@ -295,14 +295,15 @@ class Walk {
     const object = value as object;
     const level = (parent ? parent.level : this.#base) + 1;
     if (level > this.#limits.maxDepth) {
-      const back = parent ? cycleTarget(parent, object) : undefined;
-      if (back !== undefined) {
-        return this.#refuse(
-          parent,
-          key,
-          `refers back to ${back === '' ? 'the value itself' : back}: a cycle, which JSON cannot hold`,
-          'return a tree: copy shared parts instead of linking back to them',
-        );
+      const cycle = parent ? firstCycle(parent, object, key) : undefined;
+      if (cycle) {
+        this.problem ??= {
+          code: 'NOT_JSON',
+          pointer: cycle.at,
+          message: `refers back to ${cycle.back === '' ? 'the value itself' : cycle.back}: a cycle, which JSON cannot hold`,
+          hint: 'return a tree: copy shared parts instead of linking back to them',
+        };
+        return undefined;
       }
       return this.#limit(
         parent,
@@ -451,12 +452,23 @@ function pointerOf(frame: Frame | null, key: string | number | null): string {
   return pointer;
 }
 
-/** The pointer of the ancestor that `object` is, when it is one (the walk went round a cycle). */
-function cycleTarget(parent: Frame, object: object): string | undefined {
-  for (let f: Frame | null = parent; f; f = f.parent) {
-    if (f.source === object) return pointerOf(f, null);
+/**
+ * Where the walk first went round a cycle on its way down to `object` (at `key` in `parent`):
+ * the first container on the path that is one above it, and the one it is. Looked for only
+ * once the path is too deep, so a shared (acyclic) part costs nothing.
+ */
+function firstCycle(parent: Frame, object: object, key: string | number): { at: string; back: string } | undefined {
+  const path: Frame[] = [];
+  for (let f: Frame | null = parent; f; f = f.parent) path.push(f);
+  const seen = new Map<object, Frame>();
+  for (let k = path.length - 1; k >= 0; k--) {
+    const frame = path[k]!;
+    const earlier = seen.get(frame.source);
+    if (earlier) return { at: pointerOf(frame, null), back: pointerOf(earlier, null) };
+    seen.set(frame.source, frame);
   }
-  return undefined;
+  const earlier = seen.get(object);
+  return earlier ? { at: pointerOf(parent, key), back: pointerOf(earlier, null) } : undefined;
 }
 
 function isPlainObject(object: object): boolean {

@@ -1,5 +1,7 @@
 /** The tools a plan may call, checked once and with their schemas compiled once. */
 import { ToolDefinitionError } from '../errors.js';
+import { checkJson } from '../language/json-value.js';
+import { DEFAULT_LIMITS } from '../language/limits.js';
 import { showValue, thrownMessage } from './safe-describe.js';
 import {
   type SchemaCompiler as Compiler,
@@ -157,6 +159,14 @@ function compileSchema(
     (schema === null || typeof schema !== 'object' || Array.isArray(schema))
   ) {
     problems.push(`tool '${tool.name}': "${key}" must be a JSON Schema object`);
+    return null;
+  }
+  // A schema may come from an MCP server: bounded before ajv (which recurses) compiles it.
+  const checked = checkJson(schema, { limits: DEFAULT_LIMITS });
+  if ('problem' in checked) {
+    const { problem } = checked;
+    const where = problem.pointer === '' ? '' : ` at ${problem.pointer}`;
+    problems.push(`tool '${tool.name}': "${key}"${where} ${problem.message}`);
     return null;
   }
   try {

@@ -201,3 +201,20 @@ describe('fields whose reads throw', () => {
     ]);
   });
 });
+
+describe('schemas are bounded before ajv compiles them (they may come from an MCP server)', () => {
+  it('a schema nested 100,000 deep is a problem naming the tool, the schema and the place', () => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 100_000; i++) schema = { type: 'object', properties: { a: schema } };
+    const [problem] = problems([{ name: 'deep', inputSchema: schema }]);
+    expect(problem).toMatch(/^tool 'deep': "inputSchema" at \/properties\/a\/.* nests deeper than 64 levels$/);
+  });
+
+  it('a cyclic schema object is a problem, not a stack overflow', () => {
+    const schema: Record<string, unknown> = { type: 'object', properties: {} };
+    (schema.properties as Record<string, unknown>).self = schema;
+    expect(problems([{ name: 'cyclic', outputSchema: schema }])).toEqual([
+      `tool 'cyclic': "outputSchema" at /properties/self refers back to the value itself: a cycle, which JSON cannot hold`,
+    ]);
+  });
+});
