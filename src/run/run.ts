@@ -65,6 +65,16 @@ const DRAIN_BURST = 1024;
  */
 const SLOW_BURST_MS = 50;
 
+/**
+ * Runs `then` once the event loop has been through its poll phase, where signals arrive.
+ * One setImmediate from an I/O callback runs in the same turn's check phase, before the next
+ * poll: a Ctrl-C queued while a synchronous tool ran would still not be seen. A second hop,
+ * queued during the check phase, runs in the next turn, after its poll.
+ */
+function afterPoll(then: () => void): void {
+  setImmediate(() => setImmediate(then));
+}
+
 /** The signal of a run without one: never aborted. */
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -300,7 +310,7 @@ class Runner {
       if (this.#ended < this.#calls.length) await this.#keptAlive(done);
       // A Ctrl-C that came while a synchronous tool held the event loop is queued behind it:
       // let it land, so the run ends as cancelled rather than as if nobody had asked.
-      if (this.#blocked && signal && !signal.aborted) await new Promise((resolve) => setImmediate(resolve));
+      if (this.#blocked && signal && !signal.aborted) await new Promise<void>((resolve) => afterPoll(resolve));
       return this.#result(this.#status());
     } finally {
       signal?.removeEventListener('abort', onAbort);
@@ -406,7 +416,7 @@ class Runner {
   /** Lets the event loop run (signals, timers, Ctrl-C) before the next burst of ready calls. */
   #yieldThenDrain(): void {
     this.#yielding = true;
-    setImmediate(() => {
+    afterPoll(() => {
       this.#yielding = false;
       this.#drain();
     });

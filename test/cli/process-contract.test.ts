@@ -42,6 +42,13 @@ const { dir, cleanup } = tempDir({
     ];
   `,
   'hangs.mjs': 'await new Promise(() => {});\nexport const tools = [];\n',
+  'busy.json': [
+    { _id: 'busy', _tool: 'busy', _outputPath: '†state.b' },
+    { _id: 'after', _tool: 'busy', v: '†state.b' },
+  ],
+  // Holds the event loop for 2 s: no signal can be handled while it runs.
+  'busy.mjs':
+    'export const tools = [{ name: "busy", execute() { const end = Date.now() + 2000; while (Date.now() < end); return 1; } }];\n',
 });
 afterAll(cleanup);
 
@@ -137,5 +144,27 @@ describe('a tool whose promise never settles', () => {
       .trimEnd()
       .split('\n');
     expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: 'run:end', status: 'cancelled' });
+  });
+});
+
+describe('Ctrl-C while a synchronous tool holds the event loop', () => {
+  it('is seen when the tool returns: nothing more starts, exit 130', async () => {
+    const child = spawn(process.execPath, [BIN, 'run', 'busy.json', '--tools', 'busy.mjs'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    await new Promise<void>((resolve) => {
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        if (/^call:start busy busy$/m.test(stderr)) resolve();
+      });
+    });
+    // The tool is spinning now: the signal waits in the kernel until it returns.
+    child.kill('SIGINT');
+    expect(await exited, `stderr: ${stderr}`).toBe(130);
+    expect(stderr).not.toMatch(/^call:start after/m);
+    expect(stderr).toMatch(/^busy\.json: run interrupted after .*: 1 succeeded, 1 cancelled$/m);
   });
 });
