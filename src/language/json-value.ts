@@ -457,7 +457,11 @@ function pointerOf(frame: Frame | null, key: string | number | null): string {
  * the first container on the path that is one above it, and the one it is. Looked for only
  * once the path is too deep, so a shared (acyclic) part costs nothing.
  */
-function firstCycle(parent: Frame, object: object, key: string | number): { at: string; back: string } | undefined {
+function firstCycle(
+  parent: Frame,
+  object: object,
+  key: string | number,
+): { at: string; back: string } | undefined {
   const path: Frame[] = [];
   for (let f: Frame | null = parent; f; f = f.parent) path.push(f);
   const seen = new Map<object, Frame>();

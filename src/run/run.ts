@@ -310,7 +310,8 @@ class Runner {
       if (this.#ended < this.#calls.length) await this.#keptAlive(done);
       // A Ctrl-C that came while a synchronous tool held the event loop is queued behind it:
       // let it land, so the run ends as cancelled rather than as if nobody had asked.
-      if (this.#blocked && signal && !signal.aborted) await new Promise<void>((resolve) => afterPoll(resolve));
+      if (this.#blocked && signal && !signal.aborted)
+        await new Promise<void>((resolve) => afterPoll(resolve));
       return this.#result(this.#status());
     } finally {
       signal?.removeEventListener('abort', onAbort);

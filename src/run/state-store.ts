@@ -168,7 +168,8 @@ export class RunState {
   /** The container the run may mutate in place of `container`: itself when owned, else a shallow copy put where it was. */
   #own(container: object, parent: object | null, key: PathSegment): Record<string, unknown> | unknown[] {
     // Frozen containers have left both: a mutable one is in one of them (a copy, most often).
-    if (this.#copied.has(container) || this.#whole.has(container)) return container as Record<string, unknown>;
+    if (this.#copied.has(container) || this.#whole.has(container))
+      return container as Record<string, unknown>;
     const copy = shallowCopy(container);
     this.#copied.set(copy, this.#frozen.has(container) ? new Set() : null);
     if (parent === null) this.#root = copy as JsonObject;

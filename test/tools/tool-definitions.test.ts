@@ -207,7 +207,9 @@ describe('schemas are bounded before ajv compiles them (they may come from an MC
     let schema: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 100_000; i++) schema = { type: 'object', properties: { a: schema } };
     const [problem] = problems([{ name: 'deep', inputSchema: schema }]);
-    expect(problem).toMatch(/^tool 'deep': "inputSchema" at \/properties\/a\/.* nests deeper than 64 levels$/);
+    expect(problem).toMatch(
+      /^tool 'deep': "inputSchema" at \/properties\/a\/.* nests deeper than 64 levels$/,
+    );
   });
 
   it('a cyclic schema object is a problem, not a stack overflow', () => {
