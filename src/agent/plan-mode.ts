@@ -213,7 +213,7 @@ function readJson(json: unknown): PlanModeJson {
   const record = value as Record<string, unknown>;
   const unknown = Object.keys(record).filter((k) => k !== 'version' && k !== 'state' && k !== 'plan');
   if (unknown.length > 0) {
-    throw new TypeError(`PlanMode.from: unknown key ${JSON.stringify(unknown[0])}; expected ${example}`);
+    throw new TypeError(`PlanMode.from: unknown key ${describeValue(unknown[0])}; expected ${example}`);
   }
   if (record.version !== 1) {
     throw new TypeError(`PlanMode.from: "version" must be 1, not ${describeValue(record.version)}`);

@@ -2,8 +2,12 @@
  * The model's todo list: replaced whole by each `todo_write`, statuses pending, in_progress
  * and completed, at most one in_progress. A bad list is refused with a message that says
  * which item is wrong and how, so the model can fix it in one turn.
+ *
+ * A saved list (`toJSON()`, restored by `TodoList.from()`) is untrusted input like the model's
+ * own: it is bounded as JSON first, then held to the same rules as `replace()`.
  */
 import { describeValue } from './describe-value.js';
+import { readSavedJson } from './saved-json.js';
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 export type TodoStatus = (typeof TODO_STATUSES)[number];
@@ -16,7 +20,8 @@ export interface Todo {
 
 /** The most items a list may hold; a longer one is a model looping, not a plan. */
 export const MAX_TODOS = 100;
-const MAX_CONTENT = 1000;
+/** The longest item, in characters. */
+export const MAX_TODO_CONTENT = 1000;
 
 export class TodoList {
   #items: readonly Todo[] = [];
@@ -26,14 +31,45 @@ export class TodoList {
   }
 
   /**
+   * A list holding saved items: the array `toJSON()` gave, or its JSON text.
+   * @throws {TypeError} naming the bad item (or the place in a value too big or deep to read).
+   */
+  static from(json: unknown): TodoList {
+    const value = readSavedJson(json, {
+      where: 'TodoList.from',
+      name: 'todos',
+      expected: 'an array of {content, status} items',
+      maxTextLength: MAX_SAVED_TEXT,
+    });
+    const list = new TodoList();
+    try {
+      list.replace(value);
+    } catch (error) {
+      throw new TypeError(`TodoList.from: ${(error as Error).message}`);
+    }
+    return list;
+  }
+
+  /**
    * Replaces the whole list.
    * @throws {TypeError} naming the bad item and what is wrong with it.
    */
   replace(todos: unknown): readonly Todo[] {
-    this.#items = Object.freeze(readTodos(todos));
+    this.#items = Object.freeze(readTodos(todos).map((todo) => Object.freeze(todo)));
     return this.#items;
   }
+
+  /** The items, as `JSON.stringify` and `TodoList.from()` take them. */
+  toJSON(): Todo[] {
+    return this.#items.map((todo) => ({ content: todo.content, status: todo.status }));
+  }
 }
+
+/**
+ * The most characters of saved JSON text read: MAX_TODOS items of MAX_TODO_CONTENT characters,
+ * with room for escapes and keys. Nothing longer can be a valid list, so it is not parsed.
+ */
+const MAX_SAVED_TEXT = MAX_TODOS * (MAX_TODO_CONTENT * 6 + 64);
 
 /** Checks a list as the model wrote it. @throws {TypeError} saying what to fix. */
 export function readTodos(value: unknown): Todo[] {
@@ -54,16 +90,16 @@ export function readTodos(value: unknown): Todo[] {
     const extra = Object.keys(record).find((key) => key !== 'content' && key !== 'status');
     if (extra !== undefined) {
       throw new TypeError(
-        `${at} has an unknown key ${JSON.stringify(extra)}; an item has only content and status`,
+        `${at} has an unknown key ${describeValue(extra)}; an item has only content and status`,
       );
     }
     const { content, status } = record;
     if (typeof content !== 'string' || content.trim() === '') {
       throw new TypeError(`${at}.content must be a non-empty string, not ${describeValue(content)}`);
     }
-    if (content.length > MAX_CONTENT) {
+    if (content.length > MAX_TODO_CONTENT) {
       throw new TypeError(
-        `${at}.content has ${content.length} characters; at most ${MAX_CONTENT} are allowed`,
+        `${at}.content has ${content.length} characters; at most ${MAX_TODO_CONTENT} are allowed`,
       );
     }
     if (!TODO_STATUSES.includes(status as TodoStatus)) {
