@@ -4,6 +4,7 @@
  * `todo_write`. Plain planmode Tools with JSON Schemas, so they work in agents and in plans.
  */
 import { ApprovalRejectedError, PlanModeTransitionError } from '../errors.js';
+import { resolve } from 'node:path';
 import type { Tool } from '../tools/tool.js';
 import { type ApprovePlan, readApproval } from './approval.js';
 import { describeValue } from './describe-value.js';
@@ -17,9 +18,11 @@ export interface PlanToolsOptions {
   readonly latch: PlanMode;
   /**
    * The directory of the plan file. Created when missing and opened once, by `planTools()`
-   * itself; the tools then use that open folder and never follow the name again. Required.
+   * itself; the tools then use that open folder and never follow the name again. A relative
+   * path is resolved once, against the working directory at that moment.
+   * @default 'plans' under the working directory (`process.cwd()`)
    */
-  readonly plansDir: string;
+  readonly plansDir?: string;
   /**
    * Asked by `exit_plan_mode` to approve the plan; a no keeps plan mode on and hands the
    * feedback to the model. Required: leaving plan mode without a person is `latch.exit()`.
@@ -44,20 +47,38 @@ export interface PlanToolsOptions {
 
 const PLAN_SCHEMA = { type: 'string', minLength: 1 } as const;
 
+/** The plans folder's name under the working directory when no `plansDir` is given. */
+export const DEFAULT_PLANS_DIR = 'plans';
+
 /**
- * @returns the four tools, in the order enter_plan_mode, exit_plan_mode, plan_write, todo_write;
- *   the array's `close()` releases the plans folder they hold open (afterwards plan_write and
- *   exit_plan_mode without a `plan` are refused). Without it, the folder is released when the
- *   tools are garbage collected.
+ * The four plan tools, with what they hold. The extra members are not enumerable: the array
+ * still looks (and spreads, and serializes) like a plain list of tools.
+ */
+export type PlanToolList = Tool[] & {
+  /**
+   * Releases the plans folder the tools hold open (afterwards plan_write and exit_plan_mode
+   * without a `plan` are refused). Without it, the folder is released when the tools are
+   * garbage collected.
+   */
+  close(): void;
+  /** The plan file `plan_write` writes, for reading it or saving it with the rest of plan mode. */
+  readonly file: PlanFile;
+  /** The list `todo_write` replaces (the one given, or the one made). */
+  readonly todos: TodoList;
+};
+
+/**
+ * @returns the four tools, in the order enter_plan_mode, exit_plan_mode, plan_write, todo_write
+ *   (see {@link PlanToolList} for `close()`, `file` and `todos`).
  * @throws {TypeError} naming the bad option value, or a plansDir that cannot be created or opened.
  */
-export function planTools(options: PlanToolsOptions): Tool[] & { close(): void } {
+export function planTools(options: PlanToolsOptions): PlanToolList {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`planTools: options must be an object, not ${describeValue(options)}`);
   }
   const {
     latch,
-    plansDir,
+    plansDir = DEFAULT_PLANS_DIR,
     approve,
     planFile = 'PLAN.md',
     todos = new TodoList(),
@@ -77,7 +98,11 @@ export function planTools(options: PlanToolsOptions): Tool[] & { close(): void }
       `planTools: maxPlanLength must be a positive integer, not ${describeValue(maxPlanLength)}`,
     );
   }
-  const file = new PlanFile(plansDir, planFile, 'planTools');
+  if (typeof plansDir !== 'string' || plansDir === '' || plansDir.includes('\0')) {
+    throw new TypeError(`planTools: plansDir must be a directory path, not ${describeValue(plansDir)}`);
+  }
+  // Resolved now: a later process.chdir() must not move where the plan goes.
+  const file = new PlanFile(resolve(plansDir), planFile, 'planTools');
 
   const checkPlan = (plan: unknown, what: string): string => {
     if (typeof plan !== 'string' || plan.trim() === '') {
@@ -201,10 +226,11 @@ export function planTools(options: PlanToolsOptions): Tool[] & { close(): void }
   };
 
   const tools = [enterPlanMode, exitPlanMode, planWrite, todoWrite].map(markPlanTool);
-  // Not enumerable: the array still looks (and spreads, and serializes) like a plain list of tools.
-  return Object.defineProperty(tools, 'close', { value: () => file.close() }) as Tool[] & {
-    close(): void;
-  };
+  return Object.defineProperties(tools, {
+    close: { value: () => file.close() },
+    file: { value: file },
+    todos: { value: todos },
+  }) as PlanToolList;
 }
 
 function summarize(list: readonly Todo[]): string {

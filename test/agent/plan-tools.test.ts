@@ -6,6 +6,7 @@ import {
   mkdtemp,
   readFile,
   readdir,
+  realpath,
   rename,
   rm,
   symlink,
@@ -125,6 +126,31 @@ describe('planTools: the definitions', () => {
     expect(() => make({ plansDir: join(dir, 'file', 'plans') })).toThrow(
       /plansDir ".*file\/plans" cannot be created and opened as a folder \(ENOTDIR: .*\); give a directory path you can write to/,
     );
+  });
+
+  it('plansDir defaults to `plans` under the working directory, resolved when the tools are made', async () => {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    let tools: ReturnType<typeof planTools>;
+    try {
+      tools = planTools({ latch: new PlanMode(), approve: () => true });
+      made.push(tools);
+    } finally {
+      process.chdir(cwd);
+    }
+    const real = join(await realpath(dir), 'plans', 'PLAN.md');
+    expect(tools.file.path).toBe(real);
+    await tools[2]!.execute!({ content: 'the plan' }, ctx);
+    expect(await readFile(real, 'utf8')).toBe('the plan');
+  });
+
+  it('the list carries its plan file and todo list, not enumerable', async () => {
+    const todos = new TodoList();
+    const { tools, exec } = make({ todos });
+    expect(tools.todos).toBe(todos);
+    expect(Object.keys(tools)).toEqual(['0', '1', '2', '3']);
+    await exec('plan_write', { content: 'read me' });
+    expect(await tools.file.read()).toBe('read me');
   });
 });
 
