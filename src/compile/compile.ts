@@ -19,6 +19,7 @@ import type { Tool } from '../tools/tool.js';
 import { Plan } from './compiled-plan.js';
 import { PlanBuilder } from './plan-builder.js';
 import { checkStateSchemaPatterns } from './state-schema.js';
+import { checkToolMessages } from './tool-messages.js';
 import type { CompiledCall, CompiledPlan } from './types.js';
 
 export interface CompileOptions {
@@ -109,6 +110,7 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
     diagnostics: pending,
   });
   if (stateSchema) checkStateSchemaPatterns(stateSchema, document.stateSchemaPointer ?? '', builder.pending);
+  if (tools && document.tools) checkToolMessages(document.tools, tools, builder.pending);
   for (const raw of document.calls) builder.add(raw);
   const ordering = builder.finish();
   const specs = builder.calls;

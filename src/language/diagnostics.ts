@@ -24,6 +24,8 @@ export const DIAGNOSTIC_CODES = [
   'W_DAGGER_TEXT',
   // Past limits.maxDiagnostics, only warnings were left out: the plan stays valid.
   'W_LIMIT',
+  // A comment or trailing comma in the text: read as space, said where.
+  'W_JSON_EXTENSION',
 ] as const;
 
 /**

@@ -27,11 +27,28 @@ export interface PlanDocument {
   /** The state message's JSON Schema for the state object, if any. */
   readonly stateSchema?: JsonObject;
   readonly stateSchemaPointer?: string;
+  /**
+   * The tools the context's `tool` messages name (`{"type": "tool", "tool": "Tool.search"}`), the
+   * `Tool.` prefix dropped, each with the pointer to its name. With tools given, compile checks
+   * that each exists (E_UNKNOWN_TOOL); they do not limit which tools the calls may use.
+   */
+  readonly tools?: readonly ToolMention[];
   /** A solution's `output`, if the document is a solution. */
   readonly output?: unknown;
   /** The text the document came from, for positions. */
   readonly source: SourceText;
 }
+
+/** A tool a context's `tool` message names. */
+export interface ToolMention {
+  /** The name, without the `Tool.` prefix the plan language's walkthroughs write. */
+  readonly name: string;
+  /** Pointer to the message's `tool` value. */
+  readonly pointer: string;
+}
+
+/** How the walkthroughs of the plan language refer to a tool: `Tool.detectLanguage`. */
+const TOOL_PREFIX = 'Tool.';
 
 export function isJsonObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -42,6 +59,7 @@ const SHAPES_HINT =
   'a solution {"calls": [...], "output": null}, or a context array [{"type": "input", ...}, {"type": "plan", ...}]';
 
 const PLAN_MESSAGE_KEYS = new Set(['type', 'mode', 'plan']);
+const TOOL_MESSAGE_KEYS = new Set(['type', 'tool']);
 const SOLUTION_KEYS = new Set(['calls', 'output']);
 
 /** Recognizes the shape of a parsed JSON value. Returns null (with diagnostics) when none fits. */
@@ -53,7 +71,7 @@ export function readDocument(
 ): PlanDocument | null {
   if (Array.isArray(value)) {
     if (value.length > 0 && value.every(isMessageLike))
-      return readContext(value, source, diagnostics, limits);
+      return readContext(value, source, diagnostics, limits, true);
     return { shape: 'calls', mode: 'eager', calls: value, callsPointer: '', source };
   }
   if (isJsonObject(value)) {
@@ -138,14 +156,38 @@ function readPlanMessage(
   return { mode, calls: message.plan, callsPointer: joinPointer(pointer, 'plan') };
 }
 
+/**
+ * Reads a context array (SPEC 1) whose plan message may be missing, as the context of a first
+ * request is: then the document has no calls (and `callsPointer` points at the array). Anything
+ * else than an array of messages is E_SHAPE.
+ */
+export function readContextMessages(
+  value: unknown,
+  source: SourceText,
+  diagnostics: DiagnosticSink,
+  limits: Limits = DEFAULT_LIMITS,
+): PlanDocument | null {
+  if (Array.isArray(value) && value.every(isMessageLike)) {
+    return readContext(value, source, diagnostics, limits, false);
+  }
+  diagnostics.push(
+    error('E_SHAPE', '', `expected a context array of messages but found ${describeJson(value)}`, {
+      hint: 'a context is an array of messages: [{"type": "input", ...}, {"type": "state", ...}, {"type": "tool", "tool": "..."}, {"type": "plan", "plan": [...]}]',
+    }),
+  );
+  return null;
+}
+
 function readContext(
   messages: unknown[],
   source: SourceText,
   diagnostics: DiagnosticSink,
   limits: Limits,
+  planRequired: boolean,
 ): PlanDocument | null {
   let plan: { mode: ExecutionMode; calls: unknown[]; callsPointer: string } | null = null;
   let planSeen = false;
+  const tools: ToolMention[] = [];
   let input: JsonObject | undefined;
   let state: JsonObject | undefined;
   let stateSchema: JsonObject | undefined;
@@ -202,14 +244,29 @@ function readContext(
         }
         return;
       }
+      case 'tool': {
+        const mention = readToolMessage(m, pointer, diagnostics);
+        if (mention) tools.push(mention);
+        return;
+      }
       default:
         diagnostics.push(
           error('E_SHAPE', joinPointer(pointer, 'type'), `unknown message type "${String(m.type)}"`, {
-            hint: 'a context array holds "input", "state" and "plan" messages; tools come from the tool registry',
+            hint: 'a context array holds "input", "state", "tool" and "plan" messages',
           }),
         );
     }
   });
+  const extras = {
+    ...(input && { input }),
+    ...(state && { state }),
+    ...(stateSchema && { stateSchema, stateSchemaPointer }),
+    ...(tools.length > 0 && { tools }),
+    source,
+  };
+  if (!planSeen && !planRequired) {
+    return { shape: 'context', mode: 'eager', calls: [], callsPointer: '', ...extras };
+  }
   if (!planSeen) {
     diagnostics.push(
       error('E_SHAPE', '', 'a context array needs a plan message', {
@@ -225,11 +282,37 @@ function readContext(
     mode: found.mode,
     calls: found.calls,
     callsPointer: found.callsPointer,
-    ...(input && { input }),
-    ...(state && { state }),
-    ...(stateSchema && { stateSchema, stateSchemaPointer }),
-    source,
+    ...extras,
   };
+}
+
+/** `{"type": "tool", "tool": "Tool.name"}`: the name, or null (with a diagnostic) when there is none. */
+function readToolMessage(
+  message: JsonObject,
+  pointer: string,
+  diagnostics: DiagnosticSink,
+): ToolMention | null {
+  unknownKeys(message, TOOL_MESSAGE_KEYS, pointer, 'tool message', diagnostics);
+  const at = joinPointer(pointer, 'tool');
+  const written = message.tool;
+  const name =
+    typeof written !== 'string'
+      ? ''
+      : written.startsWith(TOOL_PREFIX)
+        ? written.slice(TOOL_PREFIX.length)
+        : written;
+  if (name === '') {
+    diagnostics.push(
+      error(
+        'E_SHAPE',
+        written === undefined ? pointer : at,
+        `a tool message needs "tool": a tool's name, but found ${describeJson(written)}`,
+        { hint: '{"type": "tool", "tool": "search"} (or "Tool.search")' },
+      ),
+    );
+    return null;
+  }
+  return { name, pointer: at };
 }
 
 function withoutKey(object: JsonObject, key: string): JsonObject {

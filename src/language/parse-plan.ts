@@ -1,6 +1,13 @@
-import { compareDiagnostics, type Diagnostic, error, type PendingDiagnostic } from './diagnostics.js';
-import { type PlanDocument, readDocument } from './document.js';
+import {
+  compareDiagnostics,
+  type Diagnostic,
+  error,
+  type PendingDiagnostic,
+  warning,
+} from './diagnostics.js';
+import { type PlanDocument, readContextMessages, readDocument } from './document.js';
 import { jsonSyntaxDiagnostic } from './json-error.js';
+import { blankJsonExtensions, type JsonExtension } from './json-extensions.js';
 import { checkJson } from './json-value.js';
 import { type Limits, MAX_DEPTH_CEILING, resolveLimits } from './limits.js';
 import { SourceText } from './source.js';
@@ -29,6 +36,23 @@ export interface ParsePlanResult {
  * shape. Never throws on bad input: every problem is a diagnostic with a line and column.
  */
 export function parsePlan(input: string | unknown, options: ParsePlanOptions = {}): ParsePlanResult {
+  return parseWith(input, options, readDocument);
+}
+
+/**
+ * Parses a context array (SPEC 1) whose plan message may be missing, as the context of a first
+ * request is (the plan loop starts from one): input, state and its schema, tool messages, and
+ * the plan's calls when there is a plan message (else none). Never throws on bad input.
+ */
+export function parseContext(input: string | unknown, options: ParsePlanOptions = {}): ParsePlanResult {
+  return parseWith(input, options, readContextMessages);
+}
+
+function parseWith(
+  input: string | unknown,
+  options: ParsePlanOptions,
+  read: typeof readDocument,
+): ParsePlanResult {
   const limits = resolveLimits(options.limits);
   const pending: PendingDiagnostic[] = [];
   let value: unknown;
@@ -54,10 +78,13 @@ export function parsePlan(input: string | unknown, options: ParsePlanOptions = {
     try {
       value = JSON.parse(text);
     } catch (cause) {
-      return {
-        document: null,
-        diagnostics: positionDiagnostics([jsonSyntaxDiagnostic(source, cause)], source),
-      };
+      const tolerated = parseWithExtensions(text, source, cause, limits);
+      if ('problem' in tolerated) {
+        return { document: null, diagnostics: positionDiagnostics([tolerated.problem], source) };
+      }
+      value = tolerated.value;
+      source = tolerated.source;
+      pending.push(...tolerated.warnings);
     }
   } else {
     value = input;
@@ -79,7 +106,7 @@ export function parsePlan(input: string | unknown, options: ParsePlanOptions = {
       return { document: null, diagnostics: [{ ...found, line: 1, column: 1 }] };
     }
   }
-  const document = readDocument(value, source, pending, limits);
+  const document = read(value, source, pending, limits);
   if (document && document.calls.length > limits.maxCalls) {
     pending.push(
       error(
@@ -113,4 +140,71 @@ export function positionDiagnostics(pending: readonly PendingDiagnostic[], sourc
     return { ...rest, line: position.line, column: position.column };
   });
   return out.sort(compareDiagnostics);
+}
+
+/**
+ * A text JSON.parse refused, read again with its comments and trailing commas blanked
+ * (json-extensions): the value, a source whose text is the blanked one (same positions, and
+ * the pointer scan that places later diagnostics reads only JSON), and a W_JSON_EXTENSION per
+ * thing tolerated. When the blanked text is still not JSON, its own syntax error is reported:
+ * the first error of the text as written may be a comment, which is not the problem.
+ */
+function parseWithExtensions(
+  text: string,
+  source: SourceText,
+  cause: unknown,
+  limits: Limits,
+): { value: unknown; source: SourceText; warnings: PendingDiagnostic[] } | { problem: PendingDiagnostic } {
+  const blanked = blankJsonExtensions(text, limits.maxDiagnostics);
+  if ('unterminatedComment' in blanked) {
+    const at = source.positionAt(blanked.unterminatedComment);
+    const problem = error('E_JSON', '', 'invalid JSON: a /* comment that never ends', {
+      hint: 'close the comment with */, or remove it',
+    });
+    return { problem: { ...problem, line: at.line, column: at.column } };
+  }
+  if (blanked.count === 0) return { problem: jsonSyntaxDiagnostic(source, cause) };
+  const read = SourceText.fromText(blanked.text, source.name);
+  let value: unknown;
+  try {
+    value = JSON.parse(blanked.text);
+  } catch (again) {
+    return { problem: jsonSyntaxDiagnostic(read, again) };
+  }
+  const warnings = blanked.extensions.map((extension) => extensionWarning(extension, read));
+  const unlisted = blanked.count - blanked.extensions.length;
+  if (unlisted > 0) {
+    const last = warnings.at(-1) ?? { line: 1, column: 1 };
+    warnings.push({
+      ...warning(
+        'W_JSON_EXTENSION',
+        '',
+        `and ${unlisted} more comments or trailing commas, read as space and not listed`,
+        { hint: EXTENSION_HINT },
+      ),
+      line: last.line!,
+      column: last.column!,
+    });
+  }
+  return { value, source: read, warnings };
+}
+
+const EXTENSION_HINT =
+  'planmode reads comments and trailing commas as space; strict JSON readers refuse them, so remove them if the plan goes elsewhere';
+
+const EXTENSION_TEXT: Record<JsonExtension['kind'], string> = {
+  'line-comment': 'a // comment',
+  'block-comment': 'a /* */ comment',
+  'trailing-comma': 'a trailing comma',
+};
+
+function extensionWarning(extension: JsonExtension, source: SourceText): PendingDiagnostic {
+  const at = source.positionAt(extension.offset);
+  const found = warning(
+    'W_JSON_EXTENSION',
+    '',
+    `${EXTENSION_TEXT[extension.kind]}, which JSON does not allow: read as space`,
+    { hint: EXTENSION_HINT },
+  );
+  return { ...found, line: at.line, column: at.column };
 }

@@ -8,6 +8,7 @@ const { dir, cleanup } = tempDir({
   'warning.json': PLANS.warning,
   'invalid.json': PLANS.invalid,
   'trailing-comma.json': '[\n  {"_tool": "get_user", "id": 1},\n]\n',
+  'missing-comma.json': '[\n  {"_tool": "get_user", "id": 1}\n  {"_tool": "get_user", "id": 2}\n]\n',
   'tools.json': MANIFEST,
   'tools.mjs': `export const tools = ${JSON.stringify(MANIFEST.tools)}.map((t) => ({ ...t, execute: async () => ({}) }));\n`,
   'default-tools.mjs': `export default ${JSON.stringify(MANIFEST.tools)};\n`,
@@ -56,11 +57,15 @@ describe('plan validate', () => {
   });
 
   it('points at the exact line and column of a JSON syntax error', () => {
-    const r = run(['validate', 'trailing-comma.json']);
+    const r = run(['validate', 'missing-comma.json']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
-      /^trailing-comma\.json:3:1: error E_JSON: .+\n {2}hint: remove the trailing comma/,
-    );
+    expect(r.stderr).toMatch(/^missing-comma\.json:3:3: error E_JSON: .+\n {2}hint: /);
+  });
+
+  it('reads a trailing comma as space, with a warning at it', () => {
+    const r = run(['validate', 'trailing-comma.json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^trailing-comma\.json:2:33: warning W_JSON_EXTENSION: a trailing comma/);
   });
 
   it('reads the plan from stdin with -', () => {

@@ -234,13 +234,14 @@ describe('E_JSON at the syntax error', () => {
     return d;
   }
 
-  it('a trailing comma: at the closing bracket, with a hint', () => {
-    const text = '[\n  {"_tool": "a"},\n  {"_tool": "b"},\n]';
-    const d = jsonError(text);
-    expect({ line: d.line, column: d.column }).toEqual({ line: 4, column: 1 });
-    expect(d.hint).toMatch(/trailing comma/);
-    const inObject = '[{"_tool": "a", }]';
-    expect(jsonError(inObject)).toMatchObject(positionOfText(inObject, '}'));
+  it('a trailing comma is read (W_JSON_EXTENSION); a comma where no value came before is E_JSON at it', () => {
+    const trailing = parsed('[\n  {"_tool": "a"},\n  {"_tool": "b"},\n]');
+    expect(trailing.document!.calls).toHaveLength(2);
+    expect(only(trailing.diagnostics, 'W_JSON_EXTENSION')).toMatchObject({ line: 3, column: 17 });
+    const text = '[\n  {"_tool": "a"},\n  ,\n]';
+    expect(jsonError(text)).toMatchObject({ line: 3, column: 3 });
+    const inObject = '[{"_tool": "a", , "x": 1}]';
+    expect(jsonError(inObject)).toMatchObject(positionOfText(inObject, ', "x"'));
   });
 
   it('a missing comma: at the value that should have been preceded by one', () => {
@@ -285,7 +286,7 @@ describe('E_JSON at the syntax error', () => {
 
   it.each([
     ["[{'_tool': 'a'}]", 2, /double quotes/],
-    ['[{"_tool": "a"} // a comment\n]', 16, /comments/],
+    ['[{"_tool": "a"} # a comment\n]', 16, undefined],
     ['[{_tool: "a"}]', 2, /double-quoted/],
     ['[NaN]', 1, undefined],
     ['[{"_tool": "a", "n": 1.}]', 23, undefined],
@@ -320,8 +321,11 @@ describe('a byte order mark', () => {
   });
 
   it('does not break E_JSON positions', () => {
-    const d = only(parsePlan('\ufeff[\n  1,\n]').diagnostics, 'E_JSON');
-    expect({ line: d.line, column: d.column }).toEqual({ line: 3, column: 1 });
+    const d = only(parsePlan('\ufeff[\n  1\n  2]').diagnostics, 'E_JSON');
+    expect({ line: d.line, column: d.column }).toEqual({ line: 3, column: 3 });
+    // Nor those of what was read as space.
+    const w = only(parsePlan('\ufeff[\n  {"_tool": "a"},\n]').diagnostics, 'W_JSON_EXTENSION');
+    expect({ line: w.line, column: w.column }).toEqual({ line: 2, column: 17 });
   });
 });
 
