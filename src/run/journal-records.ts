@@ -123,6 +123,7 @@ const SCHEMAS: EventSchemas = {
     error: required(CALL_ERROR_OR_NULL),
     output: optional(VALUE),
     resumed: optional(BOOLEAN),
+    reused: optional(BOOLEAN),
   },
   'state:write': {
     at: required(STRING),

@@ -40,7 +40,7 @@ export function checkRunOptions(options: RunOptions): CheckedRunOptions {
       `Expected runId to be letters, digits, '_' and '-' (at most 200), got ${describeValue(options.runId)}`,
     );
   }
-  for (const key of ['approve', 'latent', 'onEvent', 'remote'] as const) {
+  for (const key of ['approve', 'latent', 'onEvent', 'remote', 'reuse'] as const) {
     const value = options[key];
     if (value !== undefined && typeof value !== 'function') {
       throw new TypeError(`Expected ${key} to be a function, got ${describeValue(value)}`);

@@ -45,6 +45,7 @@ import type {
   CallStatus,
   RemoteCall,
   RemoteInvoker,
+  ReusedResult,
   RunEvent,
   RunOptions,
   RunResult,
@@ -169,6 +170,8 @@ interface CallRecord {
   error: CallError | null;
   output?: unknown;
   args?: JsonObject;
+  /** Set when RunOptions.reuse gave the result: the tool did not run. */
+  reused?: true;
 }
 
 class Runner {
@@ -213,6 +216,8 @@ class Runner {
   readonly #runId: string;
   /** Set when non-latent calls run elsewhere (`RunOptions.remote`). */
   readonly #remote: RemoteInvoker | undefined;
+  /** `RunOptions.reuse`, read once: a call checks one field when there is none. */
+  readonly #reuseHook: RunOptions['reuse'];
 
   constructor(
     plan: CompiledPlan | null,
@@ -224,6 +229,7 @@ class Runner {
     this.#limits = limits;
     this.#runId = options.runId ?? randomUUID();
     this.#remote = options.remote;
+    this.#reuseHook = options.reuse;
     this.#tools = ToolRegistry.from(options.tools);
     this.#input = checkedInitial('input', plan?.input, options.input, limits).value;
     if (plan) {
@@ -451,11 +457,36 @@ class Runner {
       }
       return this.#succeed(i, accepted);
     }
+    if (tool && this.#reuseHook) {
+      let earlier;
+      try {
+        earlier = this.#reuseHook({ call: call.id, tool, args });
+      } catch (e) {
+        return this.#fail(i, e);
+      }
+      if (earlier) return this.#reuse(i, earlier);
+    }
     if (tool?.needsApproval) {
       void this.#approveCall(i, args);
       return;
     }
     this.#dispatch(i, args);
+  }
+
+  /** Writes an earlier result for call i instead of running its tool (RunOptions.reuse). */
+  #reuse(i: number, earlier: ReusedResult): void {
+    const record = this.#records[i]!;
+    record.startedAt = Date.now();
+    record.reused = true;
+    let accepted: Accepted;
+    try {
+      // As a branch value, so the earlier alternative is taken (and a value that merely looks
+      // like a branch value is not read as one).
+      accepted = this.#accept(i, { [BRANCH_KEY]: earlier.branch ?? 0, value: earlier.output });
+    } catch (e) {
+      return this.#fail(i, e);
+    }
+    this.#succeed(i, accepted);
   }
 
   async #approveCall(i: number, args: JsonObject): Promise<void> {
@@ -939,6 +970,7 @@ class Runner {
         error: record.error,
         ...(record.output !== undefined && { output: record.output }),
         ...(this.#resumed.has(i) && { resumed: true }),
+        ...(record.reused && { reused: true }),
       });
     this.#ended++;
     if (this.#successors) {
@@ -1100,6 +1132,7 @@ class Runner {
       // Assigned, not spread: a spread per call is a slow object copy on 100k-call runs.
       if (r.output !== undefined) report.output = r.output;
       if (r.args !== undefined) report.args = r.args;
+      if (r.reused) report.reused = true;
       return report;
     });
     const endedAt = new Date().toISOString();

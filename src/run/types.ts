@@ -44,6 +44,11 @@ export interface CallReport {
   readonly output?: unknown;
   /** The fully resolved arguments it ran with, when it ran. */
   readonly args?: JsonObject;
+  /**
+   * True when the tool did not run: an earlier result was written in its place
+   * ({@link RunOptions.reuse}; the plan loop does this for a side effect an earlier turn had).
+   */
+  readonly reused?: true;
 }
 
 export interface RunResult {
@@ -116,6 +121,8 @@ export type RunEvent =
       readonly output?: unknown;
       /** True when the output came from the journal of an earlier run, not from running the tool. */
       readonly resumed?: boolean;
+      /** True when the output is an earlier result given by `RunOptions.reuse`; the tool did not run. */
+      readonly reused?: boolean;
     }
   | {
       readonly type: 'state:write';
@@ -131,6 +138,27 @@ export type RunEvent =
       readonly call?: string;
     }
   | { readonly type: 'run:end'; readonly at: string; readonly status: RunStatus };
+
+/** A call about to run, as {@link RunOptions.reuse} is asked about it. */
+export interface ReuseRequest {
+  /** The call's id in the plan. */
+  readonly call: string;
+  /** The definition that would run. */
+  readonly tool: Tool;
+  /** The resolved arguments. */
+  readonly args: JsonObject;
+}
+
+/** An earlier result that stands in for a call: written as if the tool had returned it. */
+export interface ReusedResult {
+  /** The value to write (and to report as the call's output). */
+  readonly output: unknown;
+  /**
+   * The output alternative it goes to (its index), as the earlier call reported it.
+   * @default 0
+   */
+  readonly branch?: number | null;
+}
 
 /** A retry the remote side is about to make: announced as `call:retry` and the next `call:start`. */
 export interface RemoteRetry {
@@ -247,6 +275,14 @@ export interface RunOptions {
    * @default undefined (tools run in this process)
    */
   readonly remote?: RemoteInvoker;
+  /**
+   * Asked for each call that is ready to run (after the journal, before approval): an earlier
+   * result to write instead of running the tool, or undefined to run it. The call then ends
+   * `succeeded` with `reused: true` and 0 attempts. The plan loop uses it so that a side effect
+   * an earlier turn had is not repeated.
+   * @default undefined (every call runs)
+   */
+  readonly reuse?: (request: ReuseRequest) => ReusedResult | undefined;
   /**
    * The run's id, in `run:start` and in every {@link RemoteCall}: letters, digits, `_` and `-`.
    * @default a random UUID

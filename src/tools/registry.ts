@@ -80,7 +80,7 @@ export class ToolRegistry {
   }
 }
 
-const BOOLEAN_FLAGS = ['latent', 'needsApproval', 'errorBranch', 'annotationsTrusted'] as const;
+const BOOLEAN_FLAGS = ['latent', 'needsApproval', 'errorBranch', 'annotationsTrusted', 'repeatable'] as const;
 
 /** What a field read gave when its getter (or a Proxy trap) threw: already a problem. */
 const THREW: unique symbol = Symbol('threw');

@@ -68,6 +68,15 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
    * @default true
    */
   readonly errorBranch?: boolean;
+  /**
+   * Whether the plan loop (`solve()`) runs a call to this tool again when an earlier turn ran it
+   * with the same arguments. A mutating tool is not repeated by default: the earlier result is
+   * reused, so a loop that lists `issueRefund` in two turns refunds once. Set it for tools whose
+   * every call should act (send another reminder, roll another die). Read-only and latent tools
+   * always run again.
+   * @default false
+   */
+  readonly repeatable?: boolean;
   /** Per-call time limit; the run's default applies when absent. */
   readonly timeoutMs?: number;
   /** Retries after a failure: a count, or a policy. None when absent. */
