@@ -69,7 +69,8 @@ const names = (tools: readonly { name: string }[]) => tools.map((t) => t.name);
 describe('setupPlanMode', () => {
   it('installs the latch, the plan-mode policy, the plan tools and the guard in one call', async () => {
     const fs = files();
-    const plan = setup({ tools: fs.tools });
+    // readOnly names the read-only tool whatever the default trust in annotations is.
+    const plan = setup({ tools: fs.tools, permissions: { mode: 'bypassPermissions', readOnly: ['read'] } });
     expect(plan.latch.state).toBe('off');
     expect(plan.policy).toBeInstanceOf(PlanModePolicy);
     expect(plan.context.latch).toBe(plan.latch);
