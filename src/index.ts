@@ -13,6 +13,8 @@ export type {
 export { type CompileOptions, type CompileResult, compile } from './compile/index.js';
 export {
   ApprovalRejectedError,
+  type DenialCause,
+  type PermissionDenial,
   isApprovalRejectedError,
   isPermissionDeniedError,
   isPlanModeTransitionError,

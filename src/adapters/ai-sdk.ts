@@ -6,6 +6,10 @@
  * own `asSchema`, so the model sees the schema it would see under the AI SDK. Before `execute`,
  * the arguments also go through the AI SDK schema's own validation, so zod defaults and
  * transforms apply as they would there.
+ *
+ * The tools come out marked `annotationsTrusted: false`, as every adapter's do: an SDK's tool
+ * may wrap anyone's (an MCP server's, a package's), so plan mode treats it as mutating unless
+ * a `readOnly` allowlist or a `trustAnnotations` function names it.
  */
 import type { JsonSchema, Tool, ToolContext } from '../tools/tool.js';
 import { describeValue } from '../agent/describe-value.js';
@@ -102,6 +106,7 @@ export async function fromAiSdkTools(
       ...(inputSchema !== undefined && { inputSchema }),
       ...(outputSchema !== undefined && { outputSchema }),
       ...(tool.title !== undefined && { annotations: { title: tool.title } }),
+      annotationsTrusted: false,
       // A function decides per input; planmode asks per tool, so such a tool asks every time.
       ...(tool.needsApproval !== undefined && tool.needsApproval !== false && { needsApproval: true }),
       ...(execute && {

@@ -7,6 +7,10 @@
  * `errorFunction`); in a plan a failure must fail the call, so that message is turned back into
  * a failure. A tool with an `errorFunction` of your own keeps its answer as the output; one with
  * `errorFunction: null` throws, which fails the call with the error itself.
+ *
+ * The tools come out marked `annotationsTrusted: false`, as every adapter's do: plan mode
+ * treats them as mutating unless a `readOnly` allowlist or a `trustAnnotations` function names
+ * them.
  */
 import type { JsonSchema, Tool, ToolContext } from '../tools/tool.js';
 import { describeValue } from '../agent/describe-value.js';
@@ -93,6 +97,7 @@ export async function fromOpenAIAgentsTools(
       ...(isSchemaObject(tool.parameters) && { inputSchema: tool.parameters as JsonSchema }),
       ...(outputSchema !== undefined && { outputSchema }),
       ...((await needsApproval(tool)) && { needsApproval: true }),
+      annotationsTrusted: false,
       execute: async (args: Record<string, unknown>, context: ToolContext) => {
         const output = await invoke(runContextFor(context), JSON.stringify(args), {
           signal: context.abortSignal,

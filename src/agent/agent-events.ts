@@ -1,5 +1,6 @@
 /** What a PlanAgent reports while it works: one event type per thing a UI shows. */
 import type { CompiledPlan } from '../compile/types.js';
+import type { PermissionDenial } from '../errors.js';
 import type { RunEvent, RunResult } from '../run/types.js';
 import type { Simulation } from '../simulate/types.js';
 import type { ModelToolCall, ToolResultMessage } from './model.js';
@@ -19,6 +20,8 @@ export type AgentEvent =
       readonly call: ModelToolCall;
       readonly outcome: ToolCallOutcome;
       readonly result: ToolResultMessage;
+      /** When the call was denied or rejected: the tool, the latch's state and the cause, as data. */
+      readonly denial?: PermissionDenial;
     }
   /** solve(): the model's solution compiled (after `repairs` rounds of diagnostics). */
   | {

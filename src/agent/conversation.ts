@@ -4,7 +4,7 @@
  * loop, or the turns run out. Every tool call gets exactly one result, in order, so the
  * transcript is valid for the next request whatever happened.
  */
-import { ModelProviderError } from '../errors.js';
+import { ModelProviderError, type PermissionDenial } from '../errors.js';
 import type { AgentEventListener, AgentPhase, ToolCallOutcome } from './agent-events.js';
 import type {
   AssistantTurn,
@@ -21,6 +21,8 @@ export interface ToolAnswer {
   readonly outcome: ToolCallOutcome;
   /** End the loop once the whole turn is answered. */
   readonly stop?: boolean;
+  /** The refusal as data, when the call was denied or rejected (passed on in the event). */
+  readonly denial?: PermissionDenial;
 }
 
 export interface ConverseOptions {
@@ -57,7 +59,14 @@ export async function converse(options: ConverseOptions): Promise<ConverseResult
     for (const call of calls) {
       const answer = await options.answer(call);
       messages.push(answer.message);
-      emit({ type: 'tool-result', phase, call, outcome: answer.outcome, result: answer.message });
+      emit({
+        type: 'tool-result',
+        phase,
+        call,
+        outcome: answer.outcome,
+        result: answer.message,
+        ...(answer.denial && { denial: answer.denial }),
+      });
       stop ||= answer.stop === true;
     }
     if (stop) return { status: 'stopped', text, turns };

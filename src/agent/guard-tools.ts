@@ -10,11 +10,18 @@
  *
  * Both layers present the definition that would run to the policy, so a policy that trusts
  * one definition of a name as read-only does not let a different one with that name through.
+ *
+ * A refusal is told twice: to the model as a sentence that names only tools it is offered (a
+ * plan-mode denial advises the plan tools when they are among the guarded tools, and only to
+ * finish planning when they are not), and to the caller as data, `denial`: the tool, the
+ * latch's state and the cause.
  */
 import {
   ApprovalRejectedError,
+  type DenialCause,
   isApprovalRejectedError,
   isPermissionDeniedError,
+  type PermissionDenial,
   PermissionDeniedError,
 } from '../errors.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -23,7 +30,9 @@ import { type ApproveToolCall, readApproval } from './approval.js';
 import { describeValue } from './describe-value.js';
 import type { ModelToolCall, ModelToolDefinition, ToolResultMessage } from './model.js';
 import { isPermissionChecker, type PermissionChecker } from './permission.js';
+import { isPlanModeLatch, type PlanMode } from './plan-mode.js';
 import { isGenuinePlanTool, isPlanToolName, markPlanTool } from './plan-tool-names.js';
+import { PLAN_MODE_ADVICE } from './prompts.js';
 import { markWrapperOf } from './tool-identity.js';
 
 export interface GuardToolsOptions {
@@ -33,6 +42,18 @@ export interface GuardToolsOptions {
    * @default undefined
    */
   readonly approve?: ApproveToolCall;
+  /**
+   * The latch whose state a denial reports (`denial.state`).
+   * @default the policy's `latch` when it has one (a PlanModePolicy), else none: `state` is
+   *   null, or `planning` for a plan-mode denial
+   */
+  readonly latch?: PlanMode;
+  /**
+   * What a plan-mode denial tells the model to do instead (after the reason).
+   * @default named after what the guarded tools offer: plan_write and exit_plan_mode when they
+   *   are among them and allowed, else to finish planning first
+   */
+  readonly planModeAdvice?: string;
 }
 
 export interface GuardedCallOptions {
@@ -46,6 +67,12 @@ export interface GuardedCallOptions {
    * @default undefined
    */
   readonly context?: unknown;
+  /**
+   * What a plan-mode denial of this call tells the model to do instead, for a caller that
+   * offers the model a way out of plan mode the guard does not know of (PlanAgent's exit_plan).
+   * @default the guard's `planModeAdvice`
+   */
+  readonly planModeAdvice?: string;
 }
 
 /** How a guarded call ended, with the message to give back to the model. */
@@ -58,6 +85,8 @@ export interface GuardedCallResult {
   readonly output?: unknown;
   /** PermissionDeniedError, ApprovalRejectedError, or what the tool threw. */
   readonly error?: unknown;
+  /** When `denied` or `rejected`: the refusal as data. */
+  readonly denial?: PermissionDenial;
 }
 
 export interface GuardedTools {
@@ -92,10 +121,14 @@ export function guardTools(
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`guardTools: options must be an object, not ${describeValue(options)}`);
   }
-  const { approve } = options;
+  const { approve, latch = latchOf(policy), planModeAdvice } = options;
   if (approve !== undefined && typeof approve !== 'function') {
     throw new TypeError(`guardTools: approve must be a function, not ${describeValue(approve)}`);
   }
+  if (latch !== undefined && !isPlanModeLatch(latch)) {
+    throw new TypeError(`guardTools: latch must be a PlanMode, not ${describeValue(latch)}`);
+  }
+  checkAdvice('guardTools: planModeAdvice', planModeAdvice);
   const registry = ToolRegistry.from(tools);
   const all = registry.tools();
   // Policies exempt the plan tools by name; a look-alike would slip past plan mode.
@@ -111,6 +144,22 @@ export function guardTools(
   const visible = (): Tool[] =>
     all.filter((tool) => policy.check(tool.name, undefined, tool).behavior !== 'deny');
 
+  const stateFor = (cause: DenialCause): PermissionDenial['state'] =>
+    latch?.state ?? (cause === 'plan-mode' ? 'planning' : null);
+
+  const denied = (toolName: string, reason: string, cause: DenialCause): PermissionDeniedError =>
+    new PermissionDeniedError(toolName, reason, { cause, state: stateFor(cause) });
+
+  // Named after what the model is offered now: a plan tool the policy denies is not offered.
+  const offered = (name: 'exit_plan_mode' | 'plan_write'): boolean => {
+    const tool = registry.get(name)?.tool;
+    return tool !== undefined && policy.check(name, undefined, tool).behavior !== 'deny';
+  };
+  const defaultAdvice = (): string => {
+    if (!offered('exit_plan_mode')) return PLAN_MODE_ADVICE.finishPlanning;
+    return offered('plan_write') ? PLAN_MODE_ADVICE.planTools : PLAN_MODE_ADVICE.exitPlanMode;
+  };
+
   const authorizeDefinition = async (
     toolName: string,
     definition: Tool | undefined,
@@ -119,11 +168,12 @@ export function guardTools(
   ): Promise<void> => {
     const decision = policy.check(toolName, args, definition);
     if (decision.behavior === 'allow') return;
-    if (decision.behavior === 'deny') throw new PermissionDeniedError(toolName, decision.reason);
+    if (decision.behavior === 'deny') throw denied(toolName, decision.reason, decision.cause ?? 'policy');
     if (!approve || !definition) {
-      throw new PermissionDeniedError(
+      throw denied(
         toolName,
         `${decision.reason}, and no one is available to approve '${toolName}'`,
+        'no-approver',
       );
     }
     const answer = readApproval(
@@ -168,48 +218,62 @@ export function guardTools(
     callOptions: GuardedCallOptions = {},
   ): Promise<GuardedCallResult> => {
     const name = modelCall.name;
-    const fail = (
-      status: GuardedCallResult['status'],
-      content: string,
-      error?: unknown,
-    ): GuardedCallResult => ({
-      status,
+    checkAdvice('GuardedTools.call: planModeAdvice', callOptions.planModeAdvice);
+    const fail = (content: string, error?: unknown): GuardedCallResult => ({
+      status: 'failed',
       message: { role: 'tool', toolCallId: modelCall.id, name, content, isError: true },
       ...(error === undefined ? {} : { error }),
     });
+    const refuse = (error: unknown): GuardedCallResult => {
+      let denial: PermissionDenial;
+      let content: string;
+      if (isPermissionDeniedError(error)) {
+        // A tool's own refusal (plan_write outside its folder) knows no latch: the guard does.
+        denial = { ...error.denial, state: error.denial.state ?? stateFor(error.denial.cause) };
+        content = `Permission denied: ${error.reason}`;
+        if (denial.cause === 'plan-mode') {
+          content += `. ${callOptions.planModeAdvice ?? planModeAdvice ?? defaultAdvice()}`;
+        }
+      } else {
+        const reason = capitalize(messageOf(error));
+        denial = { tool: name, state: stateFor('rejected'), cause: 'rejected', reason };
+        content = reason;
+      }
+      return {
+        status: denial.cause === 'rejected' ? 'rejected' : 'denied',
+        message: { role: 'tool', toolCallId: modelCall.id, name, content, isError: true },
+        error,
+        denial,
+      };
+    };
     const registered = registry.get(name);
     if (!registered) {
       const names = visible().map((t) => t.name);
-      return fail(
-        'failed',
-        `Unknown tool '${name}'. Available tools: ${names.length > 0 ? names.join(', ') : 'none'}`,
-      );
+      return fail(`Unknown tool '${name}'. Available tools: ${names.length > 0 ? names.join(', ') : 'none'}`);
     }
     if (modelCall.argumentsError !== undefined) {
-      return fail('failed', `The arguments of '${name}' could not be read: ${modelCall.argumentsError}`);
+      return fail(`The arguments of '${name}' could not be read: ${modelCall.argumentsError}`);
     }
     const args = modelCall.arguments;
     const decision = policy.check(name, args, registered.tool);
-    if (decision.behavior === 'deny') {
-      const error = new PermissionDeniedError(name, decision.reason);
-      return fail('denied', `Permission denied: ${decision.reason}`, error);
-    }
+    if (decision.behavior === 'deny')
+      return refuse(denied(name, decision.reason, decision.cause ?? 'policy'));
     const { validateInput } = registered;
     if (validateInput && !validateInput(args)) {
-      return fail('failed', `Invalid arguments for '${name}': ${describeSchemaErrors(validateInput.errors)}`);
+      return fail(`Invalid arguments for '${name}': ${describeSchemaErrors(validateInput.errors)}`);
     }
     const execute = registered.tool.execute;
-    if (!execute) return fail('failed', `'${name}' cannot be called directly: it has no execute function`);
+    if (!execute) return fail(`'${name}' cannot be called directly: it has no execute function`);
     try {
       await authorizeDefinition(name, registered.tool, args, modelCall.id);
     } catch (error) {
-      if (isPermissionDeniedError(error)) return fail('denied', `Permission denied: ${error.reason}`, error);
-      if (isApprovalRejectedError(error)) return fail('rejected', capitalize(error.message), error);
-      return fail(
-        'denied',
-        `Permission denied: the approval of '${name}' failed (${messageOf(error)})`,
-        error,
+      if (isPermissionDeniedError(error) || isApprovalRejectedError(error)) return refuse(error);
+      const failed = denied(
+        name,
+        `the approval of '${name}' failed (${messageOf(error)})`,
+        'approval-failed',
       );
+      return { ...refuse(failed), error };
     }
     try {
       const output = await execute(args, {
@@ -224,9 +288,8 @@ export function guardTools(
         message: { role: 'tool', toolCallId: modelCall.id, name, content: outputText(output) },
       };
     } catch (error) {
-      if (isPermissionDeniedError(error)) return fail('denied', `Permission denied: ${error.reason}`, error);
-      if (isApprovalRejectedError(error)) return fail('rejected', capitalize(error.message), error);
-      return fail('failed', `'${name}' failed: ${messageOf(error)}`, error);
+      if (isPermissionDeniedError(error) || isApprovalRejectedError(error)) return refuse(error);
+      return fail(`'${name}' failed: ${messageOf(error)}`, error);
     }
   };
 
@@ -241,6 +304,18 @@ export function guardTools(
     authorize,
     call,
   };
+}
+
+/** A PlanModePolicy's latch (by shape, as PlanModeContext checks it), else none. */
+function latchOf(policy: PermissionChecker): PlanMode | undefined {
+  const latch = (policy as { latch?: unknown }).latch;
+  return isPlanModeLatch(latch) ? latch : undefined;
+}
+
+function checkAdvice(where: string, advice: unknown): void {
+  if (advice !== undefined && (typeof advice !== 'string' || advice.trim() === '')) {
+    throw new TypeError(`${where} must be a non-empty string, not ${describeValue(advice)}`);
+  }
 }
 
 function outputText(output: unknown): string {

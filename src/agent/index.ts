@@ -54,6 +54,8 @@ export { MAX_TODOS, readTodos, type Todo, TODO_STATUSES, TodoList, type TodoStat
 export { planModeDenialReason, ToolClassifier, type ToolClassifierOptions } from './tool-classifier.js';
 export {
   ApprovalRejectedError,
+  type DenialCause,
+  type PermissionDenial,
   isApprovalRejectedError,
   isPermissionDeniedError,
   isPlanModeTransitionError,
@@ -73,7 +75,7 @@ export {
   type PlanAgentOptions,
   type PlanOutcome,
 } from './plan-agent.js';
-export { EXIT_PLAN_TOOL, LATENT_PROMPT, PLANNING_PROMPT, SOLVE_PROMPT } from './prompts.js';
+export { EXIT_PLAN_TOOL, LATENT_PROMPT, PLAN_MODE_ADVICE, PLANNING_PROMPT, SOLVE_PROMPT } from './prompts.js';
 export { solutionSchema, type SolutionSchemaOptions } from './solution-schema.js';
 export {
   type FailedCallRecord,

@@ -106,7 +106,8 @@ export class PermissionPolicy implements PermissionChecker {
     const mode = this.#mode;
     const tools = this.classifier;
     const denied = firstMatch(this.#deny, toolName);
-    if (denied) return rule('deny', `deny rule '${denied.pattern}' matches '${toolName}'`, denied);
+    if (denied)
+      return rule('deny', `deny rule '${denied.pattern}' matches '${toolName}'`, denied, 'deny-rule');
     if (tools.isPlanTool(toolName, definition)) {
       return { behavior: 'allow', reason: `'${toolName}' is a plan tool, which no mode blocks` };
     }
@@ -114,7 +115,7 @@ export class PermissionPolicy implements PermissionChecker {
       return { behavior: 'allow', reason: `bypassPermissions mode allows '${toolName}'` };
     }
     if (mode === 'plan' && tools.isMutating(toolName, definition)) {
-      return { behavior: 'deny', reason: planModeDenialReason(toolName) };
+      return { behavior: 'deny', reason: planModeDenialReason(toolName), cause: 'plan-mode' };
     }
     const asked = firstMatch(this.#ask, toolName);
     if (asked) {
@@ -123,6 +124,7 @@ export class PermissionPolicy implements PermissionChecker {
             'deny',
             `dontAsk mode denies '${toolName}', which ask rule '${asked.pattern}' would ask about`,
             asked,
+            'mode',
           )
         : rule('ask', `ask rule '${asked.pattern}' matches '${toolName}'`, asked);
     }
@@ -134,11 +136,16 @@ export class PermissionPolicy implements PermissionChecker {
       return { behavior: 'allow', reason: `acceptEdits mode allows edit tool '${toolName}'` };
     }
     return mode === 'dontAsk'
-      ? { behavior: 'deny', reason: `dontAsk mode denies '${toolName}', which no rule allows` }
+      ? { behavior: 'deny', reason: `dontAsk mode denies '${toolName}', which no rule allows`, cause: 'mode' }
       : { behavior: 'ask', reason: `no rule allows '${toolName}' and it is not read-only` };
   }
 }
 
-function rule(behavior: PermissionDecision['behavior'], reason: string, glob: Glob): PermissionDecision {
-  return { behavior, reason, rule: glob.pattern };
+function rule(
+  behavior: PermissionDecision['behavior'],
+  reason: string,
+  glob: Glob,
+  cause?: PermissionDecision['cause'],
+): PermissionDecision {
+  return { behavior, reason, rule: glob.pattern, ...(cause && { cause }) };
 }

@@ -1,4 +1,5 @@
 /** What a permission check answers, and the one method every policy has. */
+import type { DenialCause } from '../errors.js';
 import type { Tool } from '../tools/tool.js';
 
 export const PERMISSION_BEHAVIORS = ['allow', 'ask', 'deny'] as const;
@@ -10,6 +11,11 @@ export interface PermissionDecision {
   readonly reason: string;
   /** The rule pattern that decided, when a rule did. */
   readonly rule?: string;
+  /**
+   * What denied, on a deny from planmode's policies (`plan-mode`, `deny-rule`, `mode`); the
+   * guard reports a deny without one as `policy`.
+   */
+  readonly cause?: DenialCause;
 }
 
 /**

@@ -2,9 +2,14 @@
  * PlanAgent: one model, one set of tools, and plan mode around them.
  *
  * - `plan(messages)`: the latch is planning; the model sees only what the policy allows while
- *   planning (read-only tools) plus a virtual `exit_plan`, and ends by submitting a plan (or by
- *   answering outright).
- * - `execute(messages)`: the model sees every tool the policy allows.
+ *   planning (read-only tools) plus a virtual `exit_plan`, and ends by submitting a plan: with
+ *   exit_plan (`{plan}`, or no arguments when the turn's text is the plan), or by answering in
+ *   plain text, which is the plan too. Either way the plan is asked about (`approvePlan`) and
+ *   the latch leaves planning.
+ * - `execute(messages)`: the model sees every tool the policy allows. Calling it after plan()
+ *   is the caller's approval: a latch that plan() left planning (out of turns) leaves planning
+ *   first. A latch put in planning by anything else (a parent, enter_plan_mode) is left alone,
+ *   so a child never writes while its parent plans.
  * - `solve(input)`: the plan loop of seeds/004 (see solve.ts).
  *
  * The same message array flows through both phases: each appends to it. Children share the
@@ -23,7 +28,7 @@ import { PermissionPolicy, type PermissionPolicyOptions } from './permission-pol
 import { PlanMode } from './plan-mode.js';
 import { PlanModeContext } from './plan-mode-context.js';
 import { PlanModePolicy } from './plan-mode-policy.js';
-import { EXIT_PLAN_TOOL, PLANNING_PROMPT } from './prompts.js';
+import { EXIT_PLAN_TOOL, PLAN_MODE_ADVICE, PLANNING_PROMPT } from './prompts.js';
 import { type SolveOptions, type SolveResult, solve } from './solve.js';
 
 export interface PlanAgentOptions {
@@ -75,10 +80,16 @@ export interface PlanAgentOptions {
 }
 
 export interface PlanOutcome {
-  /** `planned`: the model submitted a plan (approved when `approvePlan` is set); `answered`: it answered without one. */
+  /**
+   * `planned`: the model submitted a plan, with exit_plan or as its plain-text answer
+   * (approved when `approvePlan` is set), and the latch left planning; `answered`: it ended
+   * with an empty turn, so there is no plan; `max_turns`: it ran out of turns while planning.
+   */
   readonly status: 'planned' | 'answered' | 'max_turns';
   /** The plan submitted, or null. */
   readonly plan: string | null;
+  /** How the plan came: `exit_plan` (the tool), `text` (a plain-text answer), or null. */
+  readonly submittedWith: 'exit_plan' | 'text' | null;
   /** The text of the model's last turn. */
   readonly text: string;
   /** The conversation (the array passed in, appended to). */
@@ -124,6 +135,8 @@ export class PlanAgent {
   readonly #guarded: GuardedTools;
   readonly #maxTurns: number;
   readonly #planningPrompt: string;
+  /** This agent's last plan() ended with the latch still planning: execute() is its approval. */
+  #unfinishedPlan = false;
 
   /** @throws {TypeError} naming the bad option value; {@link ToolDefinitionError} for bad tools. */
   constructor(options: PlanAgentOptions) {
@@ -158,6 +171,7 @@ export class PlanAgent {
     this.context = options.context ?? defaultContext(this.#registry, options.permissions);
     this.#guarded = guardTools(this.#registry, this.context.policy, {
       ...(options.approveTool && { approve: options.approveTool }),
+      latch: this.context.latch,
     });
     this.#maxTurns = maxTurns;
     this.#planningPrompt = planningPrompt;
@@ -175,36 +189,76 @@ export class PlanAgent {
 
   /**
    * The planning phase: enters plan mode, injects the planning prompt once, and lets the model
-   * investigate with what the policy allows while planning until it calls exit_plan, answers,
-   * or runs out of turns.
+   * investigate with what the policy allows while planning until it submits a plan (exit_plan,
+   * or a plain-text answer, which is the plan too) or runs out of turns. A plan is asked about
+   * when `approvePlan` is set (a no hands the feedback to the model, which plans on); then the
+   * latch leaves planning, so `execute()` offers every tool the policy allows.
    */
   async plan(messages: Message[]): Promise<PlanOutcome> {
     checkMessages(messages, 'plan');
     if (!this.latch.isPlanning) this.latch.enter();
     injectSystemPromptOnce(messages, this.#planningPrompt);
     let submitted: string | null = null;
-    const result = await this.#converse('plan', messages, {
-      tools: () => [...this.#guarded.definitions(), EXIT_PLAN_TOOL],
-      answer: async (call) => {
-        if (submitted !== null)
-          return notRun(
-            call,
-            'the plan was submitted earlier in this turn; nothing else runs until it is carried out',
-          );
-        if (call.name !== EXIT_PLAN_TOOL.name) return adviseExitPlan(await this.#callTool(call));
-        const outcome = await this.#exitPlan(call);
-        if (outcome.stop) submitted = (call.arguments as { plan: string }).plan;
-        return outcome;
-      },
-    });
-    const status = submitted !== null ? 'planned' : result.status === 'max_turns' ? 'max_turns' : 'answered';
+    let submittedWith: PlanOutcome['submittedWith'] = null;
+    let turnsLeft = this.#maxTurns;
+    let text = '';
+    while (submitted === null && turnsLeft > 0) {
+      const result = await this.#converse('plan', messages, {
+        maxTurns: turnsLeft,
+        tools: () => [...this.#guarded.definitions(), EXIT_PLAN_TOOL],
+        answer: async (call) => {
+          if (submitted !== null)
+            return notRun(
+              call,
+              'the plan was submitted earlier in this turn; nothing else runs until it is carried out',
+            );
+          if (call.name !== EXIT_PLAN_TOOL.name) {
+            return this.#callTool(call, { planModeAdvice: PLAN_MODE_ADVICE.exitPlan });
+          }
+          const { answer, plan } = await this.#exitPlan(call, lastAssistantText(messages));
+          if (plan !== undefined) {
+            submitted = plan;
+            submittedWith = 'exit_plan';
+          }
+          return answer;
+        },
+      });
+      turnsLeft -= result.turns;
+      text = result.text;
+      // A plain-text answer is the plan, as an exit_plan call with no arguments would submit it.
+      if (result.status !== 'answered' || text.trim() === '') break;
+      const verdict = await this.#askAboutPlan(text, 'plan');
+      if (verdict.approved) {
+        this.#leavePlanning(text);
+        submitted = text;
+        submittedWith = 'text';
+      } else {
+        messages.push({
+          role: 'user',
+          content: rejectionText(verdict.feedback, 'answer with the revised plan'),
+        });
+      }
+    }
+    const status = submitted !== null ? 'planned' : turnsLeft <= 0 ? 'max_turns' : 'answered';
+    this.#unfinishedPlan = this.latch.isPlanning;
     this.#emit({ type: 'done', phase: 'plan', status });
-    return { status, plan: submitted, text: result.text, messages };
+    return { status, plan: submitted, submittedWith, text, messages };
   }
 
-  /** The executing phase: every tool the policy allows, until the model answers or runs out of turns. */
+  /**
+   * The executing phase: every tool the policy allows, until the model answers or runs out of
+   * turns. Calling it after plan() means the caller approved: when that plan() ended with the
+   * latch still planning (out of turns, or an empty answer), execute() leaves planning first,
+   * with the last thing the model said as the plan. A latch that something else put in
+   * planning (a parent agent, enter_plan_mode, your own `latch.enter()`) is left alone: the
+   * tools stay as plan mode allows until that plan is approved where it is asked for.
+   */
   async execute(messages: Message[]): Promise<ExecuteOutcome> {
     checkMessages(messages, 'execute');
+    if (this.#unfinishedPlan && this.latch.isPlanning) {
+      this.latch.exit(lastAssistantText(messages, true) || (this.latch.plan ?? ''));
+    }
+    this.#unfinishedPlan = false;
     const result = await this.#converse('execute', messages, {
       tools: () => this.#guarded.definitions(),
       answer: (call) => this.#callTool(call),
@@ -248,14 +302,15 @@ export class PlanAgent {
   async #converse(
     phase: 'plan' | 'execute',
     messages: Message[],
-    how: Pick<Parameters<typeof converse>[0], 'tools' | 'answer'>,
+    how: Pick<Parameters<typeof converse>[0], 'tools' | 'answer'> & { readonly maxTurns?: number },
   ) {
     try {
       return await converse({
         provider: this.provider,
         messages,
-        ...how,
-        maxTurns: this.#maxTurns,
+        tools: how.tools,
+        answer: how.answer,
+        maxTurns: how.maxTurns ?? this.#maxTurns,
         phase,
         emit: (event) => this.#emit(event),
         ...(this.#options.signal && { signal: this.#options.signal }),
@@ -266,53 +321,88 @@ export class PlanAgent {
     }
   }
 
-  async #callTool(call: ModelToolCall): Promise<ToolAnswer> {
+  async #callTool(
+    call: ModelToolCall,
+    options: { readonly planModeAdvice?: string } = {},
+  ): Promise<ToolAnswer> {
     const result = await this.#guarded.call(call, {
       ...(this.#options.signal && { signal: this.#options.signal }),
+      ...options,
     });
-    return { message: result.message, outcome: result.status };
+    return {
+      message: result.message,
+      outcome: result.status,
+      ...(result.denial && { denial: result.denial }),
+    };
   }
 
-  /** exit_plan: a plan to approve (when someone approves plans), then the latch leaves planning. */
-  async #exitPlan(call: ModelToolCall): Promise<ToolAnswer> {
-    const plan = call.arguments.plan;
-    if (call.argumentsError !== undefined || typeof plan !== 'string' || plan.trim() === '') {
+  /**
+   * exit_plan: the plan is `plan`, or the text of the turn that calls it; it is asked about
+   * (when someone approves plans), then the latch leaves planning. `plan` is set when it did.
+   */
+  async #exitPlan(call: ModelToolCall, turnText: string): Promise<{ answer: ToolAnswer; plan?: string }> {
+    const refuse = (why: string): { answer: ToolAnswer } => ({
+      answer: { outcome: 'failed', message: toolResult(call, why, true) },
+    });
+    if (call.argumentsError !== undefined) {
+      return refuse(
+        `The arguments of exit_plan could not be read (${call.argumentsError}). Call it with {"plan": "..."}, or with no arguments when the text of your turn is the plan.`,
+      );
+    }
+    const given = call.arguments.plan;
+    if (given !== undefined && typeof given !== 'string') {
+      return refuse(
+        `exit_plan's \`plan\` must be a string, not ${describeValue(given)}. Call it again with the plan as text.`,
+      );
+    }
+    const plan = given !== undefined && given.trim() !== '' ? given : turnText;
+    if (plan.trim() === '') {
+      return refuse(
+        'exit_plan needs a plan, and got none: pass the whole plan as `plan`, or write the plan as the text of the turn that calls exit_plan. Call it again with the plan.',
+      );
+    }
+    const verdict = await this.#askAboutPlan(plan);
+    if (!verdict.approved) {
       return {
-        outcome: 'failed',
-        message: toolResult(
-          call,
-          'exit_plan needs the whole plan as a non-empty string argument `plan`. Call it again with the plan.',
-          true,
-        ),
+        answer: {
+          outcome: 'rejected',
+          message: toolResult(call, rejectionText(verdict.feedback, 'call exit_plan again'), true),
+        },
       };
     }
-    const approve = this.#options.approvePlan;
-    if (approve) {
-      const answer = readApproval(await approve({ kind: 'plan', plan }));
-      if (!answer.approved) {
-        const feedback = answer.feedback ? ` Feedback: ${answer.feedback}` : '';
-        return {
-          outcome: 'rejected',
-          message: toolResult(
-            call,
-            `The plan was not approved.${feedback} You are still in plan mode: revise the plan and call exit_plan again.`,
-            true,
-          ),
-        };
-      }
-    }
-    this.latch.exit(plan);
+    this.#leavePlanning(plan);
     return {
-      outcome: 'plan-submitted',
-      stop: true,
-      message: toolResult(
-        call,
-        approve
-          ? 'The plan was approved. Plan mode is over; carry the plan out next.'
-          : 'The plan was submitted. Plan mode is over.',
-        false,
-      ),
+      plan,
+      answer: {
+        outcome: 'plan-submitted',
+        stop: true,
+        message: toolResult(
+          call,
+          this.#options.approvePlan
+            ? 'The plan was approved. Plan mode is over; carry the plan out next.'
+            : 'The plan was submitted. Plan mode is over.',
+          false,
+        ),
+      },
     };
+  }
+
+  /** approvePlan's answer; without one, every plan is accepted (the caller approves afterwards). */
+  async #askAboutPlan(plan: string, phase?: 'plan'): Promise<{ approved: boolean; feedback?: string }> {
+    const approve = this.#options.approvePlan;
+    if (!approve) return { approved: true };
+    try {
+      return readApproval(await approve({ kind: 'plan', plan }));
+    } catch (error) {
+      // Inside a turn, #converse reports it; after the turn (a plain-text plan), here.
+      if (phase) this.#emit({ type: 'error', phase, error });
+      throw error;
+    }
+  }
+
+  /** planning -> executing; a latch that left planning while the plan was asked about stays as it is. */
+  #leavePlanning(plan: string): void {
+    if (this.latch.isPlanning) this.latch.exit(plan);
   }
 
   #emit(event: AgentEvent): void {
@@ -324,19 +414,6 @@ export class PlanAgent {
       // An observer's failure is its own: the agent goes on.
     }
   }
-}
-
-/**
- * A plan-mode denial advises the plan tools (plan_write, exit_plan_mode); this model has
- * exit_plan instead, so the advice names the tool it can call.
- */
-function adviseExitPlan(answer: ToolAnswer): ToolAnswer {
-  if (answer.outcome !== 'denied') return answer;
-  const content = answer.message.content.replace(
-    'describe the change in the plan (plan_write) and call exit_plan_mode to ask for approval',
-    'put the change in your plan and submit the plan with exit_plan to ask for approval',
-  );
-  return { ...answer, message: { ...answer.message, content } };
 }
 
 function defaultContext(
@@ -369,6 +446,25 @@ function checkMessages(messages: unknown, method: string): asserts messages is M
 
 function toolResult(call: ModelToolCall, content: string, isError: boolean): ToolAnswer['message'] {
   return { role: 'tool', toolCallId: call.id, name: call.name, content, ...(isError && { isError: true }) };
+}
+
+/** What the model reads when its plan is not approved: the feedback, and that it still plans. */
+function rejectionText(feedback: string | undefined, next: string): string {
+  return `The plan was not approved.${feedback ? ` Feedback: ${feedback}` : ''} You are still in plan mode: revise the plan and ${next}.`;
+}
+
+/**
+ * The text of the conversation's last assistant turn (`skipEmpty`: the last one that said
+ * something). During a turn, that turn is the one being answered: converse adds it before its
+ * tool results. A walk back over the caller's array, one message at a time.
+ */
+function lastAssistantText(messages: readonly Message[], skipEmpty = false): string {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i]!;
+    if (message.role !== 'assistant') continue;
+    if (!skipEmpty || message.content.trim() !== '') return message.content;
+  }
+  return '';
 }
 
 function notRun(call: ModelToolCall, why: string): Promise<ToolAnswer> {

@@ -89,7 +89,7 @@ export class PlanModePolicy implements PermissionChecker {
         : { behavior: 'allow', reason: `'${toolName}' is a plan tool, which plan mode keeps callable` };
     }
     if (this.latch.isPlanning && this.classifier.isMutating(toolName, definition)) {
-      return { behavior: 'deny', reason: planModeDenialReason(toolName) };
+      return { behavior: 'deny', reason: planModeDenialReason(toolName), cause: 'plan-mode' };
     }
     return this.base.check(toolName, args, definition);
   }

@@ -5,21 +5,37 @@ export const PLANNING_PROMPT = [
   'You are in plan mode. Investigate with the read-only tools you are offered, then write a plan:',
   'the steps, the files or systems each one touches, and how to check the result.',
   'Do not try to change anything yet: tools that change things are not available while planning.',
-  'When the plan is ready, call exit_plan with the whole plan as `plan`; a person approves it',
-  'before anything runs. If you can answer without changing anything, just answer.',
+  'When the plan is ready, call exit_plan with the whole plan as `plan` (or answer with the plan',
+  'as your text); a person approves it before anything runs.',
 ].join('\n');
 
-/** The virtual tool that ends planning. */
+/** The virtual tool that ends planning (PlanAgent.plan); answering in plain text ends it too. */
 export const EXIT_PLAN_TOOL = {
   name: 'exit_plan',
   description:
-    'Submit the finished plan for approval and leave plan mode. Call it once, with the whole plan.',
+    'Submit the finished plan for approval and leave plan mode. Call it once: with the whole plan as `plan`, or with no arguments when the text of this turn is the plan.',
   inputSchema: {
     type: 'object',
-    properties: { plan: { type: 'string', minLength: 1, description: 'The plan, in Markdown' } },
-    required: ['plan'],
+    properties: {
+      plan: { type: 'string', description: 'The plan, in Markdown; default: the text of this turn' },
+    },
     additionalProperties: false,
   },
+} as const;
+
+/**
+ * What a plan-mode denial tells the model to do instead; the guard picks the one that names
+ * only tools the model is offered.
+ */
+export const PLAN_MODE_ADVICE = {
+  /** The plan tools are offered: plan_write and exit_plan_mode. */
+  planTools: 'Describe the change in the plan (plan_write) and call exit_plan_mode to ask for approval.',
+  /** exit_plan_mode is offered, plan_write is not. */
+  exitPlanMode: 'Describe the change in your plan and call exit_plan_mode to ask for approval.',
+  /** PlanAgent.plan(): the virtual exit_plan. */
+  exitPlan: 'Put the change in your plan and submit the plan with exit_plan to ask for approval.',
+  /** No way out of plan mode is offered: someone else ends it. */
+  finishPlanning: 'Do not call it while planning: finish planning first; it can run once plan mode is over.',
 } as const;
 
 /** The system prompt of solve(): the plan language in brief (SPEC 2-5). */

@@ -4,8 +4,10 @@
  * classifier, so there are never two lists of "mutating" tools to drift apart.
  *
  * Read-only (SPEC 8): a tool counts as read-only only when the `readOnly` allowlist names it,
- * or when its definition says `readOnlyHint: true` and that definition is trusted
- * (`trustAnnotations`). Everything else, unknown names included, is mutating.
+ * or when its definition says `readOnlyHint: true` and that definition is trusted. By default
+ * the definitions you write in code are trusted, and those an adapter made from a third
+ * party's (an MCP server's: `annotationsTrusted: false`) are not; `trustAnnotations` changes
+ * that. Everything else, unknown names included, is mutating.
  *
  * Trust binds to the definition object, not to its name. Each check may present the
  * definition about to run (the guard and the agent always do):
@@ -15,9 +17,10 @@
  * - a different definition under a name the classifier knows from its `tools` is mutating,
  *   whatever it claims and even when `readOnly` names it: it is not the tool that was trusted
  *   (nor the one the user allowlisted, as far as anyone can tell);
- * - a definition under a name the classifier does not know is read-only only when `readOnly`
- *   names it: the allowlist is the user's word about a name, and with no definition of that
- *   name to compare, the name is all there is.
+ * - a definition under a name the classifier does not know is read-only when `readOnly` names
+ *   it (the allowlist is the user's word about a name), or when it is itself trusted and says
+ *   `readOnlyHint: true`: with no definition of that name to compare, the one that will run is
+ *   judged on its own, by the same trust rule as the classifier's `tools`.
  *
  * A check that gives only a name means the classifier's own definition of that name (its
  * `tools` hold one definition per name): that definition's status, the allowlist for names it
@@ -32,7 +35,7 @@ import type { Tool } from '../tools/tool.js';
 import { describeValue } from './describe-value.js';
 import { compileGlobs, firstMatch, type Glob } from './glob.js';
 import { isGenuinePlanTool, isPlanToolName, PLAN_TOOL_NAMES } from './plan-tool-names.js';
-import { sameDefinition } from './tool-identity.js';
+import { originalOf, sameDefinition } from './tool-identity.js';
 
 export interface ToolClassifierOptions {
   /**
@@ -54,10 +57,12 @@ export interface ToolClassifierOptions {
   readonly edits?: readonly string[];
   /**
    * Whether a definition's `readOnlyHint: true` is believed: `true` for every tool but those
-   * marked `annotationsTrusted: false` (an MCP server's, unless you trusted them when adapting
-   * them), `false` for none (only `readOnly` counts), or a function that decides per tool. Hints from a server you do not control are claims, not
-   * facts, so nothing is trusted unless you say so.
-   * @default false
+   * marked `annotationsTrusted: false` (what the adapters make of an MCP server's or another
+   * SDK's tools, unless you trusted them when adapting them), `false` for none (only
+   * `readOnly` counts), or a function that decides per tool (it overrides
+   * `annotationsTrusted`; called once per definition). Tools you define in code are your own
+   * word; hints from a server you do not control are claims, not facts.
+   * @default true
    */
   readonly trustAnnotations?: boolean | ((tool: Tool) => boolean);
 }
@@ -67,6 +72,9 @@ export class ToolClassifier {
   readonly #edits: readonly Glob[];
   /** The definitions the classifier was built with, by name: whether each is trusted read-only. */
   readonly #known = new Map<string, { readonly tool: Tool; readonly trustedReadOnly: boolean }>();
+  readonly #trusts: (tool: Tool) => boolean;
+  /** Definitions under names the classifier does not know, judged once each. */
+  readonly #judged = new WeakMap<Tool, boolean>();
   /** Whether any of tools, readOnly, edits or trustAnnotations was given. */
   readonly configured: boolean;
 
@@ -75,7 +83,7 @@ export class ToolClassifier {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`${where}: options must be an object, not ${describeValue(options)}`);
     }
-    const { tools, readOnly, edits, trustAnnotations = false } = options;
+    const { tools, readOnly, edits, trustAnnotations = true } = options;
     this.#readOnly = compileGlobs(`${where}: readOnly`, readOnly);
     this.#edits = compileGlobs(`${where}: edits`, edits);
     if (typeof trustAnnotations !== 'boolean' && typeof trustAnnotations !== 'function') {
@@ -88,21 +96,19 @@ export class ToolClassifier {
       readOnly !== undefined ||
       edits !== undefined ||
       options.trustAnnotations !== undefined;
+    // A function decides for itself; `true` still leaves out what its source marked untrusted.
+    this.#trusts = (tool) =>
+      tool.annotations?.readOnlyHint === true &&
+      (typeof trustAnnotations === 'function'
+        ? trustAnnotations(tool) === true
+        : trustAnnotations && tool.annotationsTrusted !== false);
     for (const tool of listTools(tools, where)) {
       if (isPlanToolName(tool.name) && !isGenuinePlanTool(tool)) {
         throw new TypeError(
           `${where}: the tool '${tool.name}' is not the one planTools() makes; ${PLAN_TOOL_NAMES.join(', ')} are reserved for the plan tools`,
         );
       }
-      // A function decides for itself; `true` still leaves out what its source marked untrusted.
-      const trusted =
-        typeof trustAnnotations === 'function'
-          ? trustAnnotations(tool) === true
-          : trustAnnotations && tool.annotationsTrusted !== false;
-      this.#known.set(tool.name, {
-        tool,
-        trustedReadOnly: trusted && tool.annotations?.readOnlyHint === true,
-      });
+      this.#known.set(tool.name, { tool, trustedReadOnly: this.#trusts(tool) });
     }
   }
 
@@ -116,9 +122,26 @@ export class ToolClassifier {
   isReadOnly(name: string, definition?: Tool): boolean {
     checkPresented('ToolClassifier.isReadOnly', name, definition);
     const known = this.#known.get(name);
-    if (known === undefined) return firstMatch(this.#readOnly, name) !== undefined;
+    if (known === undefined) {
+      return (
+        firstMatch(this.#readOnly, name) !== undefined ||
+        (definition !== undefined && this.#trustedOnItsOwn(definition))
+      );
+    }
     if (definition !== undefined && !sameDefinition(definition, known.tool)) return false;
     return known.trustedReadOnly || firstMatch(this.#readOnly, name) !== undefined;
+  }
+
+  /** A definition under a name the classifier does not know: its own trusted hint decides. */
+  #trustedOnItsOwn(definition: Tool): boolean {
+    // A guard's wrapper is judged as its original, so the function sees one definition once.
+    const original = originalOf(definition);
+    let trusted = this.#judged.get(original);
+    if (trusted === undefined) {
+      trusted = this.#trusts(original);
+      this.#judged.set(original, trusted);
+    }
+    return trusted;
   }
 
   /** Not read-only (see isReadOnly). */
@@ -156,9 +179,12 @@ export function checkPresented(where: string, name: string, definition: Tool | u
   }
 }
 
-/** Why plan mode refuses a tool, and what the model should do instead. */
+/**
+ * Why plan mode refuses a tool. What to do instead depends on the tools the model is offered,
+ * so the guard adds that advice (see denial.ts), not the policy.
+ */
 export function planModeDenialReason(name: string): string {
-  return `Plan mode denies mutating tool '${name}'; describe the change in the plan (plan_write) and call exit_plan_mode to ask for approval`;
+  return `Plan mode denies mutating tool '${name}'`;
 }
 
 function listTools(tools: Iterable<Tool> | ToolRegistry | undefined, where: string): Tool[] {

@@ -131,6 +131,8 @@ describe('fromAiSdkTools', () => {
       ['maybe', true],
       ['free', false],
     ]);
+    // An adapter's tools are not believed in plan mode unless trusted explicitly (readOnly, trustAnnotations).
+    expect(tools.every((t) => t.annotationsTrusted === false)).toBe(true);
     const result = await run([{ _tool: 'pay' }], { tools });
     expect(result.calls[0]!.status).toBe('rejected');
   });

@@ -143,6 +143,8 @@ describe('fromOpenAIAgentsTools', () => {
       ['maybe', true],
       ['free', false],
     ]);
+    // An adapter's tools are not believed in plan mode unless trusted explicitly (readOnly, trustAnnotations).
+    expect(tools.every((t) => t.annotationsTrusted === false)).toBe(true);
     const approved: string[] = [];
     const result = await run([{ _tool: 'pay' }], {
       tools,

@@ -8,8 +8,10 @@ import {
   isApprovalRejectedError,
   isPermissionDeniedError,
   type ModelToolCall,
+  type PermissionDeniedError,
   PermissionPolicy,
   PlanMode,
+  PlanModeContext,
   PlanModePolicy,
   planTools,
 } from '../../src/agent/index.js';
@@ -98,8 +100,16 @@ describe('guardTools layer 2: refusing at execution time', () => {
       toolCallId: 'call-write_file',
       name: 'write_file',
       content:
-        "Permission denied: Plan mode denies mutating tool 'write_file'; describe the change in the plan (plan_write) and call exit_plan_mode to ask for approval",
+        "Permission denied: Plan mode denies mutating tool 'write_file'. Do not call it while planning: finish planning first; it can run once plan mode is over.",
       isError: true,
+    });
+    // The plan tools are not among the guarded tools, so the advice does not name them.
+    expect(result.message.content).not.toMatch(/plan_write|exit_plan/);
+    expect(result.denial).toEqual({
+      tool: 'write_file',
+      state: 'planning',
+      cause: 'plan-mode',
+      reason: "Plan mode denies mutating tool 'write_file'",
     });
     expect(executed).toEqual([]);
   });
@@ -347,5 +357,145 @@ describe('guardTools over a tool set with an impostor of a trusted read-only too
     latch.exit('plan');
     expect((await run([{ _tool: 'search' }], { tools: [wrapped!] })).status).toBe('succeeded');
     expect(ran).toEqual(['impostor']);
+  });
+});
+
+describe('guardTools: a refusal as data (denial) and as advice that names only what is offered', () => {
+  it('each cause: a deny rule, dontAsk, no one to ask, a failed approval, a person saying no', async () => {
+    const { guarded, latch } = setup();
+    expect((await guarded.call(call('rm_rf'))).denial).toEqual({
+      tool: 'rm_rf',
+      state: 'off',
+      cause: 'deny-rule',
+      reason: "deny rule 'rm_*' matches 'rm_rf'",
+    });
+    expect((await guarded.call(call('deploy'))).denial).toMatchObject({
+      cause: 'no-approver',
+      state: 'off',
+    });
+    latch.enter();
+    latch.exit('p');
+    expect((await guarded.call(call('rm_rf'))).denial?.state).toBe('executing');
+
+    const dontAsk = guardTools([{ name: 'x', execute: () => 1 }], new PermissionPolicy({ mode: 'dontAsk' }));
+    expect((await dontAsk.call(call('x'))).denial).toEqual({
+      tool: 'x',
+      state: null,
+      cause: 'mode',
+      reason: "dontAsk mode denies 'x', which no rule allows",
+    });
+
+    const failing = setup(() => {
+      throw new Error('ui crashed');
+    });
+    const failed = await failing.guarded.call(call('deploy'));
+    expect(failed).toMatchObject({ status: 'denied', denial: { cause: 'approval-failed' } });
+    expect((failed.error as Error).message).toBe('ui crashed');
+
+    const rejecting = setup(() => ({ approved: false, feedback: 'not today' }));
+    const rejected = await rejecting.guarded.call(call('deploy'));
+    expect(rejected.status).toBe('rejected');
+    expect(rejected.denial).toMatchObject({ tool: 'deploy', cause: 'rejected', state: 'off' });
+    expect(rejected.denial?.reason).toContain('not today');
+
+    const allowed = await guarded.call(call('read_file'));
+    expect(allowed.denial).toBeUndefined();
+  });
+
+  it('plan mode without a latch (a PermissionPolicy in mode plan) reports the state as planning', async () => {
+    const guarded = guardTools([{ name: 'edit', execute: () => 1 }], new PermissionPolicy({ mode: 'plan' }));
+    expect((await guarded.call(call('edit'))).denial).toEqual({
+      tool: 'edit',
+      state: 'planning',
+      cause: 'plan-mode',
+      reason: "Plan mode denies mutating tool 'edit'",
+    });
+  });
+
+  it('the latch option reports the state of a latch the policy hides (a child context)', async () => {
+    const latch = new PlanMode();
+    const policy = new PlanModeContext({
+      latch,
+      policy: new PlanModePolicy(new PermissionPolicy({ deny: ['rm'] }), latch),
+    }).child({ policy: { check: () => ({ behavior: 'allow', reason: 'child' }) } }).policy;
+    const tools = [{ name: 'rm', execute: () => 1 }];
+    expect((await guardTools(tools, policy).call(call('rm'))).denial?.state).toBeNull();
+    latch.enter();
+    expect((await guardTools(tools, policy, { latch }).call(call('rm'))).denial?.state).toBe('planning');
+  });
+
+  it('with the plan tools guarded, a plan-mode denial advises them; with plan_write denied, only exit_plan_mode', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'planmode-guard-'));
+    const latch = new PlanMode();
+    const plan = planTools({ latch, plansDir: join(dir, 'plans'), approve: () => true });
+    onTestFinished(() => {
+      plan.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const edit = { name: 'edit', execute: () => 'edited' };
+    latch.enter();
+    const both = guardTools([...plan, edit], new PlanModePolicy(new PermissionPolicy(), latch));
+    expect((await both.call(call('edit'))).message.content).toBe(
+      "Permission denied: Plan mode denies mutating tool 'edit'. Describe the change in the plan (plan_write) and call exit_plan_mode to ask for approval.",
+    );
+    const noWrite = guardTools(
+      [...plan, edit],
+      new PlanModePolicy(new PermissionPolicy({ deny: ['plan_write'] }), latch),
+    );
+    const content = (await noWrite.call(call('edit'))).message.content;
+    expect(content).toBe(
+      "Permission denied: Plan mode denies mutating tool 'edit'. Describe the change in your plan and call exit_plan_mode to ask for approval.",
+    );
+    expect(content).not.toContain('plan_write');
+  });
+
+  it('planModeAdvice replaces the advice, for the guard or for one call', async () => {
+    const latch = new PlanMode();
+    latch.enter();
+    const policy = new PlanModePolicy(new PermissionPolicy(), latch);
+    const tools = [{ name: 'edit', execute: () => 1 }];
+    const guarded = guardTools(tools, policy, { planModeAdvice: 'Ask the user to leave plan mode.' });
+    expect((await guarded.call(call('edit'))).message.content).toBe(
+      "Permission denied: Plan mode denies mutating tool 'edit'. Ask the user to leave plan mode.",
+    );
+    const once = await guarded.call(call('edit'), { planModeAdvice: 'Submit it with finish_plan.' });
+    expect(once.message.content).toMatch(/\. Submit it with finish_plan\.$/);
+    // Other denials carry no plan-mode advice.
+    const rule = guardTools(tools, new PermissionPolicy({ deny: ['edit'] }), { planModeAdvice: 'x' });
+    expect((await rule.call(call('edit'))).message.content).toBe(
+      "Permission denied: deny rule 'edit' matches 'edit'",
+    );
+  });
+
+  it('a plan run through the guarded tools fails the call with code PERMISSION_DENIED; the error carries the denial', async () => {
+    const { guarded, latch } = setup();
+    const tools = guarded.tools();
+    latch.enter();
+    const result = await run([{ _tool: 'write_file', path: 'x' }], { tools });
+    expect(result.calls[0]!.error).toEqual({
+      message: "Plan mode denies mutating tool 'write_file'",
+      code: 'PERMISSION_DENIED',
+    });
+    const error = await guarded.authorize('write_file', {}).catch((e: unknown) => e);
+    expect(isPermissionDeniedError(error)).toBe(true);
+    expect((error as PermissionDeniedError).denial).toEqual({
+      tool: 'write_file',
+      state: 'planning',
+      cause: 'plan-mode',
+      reason: "Plan mode denies mutating tool 'write_file'",
+    });
+  });
+
+  it('bad latch and advice options are TypeErrors naming the value', async () => {
+    const policy = new PermissionPolicy();
+    expect(() => guardTools([], policy, { latch: {} as never })).toThrow(
+      /guardTools: latch must be a PlanMode, not an object/,
+    );
+    expect(() => guardTools([], policy, { planModeAdvice: ' ' })).toThrow(
+      /guardTools: planModeAdvice must be a non-empty string, not " "/,
+    );
+    await expect(guardTools([], policy).call(call('x'), { planModeAdvice: 3 as never })).rejects.toThrow(
+      /GuardedTools.call: planModeAdvice must be a non-empty string, not number 3/,
+    );
   });
 });

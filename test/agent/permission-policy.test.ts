@@ -18,6 +18,12 @@ const MATRIX_RULES = {
   allow: ['write_file'],
   readOnly: ['read_*'],
   edits: ['edit_file'],
+  tools: [
+    // Defined in code: its hint is believed by default.
+    { name: 'grep_search', annotations: { readOnlyHint: true } },
+    // What an adapter makes of an MCP server's tool: the same hint is a claim.
+    { name: 'mcp_fetch', annotations: { readOnlyHint: true }, annotationsTrusted: false },
+  ],
 } as const;
 
 interface MatrixRow {
@@ -56,7 +62,7 @@ describe('PermissionPolicy: the precedence table of the README', () => {
 
   it('the README table covers every mode and every step of the precedence', () => {
     expect(Object.keys(matrix[0]!.cells).sort()).toEqual([...PERMISSION_MODES].sort());
-    expect(matrix.length).toBeGreaterThanOrEqual(8);
+    expect(matrix.length).toBeGreaterThanOrEqual(10);
   });
 
   for (const { tool, cells } of matrix) {
@@ -78,6 +84,7 @@ describe('PermissionPolicy rules and modes', () => {
       behavior: 'deny',
       reason: "deny rule 'drop_table' matches 'drop_table'",
       rule: 'drop_table',
+      cause: 'deny-rule',
     });
     expect(policy.check('other').behavior).toBe('allow');
   });
@@ -98,8 +105,8 @@ describe('PermissionPolicy rules and modes', () => {
     const policy = new PermissionPolicy({ allow: ['write_file'], mode: 'plan' });
     expect(policy.check('write_file')).toEqual({
       behavior: 'deny',
-      reason:
-        "Plan mode denies mutating tool 'write_file'; describe the change in the plan (plan_write) and call exit_plan_mode to ask for approval",
+      reason: "Plan mode denies mutating tool 'write_file'",
+      cause: 'plan-mode',
     });
   });
 
@@ -127,18 +134,43 @@ describe('PermissionPolicy rules and modes', () => {
       { name: 'mcp__evil__wipe', annotations: { readOnlyHint: true } },
       { name: 'write_file', annotations: { readOnlyHint: false } },
     ];
+    /** What an adapter makes of a third party's tool: its hints are claims. */
+    const fromServer = {
+      name: 'mcp__fs__read',
+      annotations: { readOnlyHint: true },
+      annotationsTrusted: false,
+    };
 
-    it('a readOnlyHint is not believed unless trustAnnotations says so', () => {
-      const policy = new PermissionPolicy({ tools, mode: 'plan' });
-      expect(policy.check('list_files').behavior).toBe('deny');
-      expect(policy.classifier.isReadOnly('list_files')).toBe(false);
+    it("a readOnlyHint of a tool defined in code is believed by default; an adapter's is not", () => {
+      const policy = new PermissionPolicy({ tools: [...tools, fromServer], mode: 'plan' });
+      expect(policy.check('list_files').behavior).toBe('allow');
+      expect(policy.classifier.isReadOnly('list_files')).toBe(true);
+      expect(policy.check('write_file').behavior).toBe('deny');
+      expect(policy.check('mcp__fs__read')).toMatchObject({ behavior: 'deny', cause: 'plan-mode' });
     });
 
-    it('trustAnnotations: true believes every definition', () => {
-      const policy = new PermissionPolicy({ tools, trustAnnotations: true, mode: 'plan' });
+    it('trustAnnotations: false believes no hint: only the allowlist counts', () => {
+      const policy = new PermissionPolicy({
+        tools,
+        trustAnnotations: false,
+        readOnly: ['write_*'],
+        mode: 'plan',
+      });
+      expect(policy.check('list_files').behavior).toBe('deny');
+      expect(policy.classifier.isReadOnly('list_files')).toBe(false);
+      expect(policy.check('write_file').behavior).toBe('allow');
+    });
+
+    it('trustAnnotations: true believes every definition but those marked untrusted', () => {
+      const policy = new PermissionPolicy({
+        tools: [...tools, fromServer],
+        trustAnnotations: true,
+        mode: 'plan',
+      });
       expect(policy.check('list_files').behavior).toBe('allow');
       expect(policy.check('mcp__evil__wipe').behavior).toBe('allow');
       expect(policy.check('write_file').behavior).toBe('deny');
+      expect(policy.check('mcp__fs__read').behavior).toBe('deny');
     });
 
     it('trustAnnotations as a function decides per tool', () => {

@@ -1,6 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import {
+  PermissionPolicy,
+  PlanMode,
+  PlanModeContext,
+  PlanModePolicy,
+  planTools,
+} from '../../src/agent/index.js';
 import { PlanAgent } from '../../src/agent/plan-agent.js';
-import { PLANNING_PROMPT } from '../../src/agent/prompts.js';
+import { EXIT_PLAN_TOOL, PLANNING_PROMPT } from '../../src/agent/prompts.js';
 import type { AgentEvent } from '../../src/agent/agent-events.js';
 import type { Message, ToolResultMessage } from '../../src/agent/model.js';
 import { ScriptedProvider } from '../../src/agent/providers/scripted.js';
@@ -90,7 +100,8 @@ describe('PlanAgent.plan', () => {
       { role: 'system', content: 'You are terse.' },
       { role: 'user', content: 'hi' },
     ];
-    expect((await agent.plan(messages)).status).toBe('answered');
+    // A plain-text answer is the plan (see the tests of plain-text plans below).
+    expect((await agent.plan(messages)).status).toBe('planned');
     messages.push({ role: 'user', content: 'again' });
     await agent.plan(messages);
     const systems = provider.requests[1]!.messages.filter((m) => m.role === 'system').map((m) => m.content);
@@ -246,5 +257,234 @@ describe('PlanAgent options', () => {
     expect(() => new PlanAgent({ provider, tools, onEvent: 'x' as never })).toThrow(
       /onEvent must be a function/,
     );
+  });
+});
+
+describe('PlanAgent: a plain-text answer is the plan (the mini-claw-code flow)', () => {
+  it('ends planning like exit_plan; the caller approves and execute() offers and runs the write', async () => {
+    const fs = files();
+    const provider = new ScriptedProvider({
+      turns: [
+        { toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }] },
+        { text: "I'll copy a.txt to b.txt." },
+        { toolCalls: [{ name: 'write', arguments: { path: 'b.txt', text: 'hello' } }] },
+        { text: 'Done! Copied the file.' },
+      ],
+    });
+    const agent = new PlanAgent({ provider, tools: fs.tools, permissions: { readOnly: ['read'] } });
+    const messages: Message[] = [{ role: 'user', content: 'Copy a.txt to b.txt' }];
+    const planned = await agent.plan(messages);
+    expect(planned).toMatchObject({
+      status: 'planned',
+      plan: "I'll copy a.txt to b.txt.",
+      submittedWith: 'text',
+    });
+    expect(agent.latch.state).toBe('executing');
+    expect(agent.latch.plan).toBe("I'll copy a.txt to b.txt.");
+    messages.push({ role: 'user', content: 'Approved. Go ahead.' });
+    const executed = await agent.execute(messages);
+    expect(executed).toMatchObject({ status: 'answered', text: 'Done! Copied the file.' });
+    expect(fs.contents.get('b.txt')).toBe('hello');
+    expect(provider.requests.map(toolNames)).toEqual([
+      ['read', 'exit_plan'],
+      ['read', 'exit_plan'],
+      ['read', 'write'],
+      ['read', 'write'],
+    ]);
+    expectValidTranscript(messages);
+  });
+
+  it('with approvePlan, a plain-text plan is asked about; a no hands the feedback to the model, which plans on', async () => {
+    const asked: string[] = [];
+    const provider = new ScriptedProvider({ turns: [{ text: 'v1' }, { text: 'v2' }] });
+    const agent = new PlanAgent({
+      provider,
+      tools: files().tools,
+      approvePlan: ({ plan }) => {
+        asked.push(plan);
+        return plan === 'v1' ? { approved: false, feedback: 'keep a backup' } : true;
+      },
+    });
+    const messages: Message[] = [{ role: 'user', content: 'go' }];
+    const outcome = await agent.plan(messages);
+    expect(asked).toEqual(['v1', 'v2']);
+    expect(outcome).toMatchObject({ status: 'planned', plan: 'v2', submittedWith: 'text' });
+    const feedback = provider.requests[1]!.messages.at(-1)!;
+    expect(feedback.role).toBe('user');
+    expect(feedback.content).toContain('keep a backup');
+    expect(feedback.content).toContain('still in plan mode');
+    expect(agent.latch.plan).toBe('v2');
+  });
+
+  it('a rejected plain-text plan with no turns left is max_turns, and the latch stays planning', async () => {
+    const provider = new ScriptedProvider({ turns: [{ text: 'v1' }] });
+    const agent = new PlanAgent({ provider, tools: files().tools, maxTurns: 1, approvePlan: () => false });
+    const outcome = await agent.plan([{ role: 'user', content: 'go' }]);
+    expect(outcome).toMatchObject({ status: 'max_turns', plan: null, submittedWith: null });
+    expect(agent.latch.state).toBe('planning');
+  });
+
+  it('an empty answer is no plan: answered, the latch still planning', async () => {
+    const provider = new ScriptedProvider({ turns: [{ text: '  ' }] });
+    const agent = new PlanAgent({ provider, tools: files().tools });
+    const outcome = await agent.plan([{ role: 'user', content: 'go' }]);
+    expect(outcome).toMatchObject({ status: 'answered', plan: null });
+    expect(agent.latch.isPlanning).toBe(true);
+  });
+});
+
+describe('PlanAgent: exit_plan with no arguments', () => {
+  it("submits the turn's text as the plan", async () => {
+    const provider = new ScriptedProvider({
+      turns: [{ text: '1. copy a.txt\n2. check it', toolCalls: [{ name: 'exit_plan' }] }],
+    });
+    const agent = new PlanAgent({ provider, tools: files().tools });
+    const messages: Message[] = [{ role: 'user', content: 'go' }];
+    const outcome = await agent.plan(messages);
+    expect(outcome).toMatchObject({
+      status: 'planned',
+      plan: '1. copy a.txt\n2. check it',
+      submittedWith: 'exit_plan',
+    });
+    expect(agent.latch.state).toBe('executing');
+    expect((messages.at(-1) as ToolResultMessage).content).toBe('The plan was submitted. Plan mode is over.');
+  });
+
+  it('with no text either, it is refused with what to do; the model calls it again with {plan}', async () => {
+    const provider = new ScriptedProvider({
+      turns: [
+        { toolCalls: [{ name: 'exit_plan' }] },
+        { toolCalls: [{ name: 'exit_plan', arguments: { plan: '' } }] },
+        { toolCalls: [{ name: 'exit_plan', arguments: { plan: 7 } }] },
+        { toolCalls: [{ name: 'exit_plan', arguments: '{plan' }] },
+        { toolCalls: [{ name: 'exit_plan', arguments: { plan: 'the plan' } }] },
+      ],
+    });
+    const agent = new PlanAgent({ provider, tools: files().tools });
+    const messages: Message[] = [{ role: 'user', content: 'go' }];
+    const outcome = await agent.plan(messages);
+    expect(outcome).toMatchObject({ status: 'planned', plan: 'the plan' });
+    const refusals = messages.filter((m): m is ToolResultMessage => m.role === 'tool' && m.isError === true);
+    expect(refusals.map((m) => m.content)).toEqual([
+      expect.stringMatching(/^exit_plan needs a plan, and got none: pass the whole plan as `plan`, or write/),
+      expect.stringMatching(/^exit_plan needs a plan, and got none/),
+      expect.stringMatching(/^exit_plan's `plan` must be a string, not number 7/),
+      expect.stringMatching(/^The arguments of exit_plan could not be read/),
+    ]);
+  });
+
+  it('the tool offered takes no arguments or {plan}', () => {
+    expect(EXIT_PLAN_TOOL.inputSchema).not.toHaveProperty('required');
+    expect(EXIT_PLAN_TOOL.description).toMatch(/no arguments/);
+  });
+});
+
+describe('PlanAgent.execute after plan() ended without a plan', () => {
+  it('is the caller approving: the latch leaves planning with the last text, and the write runs', async () => {
+    const fs = files();
+    const read = { text: 'Looking.', toolCalls: [{ name: 'read', arguments: { path: 'a.txt' } }] };
+    const provider = new ScriptedProvider({
+      turns: [
+        read,
+        read,
+        { toolCalls: [{ name: 'write', arguments: { path: 'b.txt', text: 'x' } }] },
+        { text: 'ok' },
+      ],
+    });
+    const agent = new PlanAgent({
+      provider,
+      tools: fs.tools,
+      maxTurns: 2,
+      permissions: { readOnly: ['read'] },
+    });
+    const messages: Message[] = [{ role: 'user', content: 'go' }];
+    expect((await agent.plan(messages)).status).toBe('max_turns');
+    expect(agent.latch.isPlanning).toBe(true);
+    messages.push({ role: 'user', content: 'Approved. Go ahead.' });
+    await agent.execute(messages);
+    expect(agent.latch.state).toBe('executing');
+    expect(agent.latch.plan).toBe('Looking.');
+    expect(toolNames(provider.requests[2]!)).toEqual(['read', 'write']);
+    expect(fs.writes).toEqual(['b.txt']);
+  });
+
+  it('a latch entered by anything but its own plan() stays planning: the write is denied, naming no exit it lacks', async () => {
+    const fs = files();
+    const provider = new ScriptedProvider({
+      turns: [{ toolCalls: [{ name: 'write', arguments: { path: 'b.txt', text: 'x' } }] }, { text: 'ok' }],
+    });
+    const events: AgentEvent[] = [];
+    const agent = new PlanAgent({
+      provider,
+      tools: fs.tools,
+      permissions: { readOnly: ['read'] },
+      onEvent: (e) => events.push(e),
+    });
+    agent.latch.enter();
+    const messages: Message[] = [{ role: 'user', content: 'go' }];
+    await agent.execute(messages);
+    expect(agent.latch.isPlanning).toBe(true);
+    expect(fs.writes).toEqual([]);
+    const refusal = messages[2] as ToolResultMessage;
+    expect(refusal.content).toBe(
+      "Permission denied: Plan mode denies mutating tool 'write'. Do not call it while planning: finish planning first; it can run once plan mode is over.",
+    );
+    const result = events.find((e) => e.type === 'tool-result');
+    expect(result).toMatchObject({
+      outcome: 'denied',
+      denial: {
+        tool: 'write',
+        state: 'planning',
+        cause: 'plan-mode',
+        reason: "Plan mode denies mutating tool 'write'",
+      },
+    });
+  });
+});
+
+describe('PlanAgent: a denial names only tools the model is offered', () => {
+  it('with the plan tools among its tools, execute() advises plan_write and exit_plan_mode; plan() advises exit_plan', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'planmode-agent-'));
+    const latch = new PlanMode();
+    const plan = planTools({ latch, plansDir: join(dir, 'plans'), approve: () => true });
+    onTestFinished(() => {
+      plan.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const fs = files();
+    const tools = [...plan, ...fs.tools];
+    const base = new PermissionPolicy({ mode: 'bypassPermissions', tools, readOnly: ['read'] });
+    const context = new PlanModeContext({ latch, policy: new PlanModePolicy(base, latch) });
+    const write = { toolCalls: [{ name: 'write', arguments: { path: 'b.txt', text: 'x' } }] };
+    const provider = new ScriptedProvider({ turns: [write, { text: 'ok' }, write, { text: 'the plan' }] });
+    const events: AgentEvent[] = [];
+    const agent = new PlanAgent({ provider, tools, context, onEvent: (e) => events.push(e) });
+    latch.enter();
+    const messages: Message[] = [{ role: 'user', content: 'go' }];
+    await agent.execute(messages);
+    expect((messages[2] as ToolResultMessage).content).toBe(
+      "Permission denied: Plan mode denies mutating tool 'write'. Describe the change in the plan (plan_write) and call exit_plan_mode to ask for approval.",
+    );
+    await agent.plan(messages);
+    const second = messages.filter((m): m is ToolResultMessage => m.role === 'tool').at(-1)!;
+    expect(second.content).toBe(
+      "Permission denied: Plan mode denies mutating tool 'write'. Put the change in your plan and submit the plan with exit_plan to ask for approval.",
+    );
+    const denials = events.flatMap((e) => (e.type === 'tool-result' && e.denial ? [e.denial] : []));
+    expect(denials).toEqual([
+      {
+        tool: 'write',
+        state: 'planning',
+        cause: 'plan-mode',
+        reason: "Plan mode denies mutating tool 'write'",
+      },
+      {
+        tool: 'write',
+        state: 'planning',
+        cause: 'plan-mode',
+        reason: "Plan mode denies mutating tool 'write'",
+      },
+    ]);
+    expect(fs.writes).toEqual([]);
   });
 });

@@ -26,12 +26,13 @@ describe('PlanModePolicy over every base mode', () => {
           mode,
         });
 
-      it('while planning: mutating tools are denied with the reason and what to do instead', () => {
+      it('while planning: mutating tools are denied with the reason, marked as plan mode', () => {
         const policy = new PlanModePolicy(base(), planning());
         for (const name of ['write_file', 'edit_file', 'run_shell', 'unknown_tool']) {
           expect(policy.check(name)).toEqual({
             behavior: 'deny',
-            reason: `Plan mode denies mutating tool '${name}'; describe the change in the plan (plan_write) and call exit_plan_mode to ask for approval`,
+            reason: `Plan mode denies mutating tool '${name}'`,
+            cause: 'plan-mode',
           });
         }
       });
@@ -185,5 +186,44 @@ describe('PlanModePolicy: one definition of "mutating"', () => {
       /readOnly must be an array of tool-name patterns, not "x"/,
     );
     expect(() => new PlanModePolicy(base, new PlanMode()).check('')).toThrow(/non-empty string, not ""/);
+  });
+});
+
+describe("PlanModePolicy: adk-fluent's direct wiring", () => {
+  const readFile = {
+    name: 'read_file',
+    annotations: { readOnlyHint: true },
+    execute: () => 'text',
+  };
+  const editFile = { name: 'edit_file', execute: () => 'edited' };
+
+  it('base allows read_file and grep_search; planning allows read_file (defined in code, readOnlyHint) and denies edit_file', () => {
+    const latch = new PlanMode();
+    const base = new PermissionPolicy({ allow: ['read_file', 'grep_search'] });
+    const policy = new PlanModePolicy(base, latch);
+    latch.enter();
+    expect(policy.check('read_file', {}, readFile)).toEqual({
+      behavior: 'allow',
+      reason: "allow rule 'read_file' matches 'read_file'",
+      rule: 'read_file',
+    });
+    expect(policy.check('edit_file', {}, editFile)).toEqual({
+      behavior: 'deny',
+      reason: "Plan mode denies mutating tool 'edit_file'",
+      cause: 'plan-mode',
+    });
+    // Executing: the base decides again (edit_file is asked about: no rule allows it).
+    latch.exit('1. Do X');
+    expect(policy.check('edit_file', {}, editFile).behavior).toBe('ask');
+  });
+
+  it('the same tool from an adapter (annotationsTrusted: false) is denied while planning, unless allowlisted', () => {
+    const latch = new PlanMode();
+    latch.enter();
+    const fromServer = { ...readFile, annotationsTrusted: false };
+    const base = new PermissionPolicy({ allow: ['read_file'] });
+    expect(new PlanModePolicy(base, latch).check('read_file', {}, fromServer).behavior).toBe('deny');
+    const allowlisted = new PermissionPolicy({ allow: ['read_file'], readOnly: ['read_file'] });
+    expect(new PlanModePolicy(allowlisted, latch).check('read_file', {}, fromServer).behavior).toBe('allow');
   });
 });

@@ -62,7 +62,10 @@ describe('ToolClassifier: trust binds to the definition, not to its name', () =>
     expect(
       new ToolClassifier({ tools: [fromServer], trustAnnotations: true }).isReadOnly('search', fromServer),
     ).toBe(false);
-    expect(new ToolClassifier({ tools: [trusted] }).isReadOnly('search', trusted)).toBe(false);
+    expect(new ToolClassifier({ tools: [fromServer] }).isReadOnly('search', fromServer)).toBe(false);
+    expect(
+      new ToolClassifier({ tools: [trusted], trustAnnotations: false }).isReadOnly('search', trusted),
+    ).toBe(false);
   });
 
   describe('the readOnly allowlist is about names, but not about impostors of a known definition', () => {
@@ -125,8 +128,8 @@ describe('the policies judge the definition presented', () => {
     expect(policy.check('search', {}, trusted).behavior).toBe('allow');
     expect(policy.check('search', {}, impostor)).toEqual({
       behavior: 'deny',
-      reason:
-        "Plan mode denies mutating tool 'search'; describe the change in the plan (plan_write) and call exit_plan_mode to ask for approval",
+      reason: "Plan mode denies mutating tool 'search'",
+      cause: 'plan-mode',
     });
     // The same through a child's context, where the parent's policy is combined with the child's own.
     const child = new PlanModeContext({ latch, policy }).child({
@@ -185,5 +188,48 @@ describe('the policies judge the definition presented', () => {
     expect(() =>
       new PlanModePolicy(new PermissionPolicy(), new PlanMode()).check('a', {}, { name: 'b' }),
     ).toThrow(/PlanModePolicy.check: the definition presented for 'a' is named "b"/);
+  });
+});
+
+describe('ToolClassifier: the trust default (tools you define in code are believed)', () => {
+  const own: Tool = { name: 'read_file', annotations: { readOnlyHint: true }, execute: () => 'text' };
+  const adapted: Tool = { ...own, name: 'mcp_read', annotationsTrusted: false };
+
+  it('a definition in `tools` with readOnlyHint: true is read-only without trustAnnotations', () => {
+    const classifier = new ToolClassifier({ tools: [own, adapted] });
+    expect(classifier.isReadOnly('read_file')).toBe(true);
+    expect(classifier.isReadOnly('read_file', own)).toBe(true);
+    expect(classifier.isReadOnly('mcp_read')).toBe(false);
+    // The definition is still what is trusted, not the name.
+    expect(classifier.isReadOnly('read_file', { ...own })).toBe(false);
+  });
+
+  it('a definition presented under a name the classifier does not know is judged on its own trusted hint', () => {
+    const classifier = new ToolClassifier();
+    expect(classifier.isReadOnly('read_file', own)).toBe(true);
+    expect(classifier.isReadOnly('read_file')).toBe(false);
+    expect(classifier.isReadOnly('mcp_read', adapted)).toBe(false);
+    expect(classifier.isReadOnly('edit_file', { name: 'edit_file' })).toBe(false);
+    expect(
+      classifier.isReadOnly('edit_file', { name: 'edit_file', annotations: { readOnlyHint: false } }),
+    ).toBe(false);
+    expect(new ToolClassifier({ trustAnnotations: false }).isReadOnly('read_file', own)).toBe(false);
+    expect(new ToolClassifier({ trustAnnotations: true }).isReadOnly('mcp_read', adapted)).toBe(false);
+  });
+
+  it('a trustAnnotations function decides for presented definitions too, once per definition (a wrapper counts as its original)', () => {
+    const asked: string[] = [];
+    const policy = new PermissionPolicy({
+      trustAnnotations: (tool) => {
+        asked.push(tool.name);
+        return true;
+      },
+      mode: 'plan',
+    });
+    const [wrapper] = guardTools([adapted], policy).tools();
+    expect(policy.check('mcp_read', {}, adapted).behavior).toBe('allow');
+    expect(policy.check('mcp_read', {}, adapted).behavior).toBe('allow');
+    expect(policy.check('mcp_read', {}, wrapper).behavior).toBe('allow');
+    expect(asked).toEqual(['mcp_read']);
   });
 });

@@ -159,7 +159,9 @@ describe("plan agent --plan-mode --mcp: the server's write tools are denied whil
       },
       { toolCalls: [{ name: 'read_file', arguments: { path: join(dir, 'notes.txt') } }] },
       { toolCalls: [{ name: 'create_directory', arguments: { path: join(dir, 'new') } }] },
+      // A plain-text answer is the plan: approved (--yes), it is carried out, here by answering.
       { text: 'I looked, and changed nothing.' },
+      { text: 'Nothing needed changing.' },
     ]);
 
   it('untrusted (the default): write_file, read_file and create_directory are all denied; not one byte changes', () => {
@@ -173,6 +175,7 @@ describe("plan agent --plan-mode --mcp: the server's write tools are denied whil
       `scripted:${turns('t1.json', dir)}`,
       '--mcp',
       fsServer(dir),
+      '--yes',
     ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
@@ -182,7 +185,7 @@ describe("plan agent --plan-mode --mcp: the server's write tools are denied whil
     expect(r.stderr).toContain(
       "✗ create_directory: Permission denied: Plan mode denies mutating tool 'create_directory'",
     );
-    expect(r.stdout).toBe('I looked, and changed nothing.\n');
+    expect(r.stdout).toBe('Nothing needed changing.\n');
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -198,6 +201,7 @@ describe("plan agent --plan-mode --mcp: the server's write tools are denied whil
       '--mcp',
       fsServer(dir),
       '--trust-mcp-annotations',
+      '--yes',
     ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(
