@@ -223,6 +223,22 @@ export class PlanModeTransitionError extends PlanError {
   }
 }
 
+/**
+ * A todo plan asked to run again after it ended (gollem's ErrPlanAlreadyExecuted), or while an
+ * `execute()` or `step()` of it is still running. `state` is the plan's state at the call.
+ */
+export class PlanAlreadyExecutedError extends PlanError {
+  override name = 'PlanAlreadyExecutedError';
+  constructor(
+    readonly state: 'running' | 'completed' | 'failed' | 'max_iterations',
+    message = state === 'running'
+      ? 'the todo plan is running already: wait for the execute() or step() in progress to end'
+      : `the todo plan has already been executed (it ended ${state}); make a new one with planTodos()`,
+  ) {
+    super(message);
+  }
+}
+
 export function isPermissionDeniedError(value: unknown): value is PermissionDeniedError {
   return isPlanError(value) && value.name === 'PermissionDeniedError';
 }
@@ -233,6 +249,10 @@ export function isApprovalRejectedError(value: unknown): value is ApprovalReject
 
 export function isPlanModeTransitionError(value: unknown): value is PlanModeTransitionError {
   return isPlanError(value) && value.name === 'PlanModeTransitionError';
+}
+
+export function isPlanAlreadyExecutedError(value: unknown): value is PlanAlreadyExecutedError {
+  return isPlanError(value) && value.name === 'PlanAlreadyExecutedError';
 }
 
 export function isPlanError(value: unknown): value is PlanError {
