@@ -1,4 +1,5 @@
 /** The examples, one per seed walkthrough, in seed order. */
+import { example as gollem } from './003-gollem.js';
 import type { Example } from './example.js';
 
-export const EXAMPLES: readonly Example[] = [];
+export const EXAMPLES: readonly Example[] = [gollem];
