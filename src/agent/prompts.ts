@@ -46,9 +46,12 @@ export const SOLVE_PROMPT = [
   '"†state.ok || †state.error" sends a plain result to the first path and a failure to the last.',
   'Arguments refer to data with strings: "†input.x" (the task input) or "†state.x" (a result).',
   'A call runs once everything it refers to exists; calls run in parallel where they can.',
-  'You see the input, the state so far, your previous plan and the calls that failed.',
-  'Set "output" to the final answer once the state holds what the task asks for; until then',
-  'set it to null and give the calls that are still needed (only those: done calls are done).',
+  'You see the input, the state so far (with its schema when there is one: write where it has',
+  'places), your previous plan with a comment before each call saying how it ended, and the',
+  'calls that failed. Set "output" to the final answer once the state holds what the task asks',
+  'for; until then set it to null and give the calls that are still needed. A call that changes',
+  'something and already succeeded is not run again with the same arguments: its earlier',
+  'result is reused.',
 ].join('\n');
 
 /** The system prompt of a latent tool's answer. */

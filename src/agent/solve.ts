@@ -1,27 +1,34 @@
 /**
  * The plan loop of seeds/004: the model answers with a solution `{calls, output}` in a JSON
- * Schema generated from the tools; the solution is compiled, and its diagnostics go back for a
- * bounded number of repairs; the calls run (eager), or are simulated, approved and run (lazy);
- * then the model is asked again with the input, the state and its plan as context, until it
+ * Schema generated from the tools; the solution is compiled (comments and trailing commas read
+ * as space), and its diagnostics go back for a bounded number of repairs; the calls run
+ * (eager), or are simulated, approved and run (lazy); then the model is asked again with the
+ * input, the state and its plan as context (each call marked with how it ended), until it
  * gives a non-null `output` or the iterations run out. Calls that did not succeed go back as
  * `{call, tool, status, error}` records, never as strings posing as data.
+ *
+ * A side effect happens once per solve(): a mutating call that succeeded in an earlier turn is
+ * not run again with the same arguments; its result is reused (see side-effect-ledger.ts).
  */
 import { compile } from '../compile/compile.js';
 import type { CompiledPlan } from '../compile/types.js';
-import type { Diagnostic } from '../language/diagnostics.js';
+import { compareDiagnostics, type Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
+import { parsePlan } from '../language/parse-plan.js';
 import { run } from '../run/run.js';
-import type { CallError, CallStatus, LatentFunction, RunResult } from '../run/types.js';
+import type { CallError, CallReport, CallStatus, LatentFunction, RunResult } from '../run/types.js';
 import { simulate } from '../simulate/simulate.js';
 import type { Simulation } from '../simulate/types.js';
 import type { JsonSchema, Tool } from '../tools/tool.js';
 import type { AgentEvent } from './agent-events.js';
 import { type ApprovalResponse, readApproval } from './approval.js';
 import { complete } from './complete.js';
-import { describeValue } from './describe-value.js';
 import type { Message, ModelProvider } from './model.js';
 import { LATENT_PROMPT, SOLVE_PROMPT } from './prompts.js';
+import { annotatedReadOnly, SideEffectLedger } from './side-effect-ledger.js';
+import { solveContextText } from './solve-context.js';
+import { checkSolveOptions, solveStart } from './solve-start.js';
 import { solutionSchema } from './solution-schema.js';
 
 export interface SolveApprovalRequest {
@@ -54,10 +61,42 @@ export interface SolveOptions {
    */
   readonly outputSchema?: JsonSchema;
   /**
-   * The initial state.
+   * The initial state (over the context's state, when `context` gives one).
    * @default {}
    */
   readonly state?: JsonObject;
+  /**
+   * JSON Schema of the state object: the model sees it as the state message's `schema` (the
+   * places its plan should write), and every solution is compiled against it (an output path
+   * it has no place for is E_STATE_SCHEMA, sent back for repair; a read of a place it declares
+   * is not an error when no call writes it).
+   * @default the context's state schema, if any; else none
+   */
+  readonly stateSchema?: JsonObject;
+  /**
+   * A context in the plan language to start from, as text (comments allowed) or as an array of
+   * messages: its input message is merged under the task's input, its state message gives the
+   * initial state and schema, its plan message is shown as the previous plan, and its tool
+   * messages (`{"type": "tool", "tool": "Tool.search"}`) are the tools the model is offered
+   * (of those the policy allows). It must compile with the tools: a tool message naming a
+   * tool that does not exist is a TypeError with its line and column.
+   * @default undefined
+   */
+  readonly context?: string | readonly unknown[];
+  /**
+   * Earlier turns of the conversation (user and assistant text, system notes), sent after the
+   * system prompt and before the context in every request of the loop. Tool calls and tool
+   * results are refused: the loop's requests offer no tools.
+   * @default []
+   */
+  readonly history?: readonly Message[];
+  /**
+   * Instructions of your own (a persona, house rules), sent before SOLVE_PROMPT in the system
+   * message. SOLVE_PROMPT stays: it is what tells the model the plan language its answer must
+   * be written in.
+   * @default undefined: SOLVE_PROMPT alone
+   */
+  readonly systemPrompt?: string;
   /**
    * Lazy mode: asked with the compiled plan and its dry run before anything runs. A no with
    * feedback goes back to the model; a plain no ends the loop `rejected`.
@@ -111,6 +150,12 @@ export interface SolveDependencies {
   readonly provider: ModelProvider;
   /** The tools the model may use now (what the policy does not deny), guarded. */
   readonly tools: () => Tool[];
+  /**
+   * Whether a tool is read-only (the policy's classifier): a read-only call is run again when a
+   * later turn lists it, a mutating one is not (its earlier result is reused).
+   * @default trusted `readOnlyHint: true` annotations (annotatedReadOnly)
+   */
+  readonly isReadOnly?: (tool: Tool) => boolean;
   readonly emit: (event: AgentEvent) => void;
   readonly signal?: AbortSignal;
 }
@@ -122,13 +167,18 @@ export async function solve(
   options: SolveOptions,
   deps: SolveDependencies,
 ): Promise<SolveResult> {
-  checkOptions(task, options);
+  checkSolveOptions(task, options);
   const mode = options.mode ?? DEFAULTS.mode;
   const maxIterations = options.maxIterations ?? DEFAULTS.maxIterations;
   const maxRepairs = options.maxRepairs ?? DEFAULTS.maxRepairs;
-  const input: JsonObject = typeof task === 'string' ? { task } : (task as JsonObject);
-  let state: JsonObject = structuredClone(options.state ?? {});
-  let previous: readonly unknown[] = [];
+  const start = solveStart(task, options, deps.tools(), options.limits);
+  const { input, stateSchema, toolNames } = start;
+  const offered = () => (toolNames ? deps.tools().filter((tool) => toolNames.has(tool.name)) : deps.tools());
+  const system = options.systemPrompt ? `${options.systemPrompt}\n\n${SOLVE_PROMPT}` : SOLVE_PROMPT;
+  const ledger = new SideEffectLedger(deps.isReadOnly ?? annotatedReadOnly);
+  let state: JsonObject = structuredClone(start.state);
+  let previous: readonly unknown[] = start.plan;
+  let progress: readonly CallReport[] | null = null;
   let failures: FailedCallRecord[] = [];
   let note: string | null = null;
   const runs: RunResult[] = [];
@@ -141,16 +191,19 @@ export async function solve(
 
   for (let iteration = 1; iteration <= maxIterations; iteration++) {
     if (deps.signal?.aborted) return end('cancelled', iteration - 1);
-    const tools = deps.tools();
+    const tools = offered();
+    const context = { input, state, stateSchema, plan: previous, progress, failures, note };
     const messages: Message[] = [
-      { role: 'system', content: SOLVE_PROMPT },
-      { role: 'user', content: contextText({ input, state, plan: previous, failures, note }) },
+      { role: 'system', content: system },
+      ...(options.history ?? []),
+      { role: 'user', content: solveContextText(context) },
     ];
     const format = { name: 'solution', schema: solutionSchema(tools, outputSchemaOf(options)) };
     const answer = await askForSolution(deps, messages, format, {
       tools,
       input,
       state,
+      stateSchema,
       mode,
       maxRepairs,
       ...(options.limits && { limits: options.limits }),
@@ -170,6 +223,7 @@ export async function solve(
         if (!decision.feedback) return end('rejected', iteration);
         // A no with reasons is something the model can act on: ask again with them.
         previous = calls;
+        progress = null;
         failures = [];
         note = `A person rejected this plan before it ran. Their feedback: ${decision.feedback}`;
         continue;
@@ -180,6 +234,7 @@ export async function solve(
       input,
       state,
       mode,
+      reuse: ledger.reuse,
       ...(mode === 'lazy' && { approve: () => true, latent: latentFromModel(deps) }),
       ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
@@ -188,6 +243,7 @@ export async function solve(
       onEvent: (event) => deps.emit({ type: 'run', phase: 'solve', iteration, event }),
     });
     runs.push(result);
+    ledger.record(result.calls, tools);
     deps.emit({ type: 'run-end', phase: 'solve', iteration, result });
     state = result.state;
     if (result.status === 'cancelled' && deps.signal?.aborted) return end('cancelled', iteration);
@@ -197,6 +253,7 @@ export async function solve(
     // An answer given together with calls stands only if those calls did what it claims.
     if (output !== null && result.status === 'succeeded') return end('done', iteration, output);
     previous = calls;
+    progress = result.calls;
     note = null;
   }
   return end('max_iterations', maxIterations);
@@ -215,6 +272,7 @@ async function askForSolution(
     tools: Tool[];
     input: JsonObject;
     state: JsonObject;
+    stateSchema: JsonObject | undefined;
     mode: 'eager' | 'lazy';
     maxRepairs: number;
     limits?: Partial<Limits>;
@@ -230,16 +288,19 @@ async function askForSolution(
     });
     const text = turn.message.content;
     messages.push({ role: 'assistant', content: text });
-    const shape = readSolution(text);
+    const parsed = parsePlan(text, { ...(how.limits && { limits: how.limits }) });
+    const shape = readSolution(parsed);
     if (typeof shape === 'string') {
-      diagnostics = [];
+      diagnostics = parsed.diagnostics;
       messages.push({
         role: 'user',
         content: `${shape} Answer again with the JSON object {"calls": [...], "output": ...} only.`,
       });
       continue;
     }
-    const compiled = compile(text, {
+    // The state schema is the caller's, not the model's: laid over the document it wrote.
+    const document = how.stateSchema ? { ...shape.document, stateSchema: how.stateSchema } : shape.document;
+    const compiled = compile(document, {
       tools: how.tools,
       input: how.input,
       state: how.state,
@@ -249,30 +310,34 @@ async function askForSolution(
     if (compiled.ok && compiled.plan) {
       return { ok: true, plan: compiled.plan, calls: shape.calls, output: shape.output, repairs };
     }
-    diagnostics = compiled.diagnostics;
+    // What parsing tolerated (comments) is said too, so the whole picture is in one list.
+    diagnostics = [...parsed.diagnostics, ...compiled.diagnostics].sort(compareDiagnostics);
     messages.push({ role: 'user', content: repairText(compiled.diagnostics) });
   }
   return { ok: false, diagnostics };
 }
 
 /** The solution's two keys, or why the text is not a solution. */
-function readSolution(text: string): { calls: unknown[]; output: unknown } | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return `Your answer is not JSON (${(e as Error).message}).`;
+function readSolution(
+  parsed: ReturnType<typeof parsePlan>,
+):
+  | { document: NonNullable<ReturnType<typeof parsePlan>['document']>; calls: unknown[]; output: unknown }
+  | string {
+  const { document } = parsed;
+  if (!document) {
+    const first = parsed.diagnostics.find((d) => d.severity === 'error');
+    if (first?.code === 'E_JSON') {
+      return `Your answer is not JSON (${first.message} at ${first.line}:${first.column}).`;
+    }
+    return `Your answer is not a solution${first ? ` (${first.message})` : ''}.`;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return 'Your answer is not a JSON object with "calls" and "output".';
-  }
-  const { calls, output } = value as { calls?: unknown; output?: unknown };
-  if (!Array.isArray(calls)) return 'Your answer has no "calls" array.';
+  if (document.shape !== 'solution') return 'Your answer is not a JSON object with "calls" and "output".';
+  const { calls, output } = document;
   if (output === undefined) return 'Your answer has no "output" (null while the task is not done).';
   if (calls.length === 0 && output === null) {
     return 'Your answer has no calls and no output: give the calls still needed, or the output.';
   }
-  return { calls, output };
+  return { document, calls: [...calls], output };
 }
 
 function repairText(diagnostics: readonly Diagnostic[]): string {
@@ -288,29 +353,6 @@ function repairText(diagnostics: readonly Diagnostic[]): string {
     ...lines,
     'Fix these and answer again with the whole corrected JSON object.',
   ].join('\n');
-}
-
-/** The user message of one iteration: the context messages of SPEC 1, and what went wrong. */
-function contextText(parts: {
-  input: JsonObject;
-  state: JsonObject;
-  plan: readonly unknown[];
-  failures: readonly FailedCallRecord[];
-  note: string | null;
-}): string {
-  const context: unknown[] = [
-    { type: 'input', ...parts.input },
-    { type: 'state', ...parts.state },
-  ];
-  if (parts.plan.length > 0) context.push({ type: 'plan', plan: parts.plan });
-  const text = [`Context (JSON):\n${JSON.stringify(context, null, 2)}`];
-  if (parts.failures.length > 0) {
-    text.push(
-      `Calls of your last plan that did not succeed (JSON):\n${JSON.stringify(parts.failures, null, 2)}`,
-    );
-  }
-  if (parts.note) text.push(parts.note);
-  return text.join('\n\n');
 }
 
 /** Lazy mode: a latent tool's result is asked of the model, in the tool's output schema. */
@@ -353,34 +395,4 @@ function latentFromModel(deps: SolveDependencies): LatentFunction {
 
 function outputSchemaOf(options: SolveOptions) {
   return options.outputSchema !== undefined ? { outputSchema: options.outputSchema } : {};
-}
-
-function checkOptions(task: unknown, options: SolveOptions): void {
-  if (typeof task !== 'string' && (task === null || typeof task !== 'object' || Array.isArray(task))) {
-    throw new TypeError(
-      `PlanAgent.solve: the input must be a string or an object, not ${describeValue(task)}`,
-    );
-  }
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`PlanAgent.solve: options must be an object, not ${describeValue(options)}`);
-  }
-  if (options.mode !== undefined && options.mode !== 'eager' && options.mode !== 'lazy') {
-    throw new TypeError(
-      `PlanAgent.solve: mode must be 'eager' or 'lazy', not ${describeValue(options.mode)}`,
-    );
-  }
-  for (const [name, least] of [
-    ['maxIterations', 1],
-    ['maxRepairs', 0],
-  ] as const) {
-    const value = options[name];
-    if (value !== undefined && (!Number.isSafeInteger(value) || value < least)) {
-      throw new TypeError(
-        `PlanAgent.solve: ${name} must be a whole number >= ${least}, not ${describeValue(value)}`,
-      );
-    }
-  }
-  if (options.approve !== undefined && typeof options.approve !== 'function') {
-    throw new TypeError(`PlanAgent.solve: approve must be a function, not ${describeValue(options.approve)}`);
-  }
 }

@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { PlanAgent } from '../../src/agent/plan-agent.js';
 import { ScriptedProvider } from '../../src/agent/providers/scripted.js';
-import type { Tool } from '../../src/index.js';
+import type { Message } from '../../src/agent/model.js';
+import { SOLVE_PROMPT } from '../../src/agent/prompts.js';
+import { solve } from '../../src/agent/solve.js';
+import { CONTEXT_HEADING } from '../../src/agent/solve-context.js';
+import { parsePlan, type Tool, ToolRegistry } from '../../src/index.js';
+import { blankJsonExtensions } from '../../src/language/json-extensions.js';
 
-/** A refund desk (seeds/004): billing history is read-only, a refund is not. */
-function desk(options: { refundFails?: boolean } = {}) {
+/** A refund desk (seeds/004): billing history can be read-only, a refund is not. */
+function desk(options: { refundFails?: boolean; repeatable?: boolean; historyReadOnly?: boolean } = {}) {
   const refunds: unknown[] = [];
+  const lookups: unknown[] = [];
   const tools: Tool[] = [
     {
       name: 'checkBillingHistory',
@@ -15,7 +21,11 @@ function desk(options: { refundFails?: boolean } = {}) {
         required: ['customerId'],
       },
       outputSchema: { type: 'object', properties: { orders: { type: 'integer' } }, required: ['orders'] },
-      execute: () => ({ orders: 5 }),
+      ...(options.historyReadOnly && { annotations: { readOnlyHint: true } }),
+      execute: (args) => {
+        lookups.push(args);
+        return { orders: 5 };
+      },
     },
     {
       name: 'issueRefund',
@@ -24,11 +34,12 @@ function desk(options: { refundFails?: boolean } = {}) {
         properties: { customerId: { type: 'string' }, amount: { type: 'number' } },
         required: ['customerId', 'amount'],
       },
+      ...(options.repeatable && { repeatable: true }),
       execute: (args) => {
         if (options.refundFails)
           throw Object.assign(new Error('the card was declined'), { code: 'declined' });
         refunds.push(args);
-        return { id: 'refund_1' };
+        return { id: `refund_${refunds.length}` };
       },
     },
     {
@@ -38,7 +49,7 @@ function desk(options: { refundFails?: boolean } = {}) {
       outputSchema: { type: 'string' },
     },
   ];
-  return { tools, refunds };
+  return { tools, refunds, lookups };
 }
 
 const input = { customerId: 'cust_123', amount: 50 };
@@ -62,12 +73,21 @@ const firstPlan = {
   output: null,
 };
 
-/** The JSON context of an iteration's user message, as the model was shown it. */
-function shownContext(provider: ScriptedProvider, request: number): unknown[] {
-  const user = provider.requests[request]!.messages.find((m) => m.role === 'user')!.content;
-  const m = /^Context \(JSON\):\n([\s\S]*?)(\n\n|$)/.exec(user);
+/** The context block of a request's user message, as the model was shown it (comments and all). */
+function shownContextText(provider: ScriptedProvider, request: number): string {
+  const user = provider.requests[request]!.messages.find(
+    (m) => m.role === 'user' && m.content.startsWith(CONTEXT_HEADING),
+  )!.content;
+  const m = /^[^\n]*\n([\s\S]*?)(\n\n|$)/.exec(user);
   expect(m, 'context block').not.toBeNull();
-  return JSON.parse(m![1]!) as unknown[];
+  return m![1]!;
+}
+
+/** The same, read as JSON: its comments read as space, as planmode reads them. */
+function shownContext(provider: ScriptedProvider, request: number): unknown[] {
+  const blanked = blankJsonExtensions(shownContextText(provider, request));
+  if ('unterminatedComment' in blanked) throw new Error('unterminated comment');
+  return JSON.parse(blanked.text) as unknown[];
 }
 
 describe('PlanAgent.solve (seeds/004 loop)', () => {
@@ -219,5 +239,262 @@ describe('PlanAgent.solve (seeds/004 loop)', () => {
     expect(result.diagnostics.map((d) => d.code)).toContain('E_UNKNOWN_TOOL');
     expect(JSON.stringify(provider.requests[0]!.responseFormat!.schema)).not.toContain('issueRefund');
     expect(refunds).toEqual([]);
+  });
+});
+
+/** The refund walkthrough's second turn: the refund listed again, with the answer. */
+const refundAgain = {
+  calls: [firstPlan.calls[1]],
+  output: { confirmationId: 'refund_xyz789', message: 'The refund has been processed successfully.' },
+};
+
+describe('PlanAgent.solve: a side effect happens once', () => {
+  it('a mutating call listed again with the same arguments is not run: its result is reused and marked', async () => {
+    const { tools, refunds, lookups } = desk();
+    const provider = new ScriptedProvider({ turns: [json(firstPlan), json(refundAgain)] });
+    const result = await new PlanAgent({ provider, tools }).solve(input);
+    expect(result).toMatchObject({ status: 'done', iterations: 2, output: refundAgain.output });
+    expect(refunds).toEqual([{ customerId: 'cust_123', amount: 50 }]);
+    expect(lookups).toHaveLength(1);
+    expect(result.runs[1]!.calls[0]).toMatchObject({
+      id: 'refund',
+      status: 'succeeded',
+      attempts: 0,
+      reused: true,
+      output: { id: 'refund_1' },
+    });
+    expect(result.runs[0]!.calls.some((c) => c.reused)).toBe(false);
+    expect(result.state.refund).toEqual({ id: 'refund_1' });
+  });
+
+  it('a tool marked repeatable runs every time it is listed', async () => {
+    const { tools, refunds } = desk({ repeatable: true });
+    const provider = new ScriptedProvider({ turns: [json(firstPlan), json(refundAgain)] });
+    await new PlanAgent({ provider, tools }).solve(input);
+    expect(refunds).toHaveLength(2);
+  });
+
+  it('a read-only tool runs again; an unannotated one counts as mutating and is reused', async () => {
+    const lookupAgain = { calls: [firstPlan.calls[0]], output: 'checked twice' };
+    for (const [historyReadOnly, runs] of [
+      [true, 2],
+      [false, 1],
+    ] as const) {
+      const { tools, lookups } = desk({ historyReadOnly });
+      const provider = new ScriptedProvider({ turns: [json(firstPlan), json(lookupAgain)] });
+      const result = await new PlanAgent({ provider, tools }).solve(input);
+      expect(result.status).toBe('done');
+      expect(lookups, `readOnlyHint: ${historyReadOnly}`).toHaveLength(runs);
+      expect(result.runs[1]!.calls[0]!.reused).toBe(historyReadOnly ? undefined : true);
+    }
+  });
+
+  it('the same tool with other arguments runs again', async () => {
+    const { tools, refunds } = desk();
+    const other = {
+      calls: [{ _tool: 'issueRefund', customerId: '†input.customerId', amount: 20 }],
+      output: 'two refunds',
+    };
+    const provider = new ScriptedProvider({ turns: [json(firstPlan), json(other)] });
+    await new PlanAgent({ provider, tools }).solve(input);
+    expect(refunds).toEqual([
+      { customerId: 'cust_123', amount: 50 },
+      { customerId: 'cust_123', amount: 20 },
+    ]);
+  });
+
+  it('a call that failed is tried again in a later turn', async () => {
+    let declined = true;
+    const { tools, refunds } = desk();
+    const flaky = tools.map((t) =>
+      t.name !== 'issueRefund'
+        ? t
+        : {
+            ...t,
+            execute: (args: Record<string, unknown>, ctx: Parameters<NonNullable<Tool['execute']>>[1]) => {
+              if (declined) {
+                declined = false;
+                throw new Error('the bank was down');
+              }
+              return t.execute!(args, ctx);
+            },
+          },
+    );
+    const provider = new ScriptedProvider({ turns: [json(firstPlan), json(refundAgain)] });
+    const result = await new PlanAgent({ provider, tools: flaky }).solve(input);
+    expect(result.status).toBe('done');
+    expect(refunds).toHaveLength(1);
+    expect(result.runs[1]!.calls[0]!.reused).toBeUndefined();
+  });
+
+  it("the policy's word decides what is read-only when solve() is given one", async () => {
+    const { tools, refunds } = desk();
+    const provider = new ScriptedProvider({ turns: [json(firstPlan), json(refundAgain)] });
+    const result = await solve(
+      input,
+      {},
+      { provider, tools: () => tools, emit: () => {}, isReadOnly: () => true },
+    );
+    expect(result.status).toBe('done');
+    // Everything called read-only: nothing is a side effect, so the refund ran twice.
+    expect(refunds).toHaveLength(2);
+  });
+
+  it('the next context marks each call of the previous plan with how it ended, as comments that still parse', async () => {
+    const { tools } = desk({ refundFails: true, historyReadOnly: true });
+    const provider = new ScriptedProvider({
+      turns: [json(firstPlan), json({ calls: [], output: 'sorry' })],
+    });
+    await new PlanAgent({ provider, tools }).solve(input);
+    const text = shownContextText(provider, 1);
+    expect(text).toContain('      // call "history" ("checkBillingHistory"): succeeded\n      {');
+    expect(text).toContain('      // call "refund" ("issueRefund"): failed\n      {');
+    // The context as shown is a planmode context: the comments are read as space.
+    const parsed = parsePlan(text);
+    expect(parsed.document).toMatchObject({ shape: 'context', calls: firstPlan.calls });
+    expect(parsed.diagnostics.map((d) => d.code)).toEqual(['W_JSON_EXTENSION', 'W_JSON_EXTENSION']);
+  });
+
+  it('says which call was reused; a model that copies the plan back with its comments still compiles', async () => {
+    const { tools, refunds } = desk({ historyReadOnly: true });
+    const provider = new ScriptedProvider({
+      turns: [
+        json(firstPlan),
+        // The model echoes the plan it was shown, comments and all.
+        (request) => {
+          const user = request.messages.at(-1)!.content;
+          const plan = /"plan": (\[[\s\S]*\n {4}\])/.exec(user)![1]!;
+          return { text: `{"calls": ${plan}, "output": null}` };
+        },
+        json({ calls: [], output: 'done' }),
+      ],
+    });
+    const result = await new PlanAgent({ provider, tools }).solve(input);
+    expect(result).toMatchObject({ status: 'done', iterations: 3 });
+    expect(refunds).toHaveLength(1);
+    expect(result.runs[1]!.calls.map((c) => c.reused)).toEqual([undefined, true]);
+    expect(shownContextText(provider, 2)).toContain(
+      '// call "refund" ("issueRefund"): succeeded; not run again: it had already run with these arguments in an earlier turn, and that result was reused',
+    );
+  });
+});
+
+describe('PlanAgent.solve: state schema, context, history and system prompt', () => {
+  const schema = {
+    type: 'object',
+    properties: { history: { type: 'object' }, refund: { type: 'object' } },
+    additionalProperties: false,
+  };
+
+  it('shows the state schema in the state message and compiles every solution against it', async () => {
+    const { tools } = desk();
+    const stray = {
+      calls: [{ _tool: 'checkBillingHistory', customerId: '†input.customerId', _outputPath: '†state.past' }],
+      output: null,
+    };
+    const provider = new ScriptedProvider({
+      turns: [json(stray), json(firstPlan), json({ calls: [], output: 'ok' })],
+    });
+    const result = await new PlanAgent({ provider, tools }).solve(input, { stateSchema: schema });
+    expect(result.status).toBe('done');
+    expect(shownContext(provider, 0)[1]).toEqual({ type: 'state', schema });
+    const repair = provider.requests[1]!.messages.at(-1)!.content;
+    expect(repair).toMatch(/\(call 0\) E_STATE_SCHEMA: /);
+  });
+
+  it('sends the system prompt before SOLVE_PROMPT and the history before the context, every request', async () => {
+    const { tools } = desk();
+    const history: Message[] = [
+      { role: 'user', content: 'I was charged twice last month.' },
+      { role: 'assistant', content: 'I will look into it.' },
+    ];
+    const provider = new ScriptedProvider({ turns: [json(firstPlan), json({ calls: [], output: 'ok' })] });
+    await new PlanAgent({ provider, tools }).solve(input, {
+      history,
+      systemPrompt: 'You are a billing agent.',
+    });
+    for (const request of provider.requests) {
+      expect(request.messages[0]).toEqual({
+        role: 'system',
+        content: `You are a billing agent.\n\n${SOLVE_PROMPT}`,
+      });
+      expect(request.messages.slice(1, 3)).toEqual(history);
+      expect(request.messages[3]!.content.startsWith(CONTEXT_HEADING)).toBe(true);
+    }
+  });
+
+  it('starts from a context text: its input, state schema, plan and tools', async () => {
+    const { tools } = desk();
+    const context = `[
+      { "type": "tool", "tool": "Tool.issueRefund" },
+      { "type": "input", "customerId": "cust_123", "amount": 50.0 },
+      { "type": "state", "schema": ${JSON.stringify(schema)} },
+      // The happy path so far.
+      { "type": "plan", "plan": [ { "_tool": "issueRefund", "customerId": "†input.customerId", "amount": "†input.amount" }, ] },
+    ]`;
+    const provider = new ScriptedProvider({ turns: [json({ calls: [], output: 'nothing to do' })] });
+    const result = await new PlanAgent({ provider, tools }).solve('Refund the last order.', { context });
+    expect(result.status).toBe('done');
+    expect(shownContext(provider, 0)).toEqual([
+      { type: 'input', customerId: 'cust_123', amount: 50, task: 'Refund the last order.' },
+      { type: 'state', schema },
+      {
+        type: 'plan',
+        plan: [{ _tool: 'issueRefund', customerId: '†input.customerId', amount: '†input.amount' }],
+      },
+    ]);
+    // Only the tools the context names are offered.
+    const offered = JSON.stringify(provider.requests[0]!.responseFormat!.schema);
+    expect(offered).toContain('"const":"issueRefund"');
+    expect(offered).not.toContain('checkBillingHistory');
+  });
+
+  it('a context naming a tool that does not exist is a TypeError with its place', async () => {
+    const { tools } = desk();
+    const provider = new ScriptedProvider({ turns: [] });
+    const context = '[\n  { "type": "tool", "tool": "Tool.escalateToSupervisor" }\n]';
+    await expect(new PlanAgent({ provider, tools }).solve(input, { context })).rejects.toThrow(
+      /context option cannot be used:\n {2}2:29 E_UNKNOWN_TOOL: the context names the tool "escalateToSupervisor"/,
+    );
+  });
+
+  it.each<[string, Record<string, unknown>, RegExp]>([
+    ['stateSchema', { stateSchema: [] }, /stateSchema must be a JSON Schema object, not/],
+    [
+      'stateSchema',
+      { stateSchema: { patternProperties: { '(?<=a)b': {} } } },
+      /stateSchema option cannot be used:\n.*E_STATE_SCHEMA/,
+    ],
+    ['systemPrompt', { systemPrompt: '  ' }, /systemPrompt must be a non-empty string/],
+    ['context', { context: 7 }, /context must be the text or the array of a context/],
+    [
+      'context',
+      { context: '[{"type": "input", "x": 1} /* open' },
+      /context option cannot be used:\n {2}1:28 E_JSON/,
+    ],
+    ['history', { history: 'hi' }, /history must be an array of messages/],
+    [
+      'history',
+      { history: [{ role: 'tool', toolCallId: 'x', name: 'y', content: '' }] },
+      /history\[0\] is a tool call or tool result/,
+    ],
+    ['history', { history: [{ role: 'narrator', content: 'x' }] }, /history\[0\]: role must be/],
+    [
+      'stateSchema',
+      { stateSchema: {}, context: '[{"type": "state", "schema": {}}]' },
+      /has a schema, and so does the stateSchema option; give it once/,
+    ],
+  ])('a bad %s is a TypeError naming it', async (_name, options, message) => {
+    const { tools } = desk();
+    const provider = new ScriptedProvider({ turns: [] });
+    await expect(new PlanAgent({ provider, tools }).solve(input, options)).rejects.toThrow(TypeError);
+    await expect(new PlanAgent({ provider, tools }).solve(input, options)).rejects.toThrow(message);
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it('a tool whose repeatable flag is not a boolean is refused', () => {
+    expect(() => new ToolRegistry([{ name: 'x', repeatable: 'yes' as never }])).toThrow(
+      /"repeatable" must be a boolean/,
+    );
   });
 });

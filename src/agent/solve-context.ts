@@ -1,0 +1,86 @@
+/**
+ * The user message of one turn of the plan loop: the context messages of the plan language
+ * (input, state with its schema, the previous plan), and what went wrong.
+ *
+ * Where the model stands is written into the plan message as a comment before each call (how
+ * it ended, and whether an earlier result stood in for it), so the model reads its position
+ * the way the plan language's walkthroughs show it, next to the call itself. A comment cannot
+ * be mistaken for plan syntax: a `_status` key would be an unknown meta key if the model copied
+ * the plan back, while a copied comment is read as space (W_JSON_EXTENSION, a warning). The
+ * whole context still parses as a planmode context.
+ */
+import type { JsonObject } from '../language/document.js';
+import type { CallStatus, CallReport } from '../run/types.js';
+import type { FailedCallRecord } from './solve.js';
+
+export interface SolveContextParts {
+  readonly input: JsonObject;
+  readonly state: JsonObject;
+  /** The state's JSON Schema, shown as the state message's `schema`. */
+  readonly stateSchema: JsonObject | undefined;
+  /** The calls of the previous solution, as the model wrote them. */
+  readonly plan: readonly unknown[];
+  /** How each call of `plan` ended, in the same order; null when the plan did not run. */
+  readonly progress: readonly CallReport[] | null;
+  readonly failures: readonly FailedCallRecord[];
+  /** A sentence for the model (a person's feedback), or null. */
+  readonly note: string | null;
+}
+
+/** The first line of the context block: tests and docs find the JSON after it. */
+export const CONTEXT_HEADING = 'Context (JSON; a comment before each call of the plan says how it ended):';
+
+export function solveContextText(parts: SolveContextParts): string {
+  const messages = [
+    json({ type: 'input', ...parts.input }, 1),
+    json({ type: 'state', ...parts.state, ...(parts.stateSchema && { schema: parts.stateSchema }) }, 1),
+  ];
+  if (parts.plan.length > 0) messages.push(planMessage(parts.plan, parts.progress));
+  const text = [`${CONTEXT_HEADING}\n[\n${messages.join(',\n')}\n]`];
+  if (parts.failures.length > 0) {
+    text.push(
+      `Calls of your last plan that did not succeed (JSON):\n${JSON.stringify(parts.failures, null, 2)}`,
+    );
+  }
+  if (parts.note) text.push(parts.note);
+  return text.join('\n\n');
+}
+
+/** The plan message, with one comment line before each call when the plan ran. */
+function planMessage(calls: readonly unknown[], progress: readonly CallReport[] | null): string {
+  const pad = '      ';
+  const lines = calls.map((call, k) => {
+    const report = progress?.[k];
+    const comment = report ? `${pad}// ${progressText(report)}\n` : '';
+    return comment + json(call, 3);
+  });
+  return `  {\n    "type": "plan",\n    "plan": [\n${lines.join(',\n')}\n    ]\n  }`;
+}
+
+const STATUS_TEXT: Record<CallStatus, string> = {
+  succeeded: 'succeeded',
+  failed: 'failed',
+  skipped: 'skipped: a value it needed was never written',
+  upstream_failed: 'not run: a call it needed failed',
+  cancelled: 'cancelled',
+  rejected: 'rejected by a person',
+};
+
+/**
+ * One line: the call's id and tool (as JSON strings, so an id with a line break cannot end the
+ * comment and write into the context), and how it ended.
+ */
+function progressText(report: CallReport): string {
+  const head = `call ${JSON.stringify(report.id)} (${JSON.stringify(report.tool)}): ${STATUS_TEXT[report.status]}`;
+  if (report.reused) {
+    return `${head}; not run again: it had already run with these arguments in an earlier turn, and that result was reused`;
+  }
+  if (report.status === 'failed' && report.handled) return `${head}; its error was written to the error path`;
+  return head;
+}
+
+/** Pretty JSON indented `level` steps of two spaces, the first line included. */
+function json(value: unknown, level: number): string {
+  const pad = '  '.repeat(level);
+  return pad + JSON.stringify(value, null, 2).split('\n').join(`\n${pad}`);
+}
