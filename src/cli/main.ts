@@ -237,8 +237,15 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       'the API base URL (vLLM, Ollama, llama.cpp or another OpenAI-compatible server)',
     )
     .option('--plan-mode', 'investigate with read-only tools, submit a plan for approval, then carry it out')
+    .option(
+      '--todos',
+      'break the task into todos (approved like a plan), run each as its own agent turn, and reflect after each: continue, revise the todos, or finish',
+    )
     .addOption(new Option('--mode <mode>', 'how each solution runs (default: eager)').choices(RUN_MODES))
-    .option('--max-iterations <n>', 'most solutions asked for (default: 5)')
+    .option(
+      '--max-iterations <n>',
+      'most solutions asked for (default: 5); with --todos, most reflections (default: 20)',
+    )
     .option('-y, --yes', 'approve plans without asking')
     .option('--json', 'print one JSON object to stdout at the end, and no progress')
     .addHelpText('after', AGENT_HELP)

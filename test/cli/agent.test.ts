@@ -9,6 +9,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sendEvent, startServer, startSse } from '../agent/providers/fake-server.js';
 import { BIN, expectUsageError, runPlan, tempDir } from './helpers.js';
+import { expectOneLineUsageError, planInProcess } from './in-process.js';
 
 const TOOLS = `
 import { appendFileSync } from 'node:fs';
@@ -275,5 +276,174 @@ describe('plan agent --plan-mode on a terminal', () => {
     expect(() => readPlanAnswer('n')).toThrow(/rejected/);
     expect(() => readPlanAnswer(null)).toThrow(/rejected/);
     expect(readPlanAnswer('use the cache')).toEqual({ approved: false, feedback: 'use the cache' });
+  });
+});
+
+describe('plan agent --todos (a todo plan, in process)', () => {
+  const reply = (value: unknown) => ({ text: JSON.stringify(value) });
+  const todos = tempDir({
+    'tools.mjs': TOOLS,
+    'todos.json': [
+      reply({
+        todos: [
+          { id: 't1', description: 'Look up the ACME price', intent: 'Know the price' },
+          { id: 't2', description: 'Record the price', intent: 'Keep it in the log' },
+        ],
+      }),
+      { toolCalls: [{ name: 'lookup', arguments: { symbol: 'ACME' } }] },
+      { text: 'ACME is 42.' },
+      reply({ action: 'continue', changes: [], result: null }),
+      { toolCalls: [{ name: 'record', arguments: { line: 42 } }] },
+      { text: 'Recorded 42.' },
+      reply({
+        action: 'revise',
+        changes: [
+          { type: 'add', id: 't3', description: 'Look the price up again', intent: 'Check it', before: null },
+        ],
+        result: null,
+      }),
+      { toolCalls: [{ name: 'lookup', arguments: { symbol: 'ACME' } }] },
+      { text: 'Still 42.' },
+      reply({ action: 'finish', changes: [], result: 'ACME is 42, and it is recorded.' }),
+    ],
+  });
+  afterAll(() => todos.cleanup());
+  const todosLog = () => {
+    try {
+      return readFileSync(join(todos.dir, 'writes.log'), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const agentTodos = (...args: string[]) =>
+    planInProcess([
+      'agent',
+      'record the ACME price',
+      '--todos',
+      '--tools',
+      join(todos.dir, 'tools.mjs'),
+      '--model',
+      `scripted:${join(todos.dir, 'todos.json')}`,
+      ...args,
+    ]);
+
+  it('--yes: prints each todo as it starts and ends, the revision and the end; the result goes to stdout', async () => {
+    const before = todosLog();
+    const r = await agentTodos('--yes');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('ACME is 42, and it is recorded.\n');
+    const lines = r.stderr.split('\n');
+    expect(lines.filter((l) => /^(todos:| {2}\d\.|▶|✓|✗|reflection|revised| {2}[+~-]|plan )/.test(l))).toEqual([
+      'todos:',
+      '  1. t1: Look up the ACME price',
+      '  2. t2: Record the price',
+      '▶ t1: Look up the ACME price',
+      '✓ lookup: 42',
+      '✓ t1 completed',
+      'reflection 1: continue',
+      '▶ t2: Record the price',
+      '✓ record: written',
+      '✓ t2 completed',
+      'reflection 2: revise',
+      'revised:',
+      '  + t3: Look the price up again',
+      '▶ t3: Look the price up again',
+      '✓ lookup: 42',
+      '✓ t3 completed',
+      'reflection 3: finish',
+      'plan completed',
+    ]);
+    expect(r.stderr).toContain('→ lookup {"symbol":"ACME"}');
+    expect(todosLog().slice(before.length)).toBe('42\n');
+  });
+
+  it("--json prints the plan's final JSON alone", async () => {
+    const r = await agentTodos('--yes', '--json');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const plan = JSON.parse(r.stdout);
+    expect(plan).toMatchObject({ version: 1, state: 'completed', result: 'ACME is 42, and it is recorded.' });
+    expect(plan.todos.map((t: { id: string; status: string }) => `${t.id} ${t.status}`)).toEqual([
+      't1 completed',
+      't2 completed',
+      't3 completed',
+    ]);
+    expect(plan.todos[0].result.data).toEqual({ call_2_1: 42 });
+    expect(plan.history.map((h: { phase: string }) => h.phase)).toEqual([
+      'create',
+      'todo',
+      'reflect',
+      'todo',
+      'reflect',
+      'todo',
+      'reflect',
+    ]);
+  });
+
+  it('without a terminal and without --yes, the todos are rejected: nothing runs, exit 4', async () => {
+    const before = todosLog();
+    const r = await agentTodos();
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(
+      /the plan was rejected without feedback\. there is no terminal to ask on; pass --yes/,
+    );
+    expect(r.stdout).toBe('');
+    expect(todosLog()).toBe(before);
+  });
+
+  it('out of iterations before the model finishes: exit 3, saying so', async () => {
+    const r = await agentTodos('--yes', '--max-iterations', '1');
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'plan ended: out of iterations (at most 1 reflection) before the model finished',
+    );
+  });
+
+  it('--todos with --plan-mode or --mode is a usage error', async () => {
+    expectOneLineUsageError(
+      await agentTodos('--plan-mode'),
+      /--todos and --plan-mode are two ways to plan first/,
+    );
+    expectOneLineUsageError(await agentTodos('--mode', 'lazy'), /--mode is for the plan loop/);
+  });
+
+  it('on a terminal, the todos are asked about; feedback goes to the model for a new list', async () => {
+    const { agentCommand } = await import('../../src/cli/commands/agent.js');
+    writeFileSync(
+      join(todos.dir, 'feedback.json'),
+      JSON.stringify([
+        reply({ todos: [{ id: 't1', description: 'Record 42', intent: 'Log it' }] }),
+        reply({ todos: [{ id: 't1', description: 'Look up the price', intent: 'Know it' }] }),
+        { text: 'It is 42.' },
+        reply({ action: 'finish', changes: [], result: 'The price is 42.' }),
+      ]),
+    );
+    const answers = ['look it up instead\n', 'y\n'];
+    let err = '';
+    let out = '';
+    const code = await agentCommand(
+      'what is the ACME price?',
+      {
+        tools: join(todos.dir, 'tools.mjs'),
+        model: `scripted:${join(todos.dir, 'feedback.json')}`,
+        todos: true,
+      },
+      {
+        stdin: {
+          isTTY: true,
+          async *[Symbol.asyncIterator]() {
+            for (const answer of answers) yield answer;
+          },
+        },
+        stdout: { write: (t: string) => (out += t) },
+        stderr: { isTTY: true, write: (t: string) => (err += t) },
+        env: { TERM: 'dumb', NO_COLOR: '1' },
+      },
+    );
+    expect(code).toBe(0);
+    expect(err).toContain('1. Record 42 (t1: Log it)\n\nCarry out this plan? [y/N, or say what to change]');
+    expect(err).toContain('1. Look up the price (t1: Know it)\n\nCarry out this plan?');
+    expect(out).toBe('The price is 42.\n');
   });
 });

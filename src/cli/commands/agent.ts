@@ -14,7 +14,7 @@ import {
   isApprovalRejectedError,
 } from '../../errors.js';
 import type { AgentEvent } from '../../agent/agent-events.js';
-import type { ApprovalResponse } from '../../agent/approval.js';
+import type { ApprovalResponse, ApprovePlan } from '../../agent/approval.js';
 import type { Message } from '../../agent/model.js';
 import { PlanAgent } from '../../agent/plan-agent.js';
 import type { SolveResult } from '../../agent/solve.js';
@@ -30,6 +30,7 @@ import { LiveView } from '../live-view.js';
 import { type LimitFlags, limitsFlag } from '../limit-flags.js';
 import type { McpFlags } from '../mcp-servers.js';
 import { formatRunSummary } from '../run-summary.js';
+import { runTodoFlow } from './agent-todos.js';
 import { RUN_MODES, toRunJson } from './run.js';
 import { wholeNumber } from '../whole-number.js';
 
@@ -63,6 +64,12 @@ export interface AgentFlags extends McpFlags, LimitFlags {
    * @default 'eager'
    */
   readonly mode?: string;
+  /**
+   * Break the task into todos (approved like a plan), run each as its own agent turn and
+   * reflect after each: continue, revise the todos, or finish (a todo plan).
+   * @default false
+   */
+  readonly todos?: boolean;
   /**
    * Approve plans without asking.
    * @default false
@@ -101,6 +108,12 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
   const mode = flags.mode ?? 'eager';
   if (!(RUN_MODES as readonly string[]).includes(mode)) {
     throw new CliInputError(`--mode must be one of ${RUN_MODES.join(', ')}, not '${mode}'`);
+  }
+  if (flags.todos && flags.planMode) {
+    throw new CliInputError('--todos and --plan-mode are two ways to plan first: use one of them');
+  }
+  if (flags.todos && flags.mode !== undefined) {
+    throw new CliInputError('--mode is for the plan loop; with --todos each todo runs as an agent turn');
   }
   const maxIterations = wholeNumber(flags.maxIterations, '--max-iterations', 1);
   const limits = limitsFlag(flags);
@@ -173,34 +186,50 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     }
   };
 
+  // The tools module is the user's own code: its readOnlyHint annotations are believed. MCP
+  // servers' tools are marked untrusted unless --trust-mcp-annotations, so theirs are not.
+  const permissions = {
+    mode: 'bypassPermissions',
+    trustAnnotations: true,
+    ...(flags.readOnly !== undefined && { readOnly: flags.readOnly }),
+  } as const;
+  const approvePlan: ApprovePlan = async ({ plan }) => {
+    if (flags.yes) return true;
+    if (!prompter)
+      throw new ApprovalRejectedError(
+        'the plan',
+        undefined,
+        'there is no terminal to ask on; pass --yes to approve it',
+      );
+    const answer = await prompter.askLine(`\n${plan}\n\nCarry out this plan? [y/N, or say what to change] `);
+    return readPlanAnswer(answer);
+  };
   const agent = new PlanAgent({
     provider,
     tools,
-    // The tools module is the user's own code: its readOnlyHint annotations are believed. MCP
-    // servers' tools are marked untrusted unless --trust-mcp-annotations, so theirs are not.
-    permissions: {
-      mode: 'bypassPermissions',
-      trustAnnotations: true,
-      ...(flags.readOnly !== undefined && { readOnly: flags.readOnly }),
-    },
+    permissions,
     signal: controller.signal,
     onEvent,
-    approvePlan: async ({ plan }) => {
-      if (flags.yes) return true;
-      if (!prompter)
-        throw new ApprovalRejectedError(
-          'the plan',
-          undefined,
-          'there is no terminal to ask on; pass --yes to approve it',
-        );
-      const answer = await prompter.askLine(
-        `\n${plan}\n\nCarry out this plan? [y/N, or say what to change] `,
-      );
-      return readPlanAnswer(answer);
-    },
+    approvePlan,
   });
 
   try {
+    if (flags.todos) {
+      const code = await runTodoFlow(task, io, {
+        provider,
+        tools,
+        permissions,
+        limits,
+        maxIterations,
+        approvePlan,
+        onAgentEvent: onEvent,
+        signal: controller.signal,
+        progress: !flags.json,
+        json: flags.json === true,
+        color,
+      });
+      return interrupted ? ExitCode.INTERRUPTED : code;
+    }
     if (flags.planMode) {
       const messages: Message[] = [{ role: 'user', content: task }];
       const planned = await agent.plan(messages);
