@@ -1,5 +1,5 @@
 /** The examples, one per seed walkthrough, in seed order. */
-import { example as gollem } from './003-gollem.js';
+import { example as agentscope } from './002-agentscope.js';
 import type { Example } from './example.js';
 
-export const EXAMPLES: readonly Example[] = [gollem];
+export const EXAMPLES: readonly Example[] = [agentscope];

@@ -158,13 +158,15 @@ export {
 } from './agent/plan-mode.js';
 export { PlanModeContext } from './agent/plan-mode-context.js';
 export { PlanModePolicy, type PlanModePolicyOptions } from './agent/plan-mode-policy.js';
-export { planTools, type PlanToolsOptions } from './agent/plan-tools.js';
+export { type PlanModeSetup, type PlanModeSetupOptions, setupPlanMode } from './agent/plan-mode-setup.js';
+export {
+  type PlanModeSnapshot,
+  planModeSnapshot,
+  readPlanModeSnapshot,
+  restorePlanMode,
+} from './agent/plan-mode-snapshot.js';
+export { planTools, type PlanToolList, type PlanToolsOptions } from './agent/plan-tools.js';
 export { solutionSchema } from './agent/solution-schema.js';
 export type { SolveOptions, SolveResult } from './agent/solve.js';
 export { type Todo, TodoList } from './agent/todos.js';
 export { ToolClassifier } from './agent/tool-classifier.js';
-export { planTodos, TodoPlan, type TodoPlanOutcome } from './agent/todo-plan.js';
-export type { TodoPlanEvent, TodoPlanHooks } from './agent/todo-plan-events.js';
-export type { TodoPlanOptions } from './agent/todo-plan-options.js';
-export type { PlannedTodo, TodoChange, TodoPlanJson, TodoPlanState } from './agent/todo-plan-types.js';
-export { isPlanAlreadyExecutedError, PlanAlreadyExecutedError } from './errors.js';

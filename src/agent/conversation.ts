@@ -32,6 +32,12 @@ export interface ConverseOptions {
   /** The tools to offer, asked before every request (the latch can flip between turns). */
   readonly tools: () => readonly ModelToolDefinition[];
   readonly answer: (call: ModelToolCall) => Promise<ToolAnswer>;
+  /**
+   * Messages added at the end of each request only, never to `messages`: asked before every
+   * request, so a reminder (the todo list) reflects the current state and does not pile up.
+   * @default none
+   */
+  readonly extraMessages?: () => readonly Message[];
   readonly maxTurns: number;
   readonly phase: AgentPhase;
   readonly emit: AgentEventListener;
@@ -79,8 +85,9 @@ async function oneTurn(options: ConverseOptions): Promise<AssistantTurn> {
   const { provider, emit, phase } = options;
   let turn: AssistantTurn | undefined;
   const request = {
-    // A copy: the provider must not see the tool results this turn is about to add.
-    messages: [...options.messages],
+    // A copy: the provider must not see the tool results this turn is about to add, and the
+    // extra messages are for this request alone.
+    messages: [...options.messages, ...(options.extraMessages?.() ?? [])],
     tools: options.tools(),
     ...(options.signal && { signal: options.signal }),
   };

@@ -47,10 +47,34 @@ export {
   type PlanModeContextOptions,
 } from './plan-mode-context.js';
 export { PlanModePolicy, type PlanModePolicyOptions } from './plan-mode-policy.js';
+export {
+  isPlanModeSetup,
+  type PlanModeSetup,
+  type PlanModeSetupOptions,
+  setupPlanMode,
+} from './plan-mode-setup.js';
+export {
+  DEFAULT_MAX_PLAN_LENGTH,
+  type PlanModeParts,
+  type PlanModeSnapshot,
+  planModeSnapshot,
+  readPlanModeSnapshot,
+  type ReadPlanModeSnapshotOptions,
+  restorePlanMode,
+} from './plan-mode-snapshot.js';
 export { isPlanToolName, PLAN_TOOL_NAMES, type PlanToolName } from './plan-tool-names.js';
-export { planTools, type PlanToolsOptions } from './plan-tools.js';
+export { DEFAULT_PLANS_DIR, type PlanToolList, planTools, type PlanToolsOptions } from './plan-tools.js';
 export { strictestOf } from './strictest-policy.js';
-export { MAX_TODOS, readTodos, type Todo, TODO_STATUSES, TodoList, type TodoStatus } from './todos.js';
+export { TODO_REMINDER_HEADING, todoReminder, todoReminderText } from './todo-reminder.js';
+export {
+  MAX_TODO_CONTENT,
+  MAX_TODOS,
+  readTodos,
+  type Todo,
+  TODO_STATUSES,
+  TodoList,
+  type TodoStatus,
+} from './todos.js';
 export { planModeDenialReason, ToolClassifier, type ToolClassifierOptions } from './tool-classifier.js';
 export {
   ApprovalRejectedError,
@@ -75,6 +99,7 @@ export {
   type PlanAgentOptions,
   type PlanOutcome,
 } from './plan-agent.js';
+export { type PlanAgentPlanModeOptions } from './plan-agent-plan-mode.js';
 export { EXIT_PLAN_TOOL, LATENT_PROMPT, PLAN_MODE_ADVICE, PLANNING_PROMPT, SOLVE_PROMPT } from './prompts.js';
 export { solutionSchema, type SolutionSchemaOptions } from './solution-schema.js';
 export {
@@ -83,28 +108,3 @@ export {
   type SolveOptions,
   type SolveResult,
 } from './solve.js';
-export { MAX_APPROVAL_ROUNDS, planTodos, TodoPlan, type TodoPlanOutcome } from './todo-plan.js';
-export {
-  TODO_PLAN_HOOK_NAMES,
-  type TodoPlanEvent,
-  type TodoPlanHooks,
-  type TodoPlanListener,
-} from './todo-plan-events.js';
-export { MAX_TODOS_CEILING, TODO_PLAN_DEFAULTS, type TodoPlanOptions } from './todo-plan-options.js';
-export { TODO_EXECUTOR_PROMPT, TODO_PLANNER_PROMPT, TODO_REFLECTOR_PROMPT } from './todo-plan-prompts.js';
-export { MAX_GOAL_LENGTH } from './todo-plan-snapshot.js';
-export {
-  PLANNED_TODO_STATUSES,
-  type PlannedTodo,
-  type PlannedTodoStatus,
-  type ReflectionAction,
-  TODO_PLAN_STATES,
-  type TodoChange,
-  type TodoPlanExchange,
-  type TodoPlanJson,
-  type TodoPlanState,
-  type TodoResult,
-  type TodoToolCall,
-  type TodoToolCallOutcome,
-} from './todo-plan-types.js';
-export { isPlanAlreadyExecutedError, PlanAlreadyExecutedError } from '../errors.js';

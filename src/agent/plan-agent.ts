@@ -26,8 +26,10 @@ import type { Message, ModelProvider, ModelToolCall } from './model.js';
 import type { PermissionChecker } from './permission.js';
 import { PermissionPolicy, type PermissionPolicyOptions } from './permission-policy.js';
 import { PlanMode } from './plan-mode.js';
+import { type PlanAgentPlanModeOptions, wirePlanMode } from './plan-agent-plan-mode.js';
 import { PlanModeContext } from './plan-mode-context.js';
 import { PlanModePolicy } from './plan-mode-policy.js';
+import type { PlanModeSetup } from './plan-mode-setup.js';
 import { EXIT_PLAN_TOOL, PLAN_MODE_ADVICE, PLANNING_PROMPT } from './prompts.js';
 import { type SolveOptions, type SolveResult, solve } from './solve.js';
 
@@ -47,6 +49,16 @@ export interface PlanAgentOptions {
    * @default { mode: 'bypassPermissions' }: every tool given is allowed, except mutating ones while planning
    */
   readonly permissions?: PermissionPolicyOptions;
+  /**
+   * Plan mode in one option: the plan tools (enter_plan_mode, exit_plan_mode, plan_write,
+   * todo_write) added to `tools`, the guard and the plan-mode policy, and the todo list shown to
+   * the model before each turn. `true` takes the defaults (plans in `plans` under the working
+   * directory, reminders on); an object sets `plansDir`, `planFile`, `todos`, `maxPlanLength`,
+   * `reminders`; a `setupPlanMode()` result shares that plan mode (latch, plan tools, todos).
+   * Needs `approvePlan` (asked by exit_plan_mode). The setup is `agent.planMode`.
+   * @default false: no plan tools, no reminders
+   */
+  readonly planMode?: boolean | PlanAgentPlanModeOptions | PlanModeSetup;
   /**
    * Asked when the policy says `ask` about a call.
    * @default undefined: asks are denied, with a reason the model can read
@@ -133,6 +145,7 @@ export class PlanAgent {
   readonly #options: PlanAgentOptions;
   readonly #registry: ToolRegistry;
   readonly #guarded: GuardedTools;
+  readonly #planMode: PlanModeSetup | undefined;
   readonly #maxTurns: number;
   readonly #planningPrompt: string;
   /** This agent's last plan() ended with the latch still planning: execute() is its approval. */
@@ -168,11 +181,15 @@ export class PlanAgent {
     this.#options = options;
     this.provider = provider;
     this.#registry = ToolRegistry.from(options.tools);
-    this.context = options.context ?? defaultContext(this.#registry, options.permissions);
-    this.#guarded = guardTools(this.#registry, this.context.policy, {
-      ...(options.approveTool && { approve: options.approveTool }),
-      latch: this.context.latch,
-    });
+    const wired = wirePlanMode(options, this.#registry);
+    this.#planMode = wired?.setup;
+    this.context = wired?.context ?? options.context ?? defaultContext(this.#registry, options.permissions);
+    this.#guarded =
+      wired?.guarded ??
+      guardTools(this.#registry, this.context.policy, {
+        ...(options.approveTool && { approve: options.approveTool }),
+        latch: this.context.latch,
+      });
     this.#maxTurns = maxTurns;
     this.#planningPrompt = planningPrompt;
   }
@@ -180,6 +197,11 @@ export class PlanAgent {
   /** The latch shared with every child. */
   get latch(): PlanMode {
     return this.context.latch;
+  }
+
+  /** The plan mode the `planMode` option installed (todos, plan file, snapshot()), or undefined. */
+  get planMode(): PlanModeSetup | undefined {
+    return this.#planMode;
   }
 
   /** The tools the model would be offered right now (hidden: what the policy denies). */
@@ -296,6 +318,8 @@ export class PlanAgent {
       tools: options.tools ?? this.#registry,
       maxTurns: options.maxTurns ?? this.#maxTurns,
       context: this.context.child(options.policy ? { policy: options.policy } : {}),
+      // The same plan tools, todo list and plan file, not a second set.
+      ...(this.#planMode && { planMode: this.#planMode }),
     });
   }
 
@@ -312,6 +336,7 @@ export class PlanAgent {
         answer: how.answer,
         maxTurns: how.maxTurns ?? this.#maxTurns,
         phase,
+        extraMessages: () => this.#planMode?.reminders() ?? [],
         emit: (event) => this.#emit(event),
         ...(this.#options.signal && { signal: this.#options.signal }),
       });

@@ -177,6 +177,8 @@ export function setupPlanMode(options: PlanModeSetupOptions): PlanModeSetup {
   try {
     guarded = guardTools([...registry.tools(), ...made], shared.policy, {
       ...(approveTool && { approve: approveTool }),
+      // A child's policy (strictestOf) has no latch of its own to report in denials.
+      latch: shared.latch,
     });
   } catch (error) {
     made.close();
