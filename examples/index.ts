@@ -1,5 +1,6 @@
 /** The examples, one per seed walkthrough, in seed order. */
 import { example as agentscope } from './002-agentscope.js';
+import { example as gollem } from './003-gollem.js';
 import type { Example } from './example.js';
 
-export const EXAMPLES: readonly Example[] = [agentscope];
+export const EXAMPLES: readonly Example[] = [agentscope, gollem];

@@ -170,3 +170,8 @@ export { solutionSchema } from './agent/solution-schema.js';
 export type { SolveOptions, SolveResult } from './agent/solve.js';
 export { type Todo, TodoList } from './agent/todos.js';
 export { ToolClassifier } from './agent/tool-classifier.js';
+export { planTodos, TodoPlan, type TodoPlanOutcome } from './agent/todo-plan.js';
+export type { TodoPlanEvent, TodoPlanHooks } from './agent/todo-plan-events.js';
+export type { TodoPlanOptions } from './agent/todo-plan-options.js';
+export type { PlannedTodo, TodoChange, TodoPlanJson, TodoPlanState } from './agent/todo-plan-types.js';
+export { isPlanAlreadyExecutedError, PlanAlreadyExecutedError } from './errors.js';
