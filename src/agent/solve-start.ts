@@ -62,11 +62,7 @@ export function solveStart(
   }
   if (options.stateSchema !== undefined) {
     // Checked as the compiler will check it in every solution: within the limits, its patterns usable.
-    const probe = [
-      { type: 'state', schema: stateSchema },
-      { type: 'plan', plan: [] },
-    ];
-    const checked = compile(probe, { ...(limits && { limits }) });
+    const checked = compile([], { stateSchema: options.stateSchema, ...(limits && { limits }) });
     if (!checked.ok) throw new TypeError(problems('the stateSchema option', checked.diagnostics));
   }
   return { input, state, stateSchema, plan, toolNames };

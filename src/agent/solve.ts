@@ -10,12 +10,11 @@
  * A side effect happens once per solve(): a mutating call that succeeded in an earlier turn is
  * not run again with the same arguments; its result is reused (see side-effect-ledger.ts).
  */
-import { compile } from '../compile/compile.js';
+import { type CompileResult, compile } from '../compile/compile.js';
 import type { CompiledPlan } from '../compile/types.js';
-import { compareDiagnostics, type Diagnostic } from '../language/diagnostics.js';
+import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
-import { parsePlan } from '../language/parse-plan.js';
 import { run } from '../run/run.js';
 import type { CallError, CallReport, CallStatus, LatentFunction, RunResult } from '../run/types.js';
 import { simulate } from '../simulate/simulate.js';
@@ -288,44 +287,36 @@ async function askForSolution(
     });
     const text = turn.message.content;
     messages.push({ role: 'assistant', content: text });
-    const parsed = parsePlan(text, { ...(how.limits && { limits: how.limits }) });
-    const shape = readSolution(parsed);
+    const compiled = compile(text, {
+      tools: how.tools,
+      input: how.input,
+      state: how.state,
+      mode: how.mode,
+      ...(how.stateSchema && { stateSchema: how.stateSchema }),
+      ...(how.limits && { limits: how.limits }),
+    });
+    diagnostics = compiled.diagnostics;
+    const shape = readSolution(compiled);
     if (typeof shape === 'string') {
-      diagnostics = parsed.diagnostics;
       messages.push({
         role: 'user',
         content: `${shape} Answer again with the JSON object {"calls": [...], "output": ...} only.`,
       });
       continue;
     }
-    // The state schema is the caller's, not the model's: laid over the document it wrote.
-    const document = how.stateSchema ? { ...shape.document, stateSchema: how.stateSchema } : shape.document;
-    const compiled = compile(document, {
-      tools: how.tools,
-      input: how.input,
-      state: how.state,
-      mode: how.mode,
-      ...(how.limits && { limits: how.limits }),
-    });
     if (compiled.ok && compiled.plan) {
       return { ok: true, plan: compiled.plan, calls: shape.calls, output: shape.output, repairs };
     }
-    // What parsing tolerated (comments) is said too, so the whole picture is in one list.
-    diagnostics = [...parsed.diagnostics, ...compiled.diagnostics].sort(compareDiagnostics);
     messages.push({ role: 'user', content: repairText(compiled.diagnostics) });
   }
   return { ok: false, diagnostics };
 }
 
 /** The solution's two keys, or why the text is not a solution. */
-function readSolution(
-  parsed: ReturnType<typeof parsePlan>,
-):
-  | { document: NonNullable<ReturnType<typeof parsePlan>['document']>; calls: unknown[]; output: unknown }
-  | string {
-  const { document } = parsed;
+function readSolution(compiled: CompileResult): { calls: unknown[]; output: unknown } | string {
+  const { document } = compiled;
   if (!document) {
-    const first = parsed.diagnostics.find((d) => d.severity === 'error');
+    const first = compiled.diagnostics.find((d) => d.severity === 'error');
     if (first?.code === 'E_JSON') {
       return `Your answer is not JSON (${first.message} at ${first.line}:${first.column}).`;
     }
@@ -337,7 +328,7 @@ function readSolution(
   if (calls.length === 0 && output === null) {
     return 'Your answer has no calls and no output: give the calls still needed, or the output.';
   }
-  return { document, calls: [...calls], output };
+  return { calls: [...calls], output };
 }
 
 function repairText(diagnostics: readonly Diagnostic[]): string {

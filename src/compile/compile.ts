@@ -41,6 +41,12 @@ export interface CompileOptions {
    */
   readonly state?: JsonObject;
   /**
+   * JSON Schema of the state object, used instead of the document's state message schema:
+   * output paths must fit it (E_STATE_SCHEMA), and a read it declares is not unresolved.
+   * @default the document's state schema, if any
+   */
+  readonly stateSchema?: JsonObject;
+  /**
    * Overrides the mode the document asks for.
    * @default the document's mode (eager when it names none)
    */
@@ -98,7 +104,8 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   const pending = new DiagnosticList(limits.maxDiagnostics);
   const givenInput = optionValue('input', document.input, options.input, limits, pending);
   const state = optionValue('state', document.state, options.state, limits, pending) ?? {};
-  const stateSchema = document.stateSchema;
+  const stateSchema = optionStateSchema(options.stateSchema, limits, pending) ?? document.stateSchema;
+  const stateSchemaPointer = options.stateSchema ? '' : (document.stateSchemaPointer ?? '');
   const builder = new PlanBuilder({
     tools,
     input: givenInput,
@@ -109,7 +116,7 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
     callsPointer: document.callsPointer,
     diagnostics: pending,
   });
-  if (stateSchema) checkStateSchemaPatterns(stateSchema, document.stateSchemaPointer ?? '', builder.pending);
+  if (stateSchema) checkStateSchemaPatterns(stateSchema, stateSchemaPointer, builder.pending);
   if (tools && document.tools) checkToolMessages(document.tools, tools, builder.pending);
   for (const raw of document.calls) builder.add(raw);
   const ordering = builder.finish();
@@ -180,4 +187,31 @@ function optionValue(
     );
   }
   return fromDocument === undefined ? fromOption : { ...fromDocument, ...fromOption };
+}
+
+/**
+ * The stateSchema option, bounded like a document's (it is walked by the compiler and by ajv).
+ * Its problems have no place in the document: they are reported at its root.
+ * @throws {TypeError} when it is not a JSON Schema object, or holds what JSON cannot.
+ */
+function optionStateSchema(
+  schema: JsonObject | undefined,
+  limits: Limits,
+  pending: DiagnosticSink,
+): JsonObject | undefined {
+  if (schema === undefined) return undefined;
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    throw new TypeError(`Expected stateSchema to be a JSON Schema object, got ${describeValue(schema)}`);
+  }
+  const checked = checkJson(schema, { limits });
+  if (!('problem' in checked)) return schema;
+  const { problem } = checked;
+  const where = problem.pointer === '' ? '' : ` at ${problem.pointer}`;
+  if (problem.code === 'NOT_JSON') {
+    throw new TypeError(`Expected stateSchema to be JSON data, but the schema${where} ${problem.message}`);
+  }
+  pending.push(
+    error('E_LIMIT', '', `the stateSchema option${where} ${problem.message}`, { hint: problem.hint }),
+  );
+  return undefined;
 }
