@@ -1,6 +1,7 @@
 /** The examples, one per seed walkthrough, in seed order. */
 import { example as agentscope } from './002-agentscope.js';
 import { example as gollem } from './003-gollem.js';
+import { example as acts } from './004-acts.js';
 import type { Example } from './example.js';
 
-export const EXAMPLES: readonly Example[] = [agentscope, gollem];
+export const EXAMPLES: readonly Example[] = [agentscope, gollem, acts];

@@ -66,17 +66,22 @@ const STATUS_TEXT: Record<CallStatus, string> = {
   rejected: 'rejected by a person',
 };
 
-/**
- * One line: the call's id and tool (as JSON strings, so an id with a line break cannot end the
- * comment and write into the context), and how it ended.
- */
+/** One line: the call's id and tool, and how it ended. */
 function progressText(report: CallReport): string {
-  const head = `call ${JSON.stringify(report.id)} (${JSON.stringify(report.tool)}): ${STATUS_TEXT[report.status]}`;
+  const head = `call ${name(report.id)} (${name(report.tool)}): ${STATUS_TEXT[report.status]}`;
   if (report.reused) {
     return `${head}; not run again: it had already run with these arguments in an earlier turn, and that result was reused`;
   }
   if (report.status === 'failed' && report.handled) return `${head}; its error was written to the error path`;
   return head;
+}
+
+/**
+ * An id or tool name as written when it is plain, else as a JSON string: an id the model wrote
+ * with a line break in it cannot end the comment and write into the context.
+ */
+function name(text: string): string {
+  return /^[\w.-]{1,100}$/.test(text) ? text : JSON.stringify(text);
 }
 
 /** Pretty JSON indented `level` steps of two spaces, the first line included. */
