@@ -333,7 +333,9 @@ describe('plan agent --todos (a todo plan, in process)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('ACME is 42, and it is recorded.\n');
     const lines = r.stderr.split('\n');
-    expect(lines.filter((l) => /^(todos:| {2}\d\.|▶|✓|✗|reflection|revised| {2}[+~-]|plan )/.test(l))).toEqual([
+    expect(
+      lines.filter((l) => /^(todos:| {2}\d\.|▶|✓|✗|reflection|revised| {2}[+~-]|plan )/.test(l)),
+    ).toEqual([
       'todos:',
       '  1. t1: Look up the ACME price',
       '  2. t2: Record the price',
