@@ -97,7 +97,13 @@ export function formatCliError(message: string, options: Pick<FormatOptions, 'co
 }
 
 export function oneLine(text: string): string {
-  return text.trim().replace(/\s*\r?\n\s*/g, ' ');
+  // Split, not a regex: /\s*\r?\n\s*/ backtracks over a long run of spaces (quadratic), and the
+  // text may be a tool's or a model's error message.
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .join(' ');
 }
 
 /** `12ms`, `1.24s`, `12.3s`, `2m 05s`. */

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatCliError, formatDiagnostic, formatSummary, shouldUseColor } from '../../src/cli/format.js';
+import {
+  formatCliError,
+  formatDiagnostic,
+  formatSummary,
+  oneLine,
+  shouldUseColor,
+} from '../../src/cli/format.js';
 import type { Diagnostic } from '../../src/language/diagnostics.js';
 
 const diagnostic: Diagnostic = {
@@ -62,5 +68,13 @@ describe('shouldUseColor', () => {
 describe('formatCliError', () => {
   it('is one line', () => {
     expect(formatCliError('a\n  b')).toBe('plan: error: a b\n');
+  });
+});
+
+describe('oneLine on untrusted text', () => {
+  it('folds lines, and a 200,000-space run without a newline passes in one sweep (the old regex backtracked)', () => {
+    expect(oneLine('  first line  \r\n\n   second\t\n third  ')).toBe('first line second third');
+    const spaces = ' '.repeat(200_000);
+    expect(oneLine(`a${spaces}b`)).toBe(`a${spaces}b`);
   });
 });
