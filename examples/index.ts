@@ -1,7 +1,9 @@
 /** The examples, one per seed walkthrough, in seed order. */
+import { example as adkFluent } from './000-adk-fluent.js';
+import { example as miniClawCode } from './001-mini-claw-code.js';
 import { example as agentscope } from './002-agentscope.js';
 import { example as gollem } from './003-gollem.js';
 import { example as acts } from './004-acts.js';
 import type { Example } from './example.js';
 
-export const EXAMPLES: readonly Example[] = [agentscope, gollem, acts];
+export const EXAMPLES: readonly Example[] = [adkFluent, miniClawCode, agentscope, gollem, acts];
