@@ -101,7 +101,10 @@ export interface GuardedTools {
    * @throws {ApprovalRejectedError} when the person says no.
    */
   authorize(toolName: string, args: Readonly<Record<string, unknown>>, toolCallId?: string): Promise<void>;
-  /** Runs one call of the model's through both layers; never throws for a refusal or a tool error. */
+  /**
+   * Runs one call of the model's through both layers; never throws for a refusal or a tool error.
+   * @throws {TypeError} for a bad option (`planModeAdvice`).
+   */
   call(call: ModelToolCall, options?: GuardedCallOptions): Promise<GuardedCallResult>;
 }
 

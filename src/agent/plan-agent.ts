@@ -65,7 +65,8 @@ export interface PlanAgentOptions {
    */
   readonly approveTool?: ApproveToolCall;
   /**
-   * Asked when the model submits its plan with exit_plan; a no (with feedback) keeps planning.
+   * Asked when the model submits its plan in plan(): with exit_plan, or as a plain-text answer.
+   * A no (with feedback, handed to the model) keeps planning.
    * @default undefined: the plan is accepted as submitted (the caller approves it afterwards)
    */
   readonly approvePlan?: ApprovePlan;
