@@ -8,7 +8,8 @@ let translation: Record<string, unknown>;
 
 beforeAll(async () => {
   outcome = await example.run();
-  ({ refund, translation } = outcome.facts as Record<string, Record<string, unknown>>);
+  const facts = outcome.facts as { refund: Record<string, unknown>; translation: Record<string, unknown> };
+  ({ refund, translation } = facts);
 });
 
 const comment = (what: string) => `a // comment, which JSON does not allow: ${what}`;
