@@ -32,6 +32,7 @@ import { PlanModePolicy } from './plan-mode-policy.js';
 import type { PlanModeSetup } from './plan-mode-setup.js';
 import { EXIT_PLAN_TOOL, PLAN_MODE_ADVICE, PLANNING_PROMPT } from './prompts.js';
 import { type SolveOptions, type SolveResult, solve } from './solve.js';
+import type { ToolClassifier } from './tool-classifier.js';
 
 export interface PlanAgentOptions {
   /** The model. Required. */
@@ -94,15 +95,19 @@ export interface PlanAgentOptions {
 
 export interface PlanOutcome {
   /**
-   * `planned`: the model submitted a plan, with exit_plan or as its plain-text answer
-   * (approved when `approvePlan` is set), and the latch left planning; `answered`: it ended
+   * `planned`: the model submitted a plan, with exit_plan (exit_plan_mode under `planMode`) or
+   * as its plain-text answer (approved when `approvePlan` is set), and the latch left planning; `answered`: it ended
    * with an empty turn, so there is no plan; `max_turns`: it ran out of turns while planning.
    */
   readonly status: 'planned' | 'answered' | 'max_turns';
   /** The plan submitted, or null. */
   readonly plan: string | null;
-  /** How the plan came: `exit_plan` (the tool), `text` (a plain-text answer), or null. */
-  readonly submittedWith: 'exit_plan' | 'text' | null;
+  /**
+   * How the plan came: `exit_plan` (the tool), `exit_plan_mode` (the plan tools, when the
+   * `planMode` option installed them; approved by `approvePlan`), `text` (a plain-text answer),
+   * or null.
+   */
+  readonly submittedWith: 'exit_plan' | 'exit_plan_mode' | 'text' | null;
   /** The text of the model's last turn. */
   readonly text: string;
   /** The conversation (the array passed in, appended to). */
@@ -228,15 +233,28 @@ export class PlanAgent {
     while (submitted === null && turnsLeft > 0) {
       const result = await this.#converse('plan', messages, {
         maxTurns: turnsLeft,
-        tools: () => [...this.#guarded.definitions(), EXIT_PLAN_TOOL],
+        // With the plan tools installed, exit_plan_mode ends planning (approved by a person):
+        // a second way out (the virtual exit_plan) would only confuse the model.
+        tools: () =>
+          this.#planMode ? this.#guarded.definitions() : [...this.#guarded.definitions(), EXIT_PLAN_TOOL],
         answer: async (call) => {
           if (submitted !== null)
             return notRun(
               call,
               'the plan was submitted earlier in this turn; nothing else runs until it is carried out',
             );
-          if (call.name !== EXIT_PLAN_TOOL.name) {
-            return this.#callTool(call, { planModeAdvice: PLAN_MODE_ADVICE.exitPlan });
+          if (this.#planMode || call.name !== EXIT_PLAN_TOOL.name) {
+            const answer = await this.#callTool(
+              call,
+              this.#planMode ? {} : { planModeAdvice: PLAN_MODE_ADVICE.exitPlan },
+            );
+            // exit_plan_mode approved: the latch left planning, and the plan is the latch's.
+            if (this.#planMode && !this.latch.isPlanning) {
+              submitted = this.latch.plan ?? '';
+              submittedWith = 'exit_plan_mode';
+              return { ...answer, stop: true };
+            }
+            return answer;
           }
           const { answer, plan } = await this.#exitPlan(call, lastAssistantText(messages));
           if (plan !== undefined) {
@@ -294,9 +312,12 @@ export class PlanAgent {
   /** The plan loop of seeds/004: see {@link solve}. */
   async solve(input: string | Record<string, unknown>, options: SolveOptions = {}): Promise<SolveResult> {
     try {
+      const classifier = classifierOf(this.context.policy);
       const result = await solve(input, options, {
         provider: this.provider,
         tools: () => this.#guarded.tools(),
+        // The policy's word on read-only (its allowlist, its trust), not the annotations alone.
+        ...(classifier && { isReadOnly: (tool: Tool) => classifier.isReadOnly(tool.name, tool) }),
         emit: (event) => this.#emit(event),
         ...(this.#options.signal && { signal: this.#options.signal }),
       });
@@ -495,4 +516,11 @@ function lastAssistantText(messages: readonly Message[], skipEmpty = false): str
 
 function notRun(call: ModelToolCall, why: string): Promise<ToolAnswer> {
   return Promise.resolve({ outcome: 'failed', message: toolResult(call, `Not run: ${why}.`, true) });
+}
+
+/** The classifier behind a policy, when it has one (a PlanModePolicy or a PermissionPolicy). */
+function classifierOf(policy: PermissionChecker): ToolClassifier | undefined {
+  return policy instanceof PlanModePolicy || policy instanceof PermissionPolicy
+    ? policy.classifier
+    : undefined;
 }

@@ -250,3 +250,38 @@ describe('PlanAgent planMode', () => {
     expect(new PlanAgent({ provider, tools: [], planMode: false }).planMode).toBeUndefined();
   });
 });
+
+describe('PlanAgent.plan() under planMode', () => {
+  it('ends on an approved exit_plan_mode, offers no virtual exit_plan, and execute() may write', async () => {
+    const fs = files();
+    const provider = new ScriptedProvider({
+      turns: [
+        { toolCalls: [{ name: 'read' }] },
+        { toolCalls: [{ name: 'exit_plan_mode', arguments: { plan: '1. write' } }] },
+        { toolCalls: [{ name: 'write' }] },
+        { text: 'written' },
+      ],
+    });
+    const asked: string[] = [];
+    const agent = new PlanAgent({
+      provider,
+      tools: fs.tools,
+      approvePlan: ({ plan }) => {
+        asked.push(plan);
+        return true;
+      },
+      planMode: { plansDir: join(dir, 'plans') },
+    });
+    made.push(agent.planMode!);
+    const messages: Message[] = [{ role: 'user', content: 'write it' }];
+    const planned = await agent.plan(messages);
+    expect(planned).toMatchObject({ status: 'planned', plan: '1. write', submittedWith: 'exit_plan_mode' });
+    expect(asked).toEqual(['1. write']);
+    expect(names(provider.requests[0]!.tools ?? [])).not.toContain('exit_plan');
+    expect(names(provider.requests[0]!.tools ?? [])).toContain('exit_plan_mode');
+    expect(agent.latch.state).toBe('executing');
+    const executed = await agent.execute(messages);
+    expect(executed.text).toBe('written');
+    expect(names(provider.requests[2]!.tools ?? [])).toContain('write');
+  });
+});

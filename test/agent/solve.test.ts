@@ -289,6 +289,17 @@ describe('PlanAgent.solve: a side effect happens once', () => {
     }
   });
 
+  it('PlanAgent.solve asks its policy: a tool the readOnly allowlist names runs again, without annotations', async () => {
+    const lookupAgain = { calls: [firstPlan.calls[0]], output: 'checked twice' };
+    const { tools, lookups } = desk({ historyReadOnly: false });
+    const provider = new ScriptedProvider({ turns: [json(firstPlan), json(lookupAgain)] });
+    const agent = new PlanAgent({ provider, tools, permissions: { readOnly: ['checkBillingHistory'] } });
+    const result = await agent.solve(input);
+    expect(result.status).toBe('done');
+    expect(lookups).toHaveLength(2);
+    expect(result.runs[1]!.calls[0]!.reused).toBeUndefined();
+  });
+
   it('the same tool with other arguments runs again', async () => {
     const { tools, refunds } = desk();
     const other = {
