@@ -165,6 +165,7 @@ export function formatEventLine(event: RunEvent): string {
       if (event.durationMs !== null) line += ` ${formatDuration(event.durationMs)}`;
       if (event.branch !== null) line += ` branch ${event.branch}`;
       if (event.handled) line += ' handled';
+      if (event.reused) line += ' reused';
       if (event.error) line += `: ${describeError(event.error)}`;
       return line;
     }

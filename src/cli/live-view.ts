@@ -133,6 +133,9 @@ export function formatEndedRow(row: CallRow, format: RowFormat): string {
   const head = (mark: string, style: Style) => `${paint(mark, c, style)} ${names(row, format)}`;
   switch (end.status) {
     case 'succeeded':
+      // A reused call ran in an earlier turn: it took no time now, and says so.
+      if (end.reused)
+        return `${head('✓', 'green')}${branch}  ${paint('reused (ran in an earlier turn)', c, 'dim')}`;
       return `${head('✓', 'green')}${paint(took, c, 'dim')}${branch}`;
     case 'failed': {
       if (end.handled) {

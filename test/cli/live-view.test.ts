@@ -265,6 +265,7 @@ describe('formatEventLine (off a terminal)', () => {
         error: { message: 'no' },
       }),
       end('park', 'findPark', 3, { status: 'skipped' }),
+      end('refund', 'issueRefund', 3, { attempts: 0, reused: true }),
       { type: 'run:end', at: at(0), status: 'failed' },
     ].map((e) => formatEventLine(e as RunEvent));
     expect(lines).toEqual([
@@ -279,6 +280,7 @@ describe('formatEventLine (off a terminal)', () => {
       'call:end weather succeeded 12ms branch 1',
       'call:end pay failed 3ms branch 1 handled: no',
       'call:end park skipped',
+      'call:end refund succeeded reused',
       'run:end failed',
     ]);
   });
@@ -387,3 +389,14 @@ describe('the approval prompt', () => {
 async function* chunks(parts: string[]): AsyncGenerator<Uint8Array> {
   for (const part of parts) yield new TextEncoder().encode(part);
 }
+
+describe('a reused call on the board', () => {
+  it('says it ran in an earlier turn instead of a duration', () => {
+    const row = { id: 'refund', tool: 'issueRefund', phase: 'ended' as const, since: at(0), attempt: 0 };
+    const line = formatEndedRow(
+      { ...row, end: end('refund', 'issueRefund', 0, { attempts: 0, reused: true }) as never },
+      FORMAT,
+    );
+    expect(line).toBe('✓ refund   issueRefu…  reused (ran in an earlier turn)');
+  });
+});
