@@ -246,6 +246,11 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       '--max-iterations <n>',
       'most solutions asked for (default: 5); with --todos, most reflections (default: 20)',
     )
+    .option(
+      '--context <file>',
+      'the plan loop starts from this context in the plan language: input, state (and its schema), a plan, tool messages',
+    )
+    .option('--system-prompt <text>', "instructions for the model, sent before the plan loop's own")
     .option('-y, --yes', 'approve plans without asking')
     .option('--json', 'print one JSON object to stdout at the end, and no progress')
     .addHelpText('after', AGENT_HELP)

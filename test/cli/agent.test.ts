@@ -449,3 +449,79 @@ describe('plan agent --todos (a todo plan, in process)', () => {
     expect(out).toBe('The price is 42.\n');
   });
 });
+
+describe('plan agent --context and --system-prompt (the plan loop started from a context)', () => {
+  const files = tempDir({
+    'tools.mjs': TOOLS,
+    'context.json': `[
+      // The walkthrough's own notation: comments, a tool message, a trailing comma.
+      { "type": "tool", "tool": "Tool.lookup" },
+      { "type": "input", "symbol": "ACME" },
+    ]`,
+    'unknown-tool.json': '[{ "type": "tool", "tool": "Tool.sendMoney" }]',
+    'from-context.json': [
+      text({
+        calls: [{ _tool: 'lookup', symbol: '†input.symbol', _outputPath: '†state.price' }],
+        output: null,
+      }),
+      text({ calls: [], output: { price: '†state.price' } }),
+    ],
+  });
+  afterAll(() => files.cleanup());
+  const at = (name: string) => join(files.dir, name);
+
+  it('starts from the context: its input (and its comments, tool message and trailing comma) are read', async () => {
+    const r = await planInProcess([
+      'agent',
+      'price check',
+      '--tools',
+      at('tools.mjs'),
+      '--model',
+      `scripted:${at('from-context.json')}`,
+      '--context',
+      at('context.json'),
+      '--system-prompt',
+      'Be brief.',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { status: string; state: Record<string, unknown> };
+    expect(out.status).toBe('done');
+    expect(out.state.price).toBe(42);
+  });
+
+  it('a context naming a tool that does not exist is exit 2 with one line, before any model is asked', async () => {
+    expectOneLineUsageError(
+      await planInProcess([
+        'agent',
+        'x',
+        '--tools',
+        at('tools.mjs'),
+        '--model',
+        `scripted:${at('from-context.json')}`,
+        '--context',
+        at('unknown-tool.json'),
+      ]),
+      /context file '.*unknown-tool\.json': .*sendMoney/,
+    );
+  });
+
+  it('--context and --system-prompt are for the plan loop, not --plan-mode or --todos', async () => {
+    for (const extra of [['--plan-mode'], ['--todos']]) {
+      expectOneLineUsageError(
+        await planInProcess([
+          'agent',
+          'x',
+          '--tools',
+          at('tools.mjs'),
+          '--model',
+          `scripted:${at('from-context.json')}`,
+          '--system-prompt',
+          'Be brief.',
+          ...extra,
+        ]),
+        /--system-prompt is for the plan loop/,
+      );
+    }
+  });
+});

@@ -392,7 +392,7 @@ async function* chunks(parts: string[]): AsyncGenerator<Uint8Array> {
 
 describe('a reused call on the board', () => {
   it('says it ran in an earlier turn instead of a duration', () => {
-    const row = { id: 'refund', tool: 'issueRefund', phase: 'ended' as const, since: at(0), attempt: 0 };
+    const row = { id: 'refund', tool: 'issueRefund', phase: 'ended' as const, since: 0, attempt: 0 };
     const line = formatEndedRow(
       { ...row, end: end('refund', 'issueRefund', 0, { attempts: 0, reused: true }) as never },
       FORMAT,

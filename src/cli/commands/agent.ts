@@ -18,6 +18,9 @@ import type { ApprovalResponse, ApprovePlan } from '../../agent/approval.js';
 import type { Message } from '../../agent/model.js';
 import { PlanAgent } from '../../agent/plan-agent.js';
 import type { SolveResult } from '../../agent/solve.js';
+import { solveStart } from '../../agent/solve-start.js';
+import type { Limits } from '../../language/limits.js';
+import type { ToolRegistry } from '../../tools/registry.js';
 import { createProvider } from '../../agent/providers/create.js';
 import { loadTimeoutFlag, loadToolRegistry } from '../compile-inputs.js';
 import { formatPlanListing, formatPlanSimulation, lineReader, Prompter } from '../approval-prompt.js';
@@ -25,7 +28,7 @@ import { CliInputError } from '../cli-input-error.js';
 import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatCliError, oneLine, paint, shouldUseColor } from '../format.js';
-import type { CliIo } from '../io.js';
+import { type CliIo, displayName, readText } from '../io.js';
 import { LiveView } from '../live-view.js';
 import { type LimitFlags, limitsFlag } from '../limit-flags.js';
 import type { McpFlags } from '../mcp-servers.js';
@@ -85,6 +88,17 @@ export interface AgentFlags extends McpFlags, LimitFlags {
    * @default '5'
    */
   readonly maxIterations?: string;
+  /**
+   * A file in the plan language to start the plan loop from: input, state (with its schema),
+   * a plan and tool messages (comments and trailing commas allowed).
+   * @default undefined
+   */
+  readonly context?: string;
+  /**
+   * Instructions for the model, sent before the plan loop's own.
+   * @default undefined
+   */
+  readonly systemPrompt?: string;
 }
 
 /**
@@ -115,9 +129,19 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
   if (flags.todos && flags.mode !== undefined) {
     throw new CliInputError('--mode is for the plan loop; with --todos each todo runs as an agent turn');
   }
+  for (const [flag, given] of [
+    ['--context', flags.context],
+    ['--system-prompt', flags.systemPrompt],
+  ] as const) {
+    if (given !== undefined && (flags.todos || flags.planMode)) {
+      throw new CliInputError(`${flag} is for the plan loop; leave out --todos and --plan-mode to use it`);
+    }
+  }
   const maxIterations = wholeNumber(flags.maxIterations, '--max-iterations', 1);
   const limits = limitsFlag(flags);
   const tools = await loadToolRegistry(flags.tools, flags.mcpTools ?? [], loadTimeoutFlag(flags));
+  const context =
+    flags.context === undefined ? undefined : await readContext(task, flags.context, tools, limits, io);
   let provider;
   try {
     provider = createProvider(flags.model, {
@@ -249,6 +273,8 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     const result = await agent.solve(task, {
       mode: mode as 'eager' | 'lazy',
       limits,
+      ...(context !== undefined && { context }),
+      ...(flags.systemPrompt !== undefined && { systemPrompt: flags.systemPrompt }),
       ...(maxIterations !== undefined && { maxIterations }),
       approve: async ({ plan }) => {
         if (flags.yes) return true;
@@ -332,4 +358,27 @@ function finish(io: CliIo, flags: AgentFlags, outcome: Record<string, unknown>, 
     );
   } else if (typeof outcome.text === 'string' && outcome.text !== '') io.stdout.write(`${outcome.text}\n`);
   return code;
+}
+
+/**
+ * The --context file's text, checked before any model is asked: it must parse as a context and
+ * fit the tools (its tool messages name tools that exist, its plan compiles).
+ * @throws {CliInputError} (exit 2) naming the file and every problem, on one line.
+ */
+async function readContext(
+  task: string,
+  file: string,
+  tools: ToolRegistry,
+  limits: Limits,
+  io: CliIo,
+): Promise<string> {
+  const text = await readText(file, { io, what: 'context file', limits });
+  try {
+    solveStart(task, { context: text }, tools.tools(), limits);
+  } catch (e) {
+    if (e instanceof TypeError)
+      throw new CliInputError(`context file '${displayName(file)}': ${oneLine(e.message)}`);
+    throw e;
+  }
+  return text;
 }
