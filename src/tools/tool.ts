@@ -53,10 +53,11 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
   readonly outputSchema?: JsonSchema;
   readonly annotations?: ToolAnnotations;
   /**
-   * `false`: the annotations are a third party's claims (an MCP server's), which
-   * `trustAnnotations: true` does not believe; only a `readOnly` allowlist or a
-   * `trustAnnotations` function that says yes makes such a tool read-only.
-   * @default true (the definition is your own)
+   * `false`: the annotations are a third party's claims (an MCP server's, or a tool adapted from
+   * the AI SDK or the OpenAI Agents SDK, as the adapters mark them), which `trustAnnotations: true`
+   * (the default) does not believe; only a `readOnly` allowlist or a `trustAnnotations` function
+   * that says yes makes such a tool read-only.
+   * @default true (the definition is your own, and its `readOnlyHint` is believed)
    */
   readonly annotationsTrusted?: boolean;
   /** Its result is produced by the model, not by code. */
