@@ -33,6 +33,7 @@ import type { PlanModeSetup } from './plan-mode-setup.js';
 import { EXIT_PLAN_TOOL, PLAN_MODE_ADVICE, PLANNING_PROMPT } from './prompts.js';
 import { type SolveOptions, type SolveResult, solve } from './solve.js';
 import type { ToolClassifier } from './tool-classifier.js';
+import { defaultPlanModeContext } from './default-context.js';
 
 export interface PlanAgentOptions {
   /** The model. Required. */
@@ -189,7 +190,8 @@ export class PlanAgent {
     this.#registry = ToolRegistry.from(options.tools);
     const wired = wirePlanMode(options, this.#registry);
     this.#planMode = wired?.setup;
-    this.context = wired?.context ?? options.context ?? defaultContext(this.#registry, options.permissions);
+    this.context =
+      wired?.context ?? options.context ?? defaultPlanModeContext(this.#registry, options.permissions);
     this.#guarded =
       wired?.guarded ??
       guardTools(this.#registry, this.context.policy, {
@@ -461,15 +463,6 @@ export class PlanAgent {
       // An observer's failure is its own: the agent goes on.
     }
   }
-}
-
-function defaultContext(
-  registry: ToolRegistry,
-  permissions: PermissionPolicyOptions | undefined,
-): PlanModeContext {
-  const latch = new PlanMode();
-  const base = new PermissionPolicy({ mode: 'bypassPermissions', ...permissions, tools: registry });
-  return new PlanModeContext({ latch, policy: new PlanModePolicy(base, latch) });
 }
 
 /**

@@ -12,11 +12,10 @@ import { describeValue } from './describe-value.js';
 import { type GuardedTools, guardTools } from './guard-tools.js';
 import type { Message } from './model.js';
 import type { PermissionChecker } from './permission.js';
-import { PermissionPolicy, type PermissionPolicyOptions } from './permission-policy.js';
+import type { PermissionPolicyOptions } from './permission-policy.js';
 import type { PlanFile } from './plan-file.js';
 import { PlanMode } from './plan-mode.js';
 import { PlanModeContext } from './plan-mode-context.js';
-import { PlanModePolicy } from './plan-mode-policy.js';
 import {
   DEFAULT_MAX_PLAN_LENGTH,
   type PlanModeSnapshot,
@@ -26,6 +25,7 @@ import {
 import { DEFAULT_PLANS_DIR, planTools } from './plan-tools.js';
 import { todoReminder } from './todo-reminder.js';
 import { TodoList } from './todos.js';
+import { defaultPlanModeContext } from './default-context.js';
 
 export interface PlanModeSetupOptions {
   /**
@@ -164,7 +164,7 @@ export function setupPlanMode(options: PlanModeSetupOptions): PlanModeSetup {
     throw new TypeError(`${where}: todos must be a TodoList, not ${describeValue(todos)}`);
   }
   const registry = ToolRegistry.from(tools);
-  const shared = context ?? defaultContext(registry, permissions);
+  const shared = context ?? defaultPlanModeContext(registry, permissions);
   const made = planTools({
     latch: shared.latch,
     plansDir,
@@ -205,13 +205,4 @@ export function setupPlanMode(options: PlanModeSetupOptions): PlanModeSetup {
   });
   setups.add(setup);
   return setup;
-}
-
-function defaultContext(
-  registry: ToolRegistry,
-  permissions: PermissionPolicyOptions | undefined,
-): PlanModeContext {
-  const latch = new PlanMode();
-  const base = new PermissionPolicy({ mode: 'bypassPermissions', ...permissions, tools: registry });
-  return new PlanModeContext({ latch, policy: new PlanModePolicy(base, latch) });
 }

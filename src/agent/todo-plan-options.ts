@@ -11,16 +11,15 @@ import type { ApprovePlan, ApproveToolCall } from './approval.js';
 import { describeValue } from './describe-value.js';
 import { type GuardedTools, guardTools } from './guard-tools.js';
 import type { ModelProvider } from './model.js';
-import { PermissionPolicy, type PermissionPolicyOptions } from './permission-policy.js';
-import { PlanMode } from './plan-mode.js';
+import type { PermissionPolicyOptions } from './permission-policy.js';
 import { PlanModeContext } from './plan-mode-context.js';
-import { PlanModePolicy } from './plan-mode-policy.js';
 import {
   TODO_PLAN_HOOK_NAMES,
   type TodoPlanEvent,
   type TodoPlanHooks,
   type TodoPlanListener,
 } from './todo-plan-events.js';
+import { defaultPlanModeContext } from './default-context.js';
 
 export interface TodoPlanOptions {
   /** The model: it makes the todos, carries each out and reflects after each. Required. */
@@ -177,7 +176,7 @@ export function resolveTodoPlanOptions(options: TodoPlanOptions, where: string):
   };
   const registry = ToolRegistry.from(tools);
   const ownsLatch = context === undefined;
-  const planContext = context ?? defaultContext(registry, options.permissions);
+  const planContext = context ?? defaultPlanModeContext(registry, options.permissions);
   return {
     provider,
     guarded: guardTools(registry, planContext.policy, {
@@ -222,13 +221,4 @@ function readHooks(hooks: TodoPlanHooks | undefined, where: string): TodoPlanHoo
     }
   }
   return { ...hooks };
-}
-
-function defaultContext(
-  registry: ToolRegistry,
-  permissions: PermissionPolicyOptions | undefined,
-): PlanModeContext {
-  const latch = new PlanMode();
-  const base = new PermissionPolicy({ mode: 'bypassPermissions', ...permissions, tools: registry });
-  return new PlanModeContext({ latch, policy: new PlanModePolicy(base, latch) });
 }
