@@ -239,6 +239,44 @@ export class PlanAlreadyExecutedError extends PlanError {
   }
 }
 
+/** What is missing, for {@link MissingDependencyError}. */
+export interface MissingDependencyErrorOptions {
+  /** The npm package that is not installed: `openai`, `bullmq`, ... */
+  readonly packageName: string;
+  /** What needs it, as the user would say it: `plan agent --model openai:gpt-4o`. */
+  readonly feature: string;
+  /** The version range to install, pinned to the one planmode is tested with. */
+  readonly version: string;
+  /** The import failure. */
+  readonly cause?: unknown;
+}
+
+/**
+ * An optional peer dependency that is not installed. The message names the feature that
+ * needs it and the `npm install` that adds it; `installCommand` is that command alone.
+ */
+export class MissingDependencyError extends PlanError {
+  override name = 'MissingDependencyError';
+  readonly packageName: string;
+  readonly feature: string;
+  readonly installCommand: string;
+
+  constructor(options: MissingDependencyErrorOptions) {
+    const installCommand = `npm install ${options.packageName}@${options.version}`;
+    super(
+      `${options.feature} needs the '${options.packageName}' package: ${installCommand}`,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.packageName = options.packageName;
+    this.feature = options.feature;
+    this.installCommand = installCommand;
+  }
+}
+
+export function isMissingDependencyError(value: unknown): value is MissingDependencyError {
+  return isPlanError(value) && value.name === 'MissingDependencyError';
+}
+
 export function isPermissionDeniedError(value: unknown): value is PermissionDeniedError {
   return isPlanError(value) && value.name === 'PermissionDeniedError';
 }
