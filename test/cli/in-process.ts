@@ -9,16 +9,40 @@ export interface InProcessResult {
   readonly stderr: string;
 }
 
-/** `plan <args>` with stdin holding `stdin` (not a terminal) and an empty environment. */
-export async function planInProcess(args: readonly string[], stdin = ''): Promise<InProcessResult> {
+export interface InProcessOptions {
+  /**
+   * The working directory relative paths are read from, for the call only. Test files run in
+   * their own forked process one test at a time (vitest.config.ts), so changing it is safe.
+   * @default process.cwd()
+   */
+  readonly cwd?: string;
+  /**
+   * The environment the command sees.
+   * @default {}
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** `plan <args>` with stdin holding `stdin` (not a terminal). */
+export async function planInProcess(
+  args: readonly string[],
+  stdin = '',
+  options: InProcessOptions = {},
+): Promise<InProcessResult> {
   const out = { stdout: '', stderr: '' };
-  const code = await main(args, {
-    stdout: { write: (text: string) => (out.stdout += text) },
-    stderr: { isTTY: false, write: (text: string) => (out.stderr += text) },
-    stdin: Readable.from([stdin]),
-    env: {},
-  });
-  return { code, ...out };
+  const previous = process.cwd();
+  if (options.cwd !== undefined) process.chdir(options.cwd);
+  try {
+    const code = await main(args, {
+      stdout: { write: (text: string) => (out.stdout += text) },
+      stderr: { isTTY: false, write: (text: string) => (out.stderr += text) },
+      stdin: Readable.from([stdin]),
+      env: options.env ?? {},
+    });
+    return { code, ...out };
+  } finally {
+    process.chdir(previous);
+  }
 }
 
 /** Exit 2, nothing on stdout, and exactly one `plan: error:` line, without a stack, that matches. */
