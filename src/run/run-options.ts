@@ -26,8 +26,11 @@ export function checkRunOptions(options: RunOptions): CheckedRunOptions {
     throw new TypeError(`Expected run options to be an object with tools, got ${describeValue(options)}`);
   }
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
-    throw new TypeError(`Expected concurrency to be a whole number >= 1, got ${describeValue(concurrency)}`);
+  // Infinity is p-queue's own word for "no bound", so it means the same here.
+  if (!((Number.isInteger(concurrency) && concurrency >= 1) || concurrency === Number.POSITIVE_INFINITY)) {
+    throw new TypeError(
+      `Expected concurrency to be a whole number >= 1, or Infinity for no bound, got ${describeValue(concurrency)}`,
+    );
   }
   const timeoutMs = options.timeoutMs ?? 0;
   if (!(typeof timeoutMs === 'number' && timeoutMs >= 0 && timeoutMs <= MAX_DELAY_MS)) {

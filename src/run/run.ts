@@ -13,7 +13,13 @@ import { compile } from '../compile/compile.js';
 import { orderCalls } from '../compile/order.js';
 import { rememberPlan } from '../compile/plan-of.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import { PlanValidationError, RunCancelledError, ToolExecutionError, ToolTimeoutError } from '../errors.js';
+import {
+  PlanValidationError,
+  RunCancelledError,
+  ToolExecutionError,
+  type ToolErrorCode,
+  ToolTimeoutError,
+} from '../errors.js';
 import { PlanBuilder } from '../compile/plan-builder.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import { checkJson, cloneJson, copyJson, type JsonProblem, jsonSize } from '../language/json-value.js';
@@ -172,6 +178,8 @@ interface CallRecord {
   args?: JsonObject;
   /** Set when RunOptions.reuse gave the result: the tool did not run. */
   reused?: true;
+  /** The references without a value that skipped the call, as written. */
+  missing?: readonly string[];
 }
 
 class Runner {
@@ -211,6 +219,10 @@ class Runner {
   readonly #outputPathTexts: (readonly string[] | undefined)[];
   #finish: (() => void) | null = null;
   readonly #startedAt = Date.now();
+  /** Approvals being asked now; while any is, the time counts as waiting, not running. */
+  #approvalsPending = 0;
+  #approvalSince = 0;
+  #approvalWaitMs = 0;
   #journal: Journal | undefined;
   #resumed = new Set<number>();
   readonly #runId: string;
@@ -349,7 +361,24 @@ class Runner {
     this.#event({ type: 'approval:requested', kind: 'plan' });
     const approve = this.options.approve;
     if (!approve) return false;
-    return (await this.#unlessAborted(approve({ kind: 'plan', plan: this.#plan }))) === true;
+    this.#approvalAsked();
+    try {
+      return (await this.#unlessAborted(approve({ kind: 'plan', plan: this.#plan }))) === true;
+    } finally {
+      this.#approvalAnswered();
+    }
+  }
+
+  /**
+   * Approvals overlap (several calls may wait at once): the wait counted is the time during
+   * which at least one was pending, so it never exceeds the run's own length.
+   */
+  #approvalAsked(): void {
+    if (this.#approvalsPending++ === 0) this.#approvalSince = Date.now();
+  }
+
+  #approvalAnswered(): void {
+    if (--this.#approvalsPending === 0) this.#approvalWaitMs += Date.now() - this.#approvalSince;
   }
 
   /** The answer, or false as soon as the run is aborted: nobody waits on a person forever. */
@@ -438,6 +467,7 @@ class Runner {
       const failedWriter = args.missing.some(
         (ref) => ref.root === 'state' && this.#taint.culprit(coveredPath(ref).segments) >= 0,
       );
+      this.#records[i]!.missing = args.missing.map((ref) => ref.text);
       return this.#end(i, failedWriter ? 'upstream_failed' : 'skipped');
     }
     const record = this.#records[i]!;
@@ -493,8 +523,9 @@ class Runner {
     const call = this.#calls[i]!;
     this.#event({ type: 'approval:requested', kind: 'call', call: call.id });
     let approved = false;
+    const approve = this.options.approve;
+    if (approve !== undefined) this.#approvalAsked();
     try {
-      const approve = this.options.approve;
       approved =
         approve !== undefined &&
         (await this.#unlessAborted(
@@ -502,6 +533,8 @@ class Runner {
         )) === true;
     } catch (e) {
       this.#records[i]!.error = { message: `approval failed: ${(e as Error).message}` };
+    } finally {
+      if (approve !== undefined) this.#approvalAnswered();
     }
     if (this.#stopping) this.#end(i, 'cancelled');
     else if (!approved) this.#end(i, 'rejected');
@@ -914,7 +947,7 @@ class Runner {
   }
 
   /** A failure of call i that is not the tool's own throw: a bad answer, a missing model, ... */
-  #failure(i: number, message: string, code: string): ToolExecutionError {
+  #failure(i: number, message: string, code: ToolErrorCode): ToolExecutionError {
     const call = this.#calls[i]!;
     return new ToolExecutionError(message, { call: call.id, tool: call.tool, code });
   }
@@ -1133,6 +1166,7 @@ class Runner {
       if (r.output !== undefined) report.output = r.output;
       if (r.args !== undefined) report.args = r.args;
       if (r.reused) report.reused = true;
+      if (r.missing) report.missing = r.missing;
       return report;
     });
     const endedAt = new Date().toISOString();
@@ -1144,6 +1178,8 @@ class Runner {
       diagnostics: this.#plan.diagnostics,
       startedAt: new Date(this.#startedAt).toISOString(),
       endedAt,
+      approvalWaitMs:
+        this.#approvalWaitMs + (this.#approvalsPending > 0 ? Date.now() - this.#approvalSince : 0),
     };
     // A streamed plan has no order or levels to draw: its result is not tied to a plan.
     return this.#stream ? result : rememberPlan(result, this.#plan);

@@ -49,6 +49,11 @@ export interface CallReport {
    * ({@link RunOptions.reuse}; the plan loop does this for a side effect an earlier turn had).
    */
   readonly reused?: true;
+  /**
+   * For a call that ended `skipped` (or `upstream_failed`) because a value it reads was
+   * missing: those references, as written (`†state.sunny`). Absent otherwise.
+   */
+  readonly missing?: readonly string[];
 }
 
 export interface RunResult {
@@ -59,6 +64,12 @@ export interface RunResult {
   readonly diagnostics: readonly Diagnostic[];
   readonly startedAt: string;
   readonly endedAt: string;
+  /**
+   * Time, in ms, during which the run waited for an answer from `approve` (a person at a
+   * prompt): the plan's approval, and any time at least one call's approval was pending.
+   * The run's own time is `endedAt - startedAt - approvalWaitMs`. Always set by `run`.
+   */
+  readonly approvalWaitMs?: number;
 }
 
 /** What a person (or policy) is asked to approve. */
@@ -219,7 +230,8 @@ export interface RunOptions {
    */
   readonly mode?: 'eager' | 'lazy';
   /**
-   * Most tool calls running at once.
+   * Most tool calls running at once: a whole number >= 1, or `Infinity` for no bound
+   * (p-queue's convention).
    * @default 16
    */
   readonly concurrency?: number;
