@@ -1,14 +1,14 @@
 /**
  * `--mcp "<command line>"`: the real @modelcontextprotocol/server-filesystem on a temporary
- * directory, started by the built `plan` command in a child process; and a fixture server that
- * hangs, crashes or is killed, for the failures.
+ * directory, started by `plan` (run in process through main()) as a child process; and a
+ * fixture server that hangs, crashes or is killed, for the failures.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { alive, fileContent, snapshot } from '../adapters/helpers.js';
-import { BIN, expectUsageError, ROOT, runPlan, tempDir } from './helpers.js';
+import { expectUsageError, ROOT, tempDir } from './helpers.js';
+import { planInProcess } from './in-process.js';
 
 const FS_SERVER = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const HANG_SERVER = join(ROOT, 'test/adapters/fixtures/hang-server.mjs');
@@ -33,10 +33,11 @@ const write = (name: string, value: unknown) => {
   writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
   return path;
 };
-const plan = (args: string[]) => runPlan(args, { cwd: temp.dir });
+/** `plan <args>` in this process, from the temp dir; the servers it starts get only PATH. */
+const plan = (args: string[]) => planInProcess(args, '', { cwd: temp.dir, env: { PATH: process.env.PATH } });
 
 describe('plan run --mcp with @modelcontextprotocol/server-filesystem', () => {
-  it('a plan lists, reads and writes files through it; the files on disk are right afterwards', () => {
+  it('a plan lists, reads and writes files through it; the files on disk are right afterwards', async () => {
     const dir = files();
     const p = write('fs-plan.json', [
       { _id: 'list', _tool: 'list_directory', path: dir, _outputPath: '†state.listing' },
@@ -50,7 +51,7 @@ describe('plan run --mcp with @modelcontextprotocol/server-filesystem', () => {
         edits: [{ oldText: 'first line', newText: 'edited line' }],
       },
     ]);
-    const r = plan(['run', p, '--mcp', fsServer(dir), '--json']);
+    const r = await plan(['run', p, '--mcp', fsServer(dir), '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -69,14 +70,14 @@ describe('plan run --mcp with @modelcontextprotocol/server-filesystem', () => {
     expect([...readFileSync(join(dir, 'data.bin'))]).toEqual([0, 1, 2, 255]);
   });
 
-  it('a call the server refuses (a path outside its directory) fails with its message; the rest still run', () => {
+  it('a call the server refuses (a path outside its directory) fails with its message; the rest still run', async () => {
     const dir = files();
     const p = write('outside.json', [
       { _id: 'bad', _tool: 'read_text_file', path: '/etc/hostname', _outputPath: '†state.h' },
       { _id: 'after', _tool: 'write_file', path: join(dir, 'h.txt'), content: '†state.h.content' },
       { _id: 'ok', _tool: 'write_file', path: join(dir, 'ok.txt'), content: 'ok' },
     ]);
-    const r = plan(['run', p, '--mcp', fsServer(dir), '--json']);
+    const r = await plan(['run', p, '--mcp', fsServer(dir), '--json']);
     expect(r.code).toBe(3);
     const out = JSON.parse(r.stdout);
     expect(out.calls.map((c: { status: string }) => c.status)).toEqual([
@@ -88,17 +89,17 @@ describe('plan run --mcp with @modelcontextprotocol/server-filesystem', () => {
     expect(readFileSync(join(dir, 'ok.txt'), 'utf8')).toBe('ok');
   });
 
-  it("validate and simulate check plans against the server's schemas; --tools is optional with --mcp", () => {
+  it("validate and simulate check plans against the server's schemas; --tools is optional with --mcp", async () => {
     const dir = files();
     const good = write('good.json', [{ _tool: 'read_text_file', path: 'x', _outputPath: '†state.x' }]);
     const bad = write('bad.json', [
       { _tool: 'write_file', path: 'x' },
       { _tool: 'write_fil', path: 'y', content: '' },
     ]);
-    const v = plan(['validate', good, '--mcp', fsServer(dir), '--json']);
+    const v = await plan(['validate', good, '--mcp', fsServer(dir), '--json']);
     expect(v.code).toBe(0);
     expect(JSON.parse(v.stdout).ok).toBe(true);
-    const invalid = plan(['validate', bad, '--mcp', fsServer(dir), '--json']);
+    const invalid = await plan(['validate', bad, '--mcp', fsServer(dir), '--json']);
     expect(invalid.code).toBe(1);
     const codes = JSON.parse(invalid.stdout).diagnostics.map((d: { code: string; hint?: string }) => [
       d.code,
@@ -107,12 +108,12 @@ describe('plan run --mcp with @modelcontextprotocol/server-filesystem', () => {
     expect(codes[0][0]).toBe('E_ARGS');
     expect(codes[1][0]).toBe('E_UNKNOWN_TOOL');
     expect(codes[1][1]).toContain('write_file');
-    const s = plan(['simulate', good, '--mcp', fsServer(dir), '--json']);
+    const s = await plan(['simulate', good, '--mcp', fsServer(dir), '--json']);
     expect(s.code).toBe(0);
     expect(JSON.parse(s.stdout).scenarios[0].run).toEqual(['0']);
   });
 
-  it('the tools of --tools and of several --mcp servers join; a name given twice is a usage error', () => {
+  it('the tools of --tools and of several --mcp servers join; a name given twice is a usage error', async () => {
     const dir = files();
     const tools = write(
       'tools.mjs',
@@ -123,7 +124,7 @@ describe('plan run --mcp with @modelcontextprotocol/server-filesystem', () => {
       { _id: 'shout', _tool: 'shout', text: '†state.e', _outputPath: '†state.s' },
       { _id: 'dirs', _tool: 'list_allowed_directories', _outputPath: '†state.d' },
     ]);
-    const r = plan([
+    const r = await plan([
       'run',
       p,
       '--tools',
@@ -139,11 +140,11 @@ describe('plan run --mcp with @modelcontextprotocol/server-filesystem', () => {
     expect(state.s).toBe('HI');
     expect(state.d.content).toContain(dir);
 
-    const twice = plan(['validate', p, '--mcp', fsServer(dir), '--mcp', fsServer(dir)]);
+    const twice = await plan(['validate', p, '--mcp', fsServer(dir), '--mcp', fsServer(dir)]);
     expectUsageError(twice, /the tool 'read_file' is given by two MCP servers/);
     const clash = write('clash.mjs', `export const tools = [{ name: 'echo', execute: () => 1 }];`);
     expectUsageError(
-      plan(['validate', p, '--tools', clash, '--mcp', `${node} ${q(HANG_SERVER)}`]),
+      await plan(['validate', p, '--tools', clash, '--mcp', `${node} ${q(HANG_SERVER)}`]),
       /the tool 'echo' is given by both --tools '.*clash\.mjs' and an --mcp server/,
     );
   });
@@ -164,10 +165,10 @@ describe("plan agent --plan-mode --mcp: the server's write tools are denied whil
       { text: 'Nothing needed changing.' },
     ]);
 
-  it('untrusted (the default): write_file, read_file and create_directory are all denied; not one byte changes', () => {
+  it('untrusted (the default): write_file, read_file and create_directory are all denied; not one byte changes', async () => {
     const dir = files();
     const before = snapshot(dir);
-    const r = plan([
+    const r = await plan([
       'agent',
       'tidy up',
       '--plan-mode',
@@ -189,10 +190,10 @@ describe("plan agent --plan-mode --mcp: the server's write tools are denied whil
     expect(snapshot(dir)).toEqual(before);
   });
 
-  it('--trust-mcp-annotations: read_file (readOnlyHint: true) runs while planning; the writes are still denied', () => {
+  it('--trust-mcp-annotations: read_file (readOnlyHint: true) runs while planning; the writes are still denied', async () => {
     const dir = files();
     const before = snapshot(dir);
-    const r = plan([
+    const r = await plan([
       'agent',
       'tidy up',
       '--plan-mode',
@@ -212,7 +213,7 @@ describe("plan agent --plan-mode --mcp: the server's write tools are denied whil
     expect(snapshot(dir)).toEqual(before);
   });
 
-  it('--read-only allowlists a tool without trusting the server; after the plan is approved, the write runs', () => {
+  it('--read-only allowlists a tool without trusting the server; after the plan is approved, the write runs', async () => {
     const dir = files();
     const t = write('t3.json', [
       { toolCalls: [{ name: 'read_file', arguments: { path: join(dir, 'notes.txt') } }] },
@@ -227,7 +228,7 @@ describe("plan agent --plan-mode --mcp: the server's write tools are denied whil
       },
       { text: 'Done.' },
     ]);
-    const r = plan([
+    const r = await plan([
       'agent',
       'append',
       '--plan-mode',
@@ -247,34 +248,34 @@ describe("plan agent --plan-mode --mcp: the server's write tools are denied whil
 });
 
 describe('--mcp servers that fail', () => {
-  it('cannot start: a missing command, an early exit, garbage on stdout, a bad command line: one line, exit 2', () => {
+  it('cannot start: a missing command, an early exit, garbage on stdout, a bad command line: one line, exit 2', async () => {
     const p = write('one.json', [{ _tool: 'echo', text: 'x' }]);
     expectUsageError(
-      plan(['run', p, '--mcp', 'planmode-no-such-command --stdio']),
+      await plan(['run', p, '--mcp', 'planmode-no-such-command --stdio']),
       /^plan: error: cannot start MCP server `planmode-no-such-command --stdio`: the command 'planmode-no-such-command' was not found$/m,
     );
     expectUsageError(
-      plan(['validate', p, '--mcp', `${node} -e "console.error('no config file'); process.exit(4)"`]),
+      await plan(['validate', p, '--mcp', `${node} -e "console.error('no config file'); process.exit(4)"`]),
       /exited with code 4; its last words on stderr: no config file before it was ready$/m,
     );
     expectUsageError(
-      plan(['simulate', p, '--mcp', `${node} ${q(GARBAGE_SERVER)}`]),
+      await plan(['simulate', p, '--mcp', `${node} ${q(GARBAGE_SERVER)}`]),
       /wrote something that is not an MCP message to stdout/,
     );
-    expectUsageError(plan(['validate', p, '--mcp', `node 'server.js`]), /unclosed ' at column 6/);
-    expectUsageError(plan(['validate', p, '--mcp', '  ']), /--mcp needs a command line/);
+    expectUsageError(await plan(['validate', p, '--mcp', `node 'server.js`]), /unclosed ' at column 6/);
+    expectUsageError(await plan(['validate', p, '--mcp', '  ']), /--mcp needs a command line/);
     expectUsageError(
-      plan(['agent', 'x', '--model', 'scripted:none.json', '--mcp', 'planmode-no-such-command']),
+      await plan(['agent', 'x', '--model', 'scripted:none.json', '--mcp', 'planmode-no-such-command']),
       /the command 'planmode-no-such-command' was not found/,
     );
   });
 
-  it('plan run, simulate and agent without --tools or --mcp say both', () => {
+  it('plan run, simulate and agent without --tools or --mcp say both', async () => {
     const p = write('two.json', [{ _tool: 'echo', text: 'x' }]);
-    expectUsageError(plan(['run', p]), /needs --tools <module> .* or --mcp <server>/);
-    expectUsageError(plan(['simulate', p]), /needs --tools <file> or --mcp <server>/);
+    expectUsageError(await plan(['run', p]), /needs --tools <module> .* or --mcp <server>/);
+    expectUsageError(await plan(['simulate', p]), /needs --tools <file> or --mcp <server>/);
     expectUsageError(
-      plan(['agent', 'x', '--model', 'scripted:none.json']),
+      await plan(['agent', 'x', '--model', 'scripted:none.json']),
       /needs --tools <module> .* or --mcp <server>/,
     );
   });
@@ -287,19 +288,19 @@ describe('--mcp servers that fail', () => {
       { _id: 'after', _tool: 'echo', text: '†state.h' },
       { _id: 'other', _tool: 'write_file', path: join(dir, 'other.txt'), content: 'written' },
     ]);
-    const child = spawn(
-      process.execPath,
-      [BIN, 'run', p, '--json', '--mcp', `${node} ${q(HANG_SERVER)} ${q(marker)}`, '--mcp', fsServer(dir)],
-      { cwd: temp.dir },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    const running = plan([
+      'run',
+      p,
+      '--json',
+      '--mcp',
+      `${node} ${q(HANG_SERVER)} ${q(marker)}`,
+      '--mcp',
+      fsServer(dir),
+    ]);
     const pid = Number(await fileContent(temp.dir, 'killed.pid'));
     process.kill(pid, 'SIGKILL');
-    expect(await exited).toBe(3);
+    const { code, stdout, stderr } = await running;
+    expect(code).toBe(3);
     expect(stderr).toBe('');
     const out = JSON.parse(stdout);
     expect(out.status).toBe('failed');
@@ -314,31 +315,37 @@ describe('--mcp servers that fail', () => {
     expect(readFileSync(join(dir, 'other.txt'), 'utf8')).toBe('written');
   });
 
-  it('exits mid-call: the call fails with the exit code and what it said', () => {
+  it('exits mid-call: the call fails with the exit code and what it said', async () => {
     const p = write('crash.json', [{ _tool: 'crash' }]);
-    const r = plan(['run', p, '--mcp', `${node} ${q(HANG_SERVER)}`, '--json']);
+    const r = await plan(['run', p, '--mcp', `${node} ${q(HANG_SERVER)}`, '--json']);
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout).calls[0].error.message).toMatch(
       /closed the connection while 'crash' was running \(it exited with code 3; its last words on stderr: crash: giving up\)$/,
     );
   });
 
-  it('no orphans: the server process is gone when the command ends (success, invalid plan, a call still hanging at a timeout)', () => {
+  it('no orphans: the server process is gone when the command ends (success, invalid plan, a call still hanging at a timeout)', async () => {
     const cases: [string, string[], unknown[], number][] = [
       ['ok', ['run'], [{ _tool: 'pid' }], 0],
       ['invalid', ['validate'], [{ _tool: 'nope' }], 1],
       ['hanging', ['run', '--timeout', '300'], [{ _tool: 'hang' }], 3],
     ];
-    for (const [name, command, body, code] of cases) {
-      const pidFile = join(temp.dir, `${name}.pid`);
-      const p = write(`${name}.json`, body);
-      const [verb, ...flags] = command;
-      const server = `${node} ${q(HANG_SERVER)} ${q(join(temp.dir, `${name}.hang`))} ${q(pidFile)}`;
-      const r = plan([verb!, p, ...flags, '--mcp', server]);
-      expect(r.code, `${name}: ${r.stderr}`).toBe(code);
-      const pid = Number(readFileSync(pidFile, 'utf8'));
-      expect(pid).toBeGreaterThan(0);
-      expect(alive(pid), name).toBe(false);
-    }
+    // Each server outlives its closed stdin, so each close waits out the SDK's grace before
+    // SIGTERM: the three commands run side by side (every path is absolute, no cwd needed).
+    await Promise.all(
+      cases.map(async ([name, command, body, code]) => {
+        const pidFile = join(temp.dir, `${name}.pid`);
+        const p = write(`${name}.json`, body);
+        const [verb, ...flags] = command;
+        const server = `${node} ${q(HANG_SERVER)} ${q(join(temp.dir, `${name}.hang`))} ${q(pidFile)}`;
+        const r = await planInProcess([verb!, p, ...flags, '--mcp', server], '', {
+          env: { PATH: process.env.PATH },
+        });
+        expect(r.code, `${name}: ${r.stderr}`).toBe(code);
+        const pid = Number(readFileSync(pidFile, 'utf8'));
+        expect(pid).toBeGreaterThan(0);
+        expect(alive(pid), name).toBe(false);
+      }),
+    );
   });
 });
