@@ -1,12 +1,28 @@
 /**
- * Typed errors, ky-style: one base class, a `name` on each, and guards that check the name
- * too, so they work across copies of the package and across realms.
+ * Every error planmode throws, in one module: one base class, a `name` on each, and a brand.
+ *
+ * The guards (`isPlanError`, `isToolExecutionError`, ...) check the brand and the exact name,
+ * not `instanceof` alone, so an error made by another copy of planmode (two versions in one
+ * `node_modules`, a bundled copy) is still recognised, and another library's error whose name
+ * merely looks alike (`ToolTimeoutError` in @openai/agents, `ToolError` in @anthropic-ai/sdk)
+ * is not.
  */
 import type { Diagnostic } from './language/diagnostics.js';
+import type { JournalPart } from './run/journal-digests.js';
+import type { CallError } from './run/types.js';
 
+/**
+ * The brand on PlanError's prototype. `Symbol.for` gives every copy of planmode the same
+ * symbol, where a class (and so `instanceof`) differs from copy to copy.
+ */
+const PLAN_ERROR_BRAND: unique symbol = Symbol.for('planmode.error');
+
+/** The base class of planmode's errors; `isPlanError` recognises them from any copy of planmode. */
 export class PlanError extends Error {
   override name = 'PlanError';
 }
+
+Object.defineProperty(PlanError.prototype, PLAN_ERROR_BRAND, { value: true });
 
 /** A plan that does not compile; `diagnostics` says why. */
 export class PlanValidationError extends PlanError {
@@ -67,14 +83,51 @@ export class ToolsFileError extends PlanError {
   }
 }
 
+/** Every {@link ToolErrorCode}, for checking a code read from a report or a journal. */
+export const TOOL_ERROR_CODES = [
+  'UNKNOWN_TOOL',
+  'NOT_EXECUTABLE',
+  'INVALID_ARGUMENTS',
+  'INVALID_OUTPUT',
+  'BAD_BRANCH',
+  'NO_MODEL',
+  'LIMIT',
+  'STATE_CONFLICT',
+  'TIMEOUT',
+] as const;
+
+/**
+ * Why planmode failed a call, as {@link ToolExecutionError}'s `code` (and the call's
+ * `error.code` in a run's result, locally or in a worker):
+ *
+ * - `UNKNOWN_TOOL`: the call names a tool the run (or the worker) does not have.
+ * - `NOT_EXECUTABLE`: the tool has no `execute` function (and is not latent).
+ * - `INVALID_ARGUMENTS`: the resolved arguments fail the tool's input schema, or are not JSON
+ *   within the limits.
+ * - `INVALID_OUTPUT`: the result fails the tool's output schema, is not JSON, or is missing.
+ * - `BAD_BRANCH`: a branch tool answered a branch the call does not have.
+ * - `NO_MODEL`: a latent tool was called with no `latent` function to answer it.
+ * - `LIMIT`: the result, or the state it is written to, would pass a limit.
+ * - `STATE_CONFLICT`: the output path cannot be written (a value in the way is not an object).
+ * - `TIMEOUT`: an attempt ran past its timeout ({@link ToolTimeoutError}).
+ *
+ * A tool's own throw keeps the tool's own code; a cancelled call is `CANCELLED`
+ * ({@link RunCancelledError}), a refused one `PERMISSION_DENIED` ({@link PermissionDeniedError}).
+ */
+export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+
 /** Where a tool call went wrong, for {@link ToolExecutionError}. */
 export interface ToolExecutionErrorOptions {
   /** The id of the call. */
   readonly call: string;
   /** The tool it called. */
   readonly tool: string;
-  /** A short machine-readable reason: TIMEOUT, INVALID_ARGUMENTS, INVALID_OUTPUT, NO_MODEL, ... */
-  readonly code: string;
+  /** Why: one of {@link TOOL_ERROR_CODES}. */
+  readonly code: ToolErrorCode;
+  /**
+   * What went wrong underneath.
+   * @default undefined
+   */
   readonly cause?: unknown;
 }
 
@@ -87,7 +140,7 @@ export class ToolExecutionError extends PlanError {
   override name = 'ToolExecutionError';
   readonly call: string;
   readonly tool: string;
-  readonly code: string;
+  readonly code: ToolErrorCode;
 
   constructor(message: string, options: ToolExecutionErrorOptions) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -273,60 +326,185 @@ export class MissingDependencyError extends PlanError {
   }
 }
 
-export function isMissingDependencyError(value: unknown): value is MissingDependencyError {
-  return isPlanError(value) && value.name === 'MissingDependencyError';
+/** Redis could not be reached: the one error a dispatcher or worker gives before it starts. */
+export class RedisConnectionError extends PlanError {
+  override name = 'RedisConnectionError';
+  readonly code = 'REDIS_UNREACHABLE';
+  constructor(
+    /** The URL, password hidden. */
+    readonly url: string,
+    options: { readonly cause: unknown },
+  ) {
+    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    super(`cannot connect to Redis at ${url}: ${reason || 'no answer'}`, { cause: options.cause });
+  }
 }
 
-export function isPermissionDeniedError(value: unknown): value is PermissionDeniedError {
-  return isPlanError(value) && value.name === 'PermissionDeniedError';
+/** A call that failed in a worker (after BullMQ's attempts): its error as the worker sent it. */
+export class RemoteCallError extends PlanError {
+  override name = 'RemoteCallError';
+  /** The tool's error code (`TIMEOUT`, `card_declined`, ...), or undefined when it had none. */
+  readonly code: string | undefined;
+  /** The call's id in the plan. */
+  readonly call: string;
+  /** The BullMQ job id, `<runId>.<callId>`. */
+  readonly job: string;
+  constructor(error: CallError, options: { readonly call: string; readonly job: string }) {
+    super(error.message);
+    this.code = error.code;
+    this.call = options.call;
+    this.job = options.job;
+  }
 }
 
-export function isApprovalRejectedError(value: unknown): value is ApprovalRejectedError {
-  return isPlanError(value) && value.name === 'ApprovalRejectedError';
+/** Where a journal went wrong, for {@link JournalError}. */
+export interface JournalErrorOptions {
+  /** The directory or file at fault. */
+  readonly path: string;
+  /**
+   * The fs error, when there is one.
+   * @default undefined
+   */
+  readonly cause?: unknown;
+  /**
+   * The 1-based line of the journal at fault, when one line is.
+   * @default undefined
+   */
+  readonly line?: number;
+  /**
+   * The parts of the run the journal was not written for.
+   * @default []
+   */
+  readonly differs?: readonly JournalPart[];
 }
 
-export function isPlanModeTransitionError(value: unknown): value is PlanModeTransitionError {
-  return isPlanError(value) && value.name === 'PlanModeTransitionError';
+/**
+ * A journal that cannot be opened, read, written or resumed from. `path` is the file or
+ * directory at fault, `cause` the fs error, `line` the line a resume refused, `differs` the
+ * parts of the run another run's journal was written for; the message says what happened and
+ * how to fix it, on one line.
+ */
+export class JournalError extends PlanError {
+  override name = 'JournalError';
+  readonly path: string;
+  readonly line: number | undefined;
+  readonly differs: readonly JournalPart[];
+
+  constructor(message: string, options: JournalErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.path = options.path;
+    this.line = options.line;
+    this.differs = options.differs ?? [];
+  }
 }
 
-export function isPlanAlreadyExecutedError(value: unknown): value is PlanAlreadyExecutedError {
-  return isPlanError(value) && value.name === 'PlanAlreadyExecutedError';
+/** An MCP server that could not be started, or stopped speaking MCP. */
+export class McpServerError extends PlanError {
+  override name = 'McpServerError';
+  /** The server's command line. */
+  readonly server: string;
+  constructor(server: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.server = server;
+  }
 }
 
+/**
+ * True for an error made by planmode, this copy or any other: it carries PlanError's brand.
+ * False for everything else, whatever its name.
+ */
 export function isPlanError(value: unknown): value is PlanError {
-  return (
-    value instanceof PlanError ||
-    (value instanceof Error &&
-      /^(Plan|Tool|Permission|Approval|Journal|Run|ModelProvider)\w*Error$/.test(value.name))
-  );
+  return value instanceof PlanError || hasBrand(value);
 }
 
-export function isToolExecutionError(value: unknown): value is ToolExecutionError {
-  return isPlanError(value) && (value.name === 'ToolExecutionError' || value.name === 'ToolTimeoutError');
+/**
+ * The brand read without trusting the value: a getter or proxy that throws is not a
+ * planmode error, and a guard never throws.
+ */
+function hasBrand(value: unknown): value is PlanError {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
+  try {
+    return (
+      (value as { [PLAN_ERROR_BRAND]?: unknown })[PLAN_ERROR_BRAND] === true &&
+      typeof (value as { name?: unknown }).name === 'string'
+    );
+  } catch {
+    return false;
+  }
 }
 
-export function isToolTimeoutError(value: unknown): value is ToolTimeoutError {
-  return isPlanError(value) && value.name === 'ToolTimeoutError';
-}
-
-export function isModelProviderError(value: unknown): value is ModelProviderError {
-  return isPlanError(value) && value.name === 'ModelProviderError';
-}
-
-export function isRunCancelledError(value: unknown): value is RunCancelledError {
-  return isPlanError(value) && value.name === 'RunCancelledError';
+/** An error of this copy's `type`, or a branded error from another copy whose name is one of `names`. */
+function isKind<T extends PlanError>(
+  value: unknown,
+  type: abstract new (...args: never[]) => T,
+  names: readonly string[],
+): value is T {
+  return value instanceof type || (hasBrand(value) && names.includes(value.name));
 }
 
 export function isPlanValidationError(value: unknown): value is PlanValidationError {
-  return isPlanError(value) && value.name === 'PlanValidationError';
+  return isKind(value, PlanValidationError, ['PlanValidationError']);
 }
 
 export function isToolDefinitionError(value: unknown): value is ToolDefinitionError {
-  return isPlanError(value) && value.name === 'ToolDefinitionError';
+  return isKind(value, ToolDefinitionError, ['ToolDefinitionError']);
 }
 
 export function isToolsFileError(value: unknown): value is ToolsFileError {
-  return isPlanError(value) && value.name === 'ToolsFileError';
+  return isKind(value, ToolsFileError, ['ToolsFileError']);
+}
+
+/** True for a ToolExecutionError, a ToolTimeoutError included. */
+export function isToolExecutionError(value: unknown): value is ToolExecutionError {
+  return isKind(value, ToolExecutionError, ['ToolExecutionError', 'ToolTimeoutError']);
+}
+
+export function isToolTimeoutError(value: unknown): value is ToolTimeoutError {
+  return isKind(value, ToolTimeoutError, ['ToolTimeoutError']);
+}
+
+export function isRunCancelledError(value: unknown): value is RunCancelledError {
+  return isKind(value, RunCancelledError, ['RunCancelledError']);
+}
+
+export function isModelProviderError(value: unknown): value is ModelProviderError {
+  return isKind(value, ModelProviderError, ['ModelProviderError']);
+}
+
+export function isPermissionDeniedError(value: unknown): value is PermissionDeniedError {
+  return isKind(value, PermissionDeniedError, ['PermissionDeniedError']);
+}
+
+export function isApprovalRejectedError(value: unknown): value is ApprovalRejectedError {
+  return isKind(value, ApprovalRejectedError, ['ApprovalRejectedError']);
+}
+
+export function isPlanModeTransitionError(value: unknown): value is PlanModeTransitionError {
+  return isKind(value, PlanModeTransitionError, ['PlanModeTransitionError']);
+}
+
+export function isPlanAlreadyExecutedError(value: unknown): value is PlanAlreadyExecutedError {
+  return isKind(value, PlanAlreadyExecutedError, ['PlanAlreadyExecutedError']);
+}
+
+export function isMissingDependencyError(value: unknown): value is MissingDependencyError {
+  return isKind(value, MissingDependencyError, ['MissingDependencyError']);
+}
+
+export function isRedisConnectionError(value: unknown): value is RedisConnectionError {
+  return isKind(value, RedisConnectionError, ['RedisConnectionError']);
+}
+
+export function isRemoteCallError(value: unknown): value is RemoteCallError {
+  return isKind(value, RemoteCallError, ['RemoteCallError']);
+}
+
+export function isJournalError(value: unknown): value is JournalError {
+  return isKind(value, JournalError, ['JournalError']);
+}
+
+export function isMcpServerError(value: unknown): value is McpServerError {
+  return isKind(value, McpServerError, ['McpServerError']);
 }
 
 function summarize(diagnostics: readonly Diagnostic[]): string {

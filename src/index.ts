@@ -34,6 +34,8 @@ export {
   PlanValidationError,
   RunCancelledError,
   ToolDefinitionError,
+  TOOL_ERROR_CODES,
+  type ToolErrorCode,
   ToolExecutionError,
   type ToolExecutionErrorOptions,
   ToolTimeoutError,

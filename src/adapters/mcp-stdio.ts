@@ -6,26 +6,13 @@
  * in time. Once connected, a server that exits or writes garbage closes the connection: every
  * call in flight fails at once, with the reason, instead of waiting forever.
  */
-import { PlanError } from '../errors.js';
+import { isMcpServerError, McpServerError } from '../errors.js';
 import type { Tool } from '../tools/tool.js';
 import { describeValue } from '../agent/describe-value.js';
 import { type FromMcpClientOptions, fromMcpClient } from './mcp.js';
 import { joinCommandLine, splitCommandLine } from './shell-words.js';
 
-/** A server that could not be started, or stopped speaking MCP. */
-export class McpServerError extends PlanError {
-  override name = 'McpServerError';
-  /** The server's command line. */
-  readonly server: string;
-  constructor(server: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.server = server;
-  }
-}
-
-export function isMcpServerError(error: unknown): error is McpServerError {
-  return error instanceof McpServerError || (error as { name?: unknown } | null)?.name === 'McpServerError';
-}
+export { isMcpServerError, McpServerError } from '../errors.js';
 
 /** The program to run: a command line (split like a shell would, but run without one), or its words. */
 export type McpServerCommand = string | { readonly command: string; readonly args?: readonly string[] };

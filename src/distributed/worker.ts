@@ -5,8 +5,8 @@
  * worker (stalled-job recovery), so a tool with side effects should record them under
  * `ctx.toolCallId`, the job id, which is the same for every attempt of a call.
  */
-import { type Job, QueueEvents, type QueueEventsListener, UnrecoverableError, Worker } from 'bullmq';
-import { ToolExecutionError } from '../errors.js';
+import type { Job, QueueEventsListener } from 'bullmq';
+import { ToolExecutionError, type ToolErrorCode } from '../errors.js';
 import { checkJson, copyJson, type JsonProblem } from '../language/json-value.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
 import { isBranchValue } from '../run/branch.js';
@@ -15,6 +15,7 @@ import { type Tool, ToolRegistry } from '../tools/index.js';
 import { attemptTool } from './attempt.js';
 import { functionOption, queueOption, redisOption, wholeNumberOption } from './options.js';
 import { probeRedis } from './probe.js';
+import { loadQueuePackages } from './queue-packages.js';
 import { describeSchemaErrors } from '../run/schema-errors.js';
 import { CANCEL_EVENT, type CallJob, type CallValue, encodeError } from './wire.js';
 
@@ -115,6 +116,7 @@ export interface PlanWorker {
  *
  * @throws {TypeError} for a bad option value.
  * @throws {RedisConnectionError} when Redis cannot be reached.
+ * @throws {MissingDependencyError} when `bullmq` or `ioredis` is not installed.
  */
 export async function startWorker(options: WorkerOptions): Promise<PlanWorker> {
   if (options?.tools === undefined) throw new TypeError('Expected tools: a registry or tool definitions');
@@ -129,7 +131,9 @@ export async function startWorker(options: WorkerOptions): Promise<PlanWorker> {
   const timeoutMs = wholeNumberOption('connectTimeoutMs', options.connectTimeoutMs, 1, 5000);
   const onJob = functionOption('onJob', options.onJob);
   const onError = functionOption('onError', options.onError) ?? (() => {});
-  await probeRedis({ connection, url, timeoutMs });
+  const { bullmq, ioredis } = await loadQueuePackages('startWorker');
+  const { QueueEvents, UnrecoverableError, Worker } = bullmq;
+  await probeRedis({ connection, url, timeoutMs, Redis: ioredis.Redis });
 
   const context = options.context;
   const processor = async (job: Job<CallJob>, _token?: string, signal?: AbortSignal): Promise<CallValue> => {
@@ -214,7 +218,7 @@ async function runCall(
 ): Promise<CallValue> {
   const data = job.data;
   const registered = tools.get(data.tool);
-  const failure = (message: string, code: string) =>
+  const failure = (message: string, code: ToolErrorCode) =>
     new ToolExecutionError(message, { call: data.call, tool: data.tool, code });
   if (!registered) throw failure(`this worker has no tool "${data.tool}"`, 'UNKNOWN_TOOL');
   const tool = registered.tool;

@@ -2,48 +2,10 @@
  * The run journal's one error: its file or directory cannot be created, read or written, or
  * what it holds cannot be trusted by a resume (another run's journal, a record that is not one).
  */
-import { PlanError } from '../errors.js';
+import { JournalError } from '../errors.js';
 import type { JournalDigests, JournalPart } from './journal-digests.js';
 
-export interface JournalErrorOptions {
-  /** The directory or file at fault. */
-  readonly path: string;
-  /**
-   * The fs error, when there is one.
-   * @default undefined
-   */
-  readonly cause?: unknown;
-  /**
-   * The 1-based line of the journal at fault, when one line is.
-   * @default undefined
-   */
-  readonly line?: number;
-  /**
-   * The parts of the run the journal was not written for.
-   * @default []
-   */
-  readonly differs?: readonly JournalPart[];
-}
-
-/**
- * A journal that cannot be opened, read, written or resumed from. `path` is the file or
- * directory at fault, `cause` the fs error, `line` the line a resume refused, `differs` the
- * parts of the run another run's journal was written for; the message says what happened and
- * how to fix it, on one line.
- */
-export class JournalError extends PlanError {
-  override name = 'JournalError';
-  readonly path: string;
-  readonly line: number | undefined;
-  readonly differs: readonly JournalPart[];
-
-  constructor(message: string, options: JournalErrorOptions) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.path = options.path;
-    this.line = options.line;
-    this.differs = options.differs ?? [];
-  }
-}
+export { isJournalError, JournalError, type JournalErrorOptions } from '../errors.js';
 
 /** What a user can do about a journal a resume cannot trust. */
 const START_OVER = 'remove it, or run without --resume to start over';
@@ -86,11 +48,6 @@ export function journalMismatchError(
     `the journal '${path}' was written for a different ${list} (${digests}): ${START_OVER}`,
     { path, line: 1, differs },
   );
-}
-
-/** Checks the name too, so it works across copies of the package and across realms. */
-export function isJournalError(value: unknown): value is JournalError {
-  return value instanceof JournalError || (value instanceof Error && value.name === 'JournalError');
 }
 
 /** What an fs error means for a journal, and what to do about it: "<what>; <fix>". */
