@@ -33,9 +33,10 @@ interface MatrixRow {
 
 /** The precedence matrix exactly as the README shows it. */
 function readmeMatrix(): MatrixRow[] {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  // The matrix lives in docs/agents.md (the README links there).
+  const readme = readFileSync(new URL('../../docs/agents.md', import.meta.url), 'utf8');
   const start = readme.indexOf('<!-- permission-matrix');
-  if (start < 0) throw new Error('README.md has no permission matrix');
+  if (start < 0) throw new Error('docs/agents.md has no permission matrix');
   const lines = readme.slice(start).split('\n').slice(1);
   const table: string[] = [];
   for (const line of lines) {
