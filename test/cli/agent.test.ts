@@ -1,14 +1,13 @@
 /**
- * `plan agent`: the agent loop in a terminal, against a scripted model (a JSON file of turns)
- * and against a loopback server that speaks the Chat Completions streaming protocol.
+ * `plan agent`, in process through main(): the agent loop against a scripted model (a JSON file
+ * of turns) and against a loopback server that speaks the Chat Completions streaming protocol.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sendEvent, startServer, startSse } from '../agent/providers/fake-server.js';
-import { BIN, expectUsageError, runPlan, tempDir } from './helpers.js';
+import { expectUsageError, tempDir } from './helpers.js';
 import { expectOneLineUsageError, planInProcess } from './in-process.js';
 
 const TOOLS = `
@@ -58,8 +57,9 @@ const temp = tempDir({
 });
 afterAll(() => temp.cleanup());
 
+/** `plan agent <args> --tools tools.mjs` in this process, from the temp dir. */
 const agent = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runPlan(['agent', ...args, '--tools', join(temp.dir, 'tools.mjs')], { cwd: temp.dir, env });
+  planInProcess(['agent', ...args, '--tools', join(temp.dir, 'tools.mjs')], '', { cwd: temp.dir, env });
 const writes = () => {
   try {
     return readFileSync(join(temp.dir, 'writes.log'), 'utf8');
@@ -69,17 +69,17 @@ const writes = () => {
 };
 
 describe('plan agent (scripted model)', () => {
-  it('runs the plan loop: the solution runs, the answer goes to stdout, exit 0', () => {
+  it('runs the plan loop: the solution runs, the answer goes to stdout, exit 0', async () => {
     const before = writes();
-    const r = agent(['ACME', '--model', 'scripted:solve.json']);
+    const r = await agent(['ACME', '--model', 'scripted:solve.json']);
     expect(r.stderr).toContain('solution 1: 2 call(s)');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ price: 42 });
     expect(writes().slice(before.length)).toBe('42\n');
   });
 
-  it('--json prints one object with the status, the output, the state and each run', () => {
-    const r = agent(['ACME', '--model', 'scripted:solve.json', '--json']);
+  it('--json prints one object with the status, the output, the state and each run', async () => {
+    const r = await agent(['ACME', '--model', 'scripted:solve.json', '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout);
@@ -91,17 +91,17 @@ describe('plan agent (scripted model)', () => {
     ]);
   });
 
-  it('lazy without a terminal and without --yes: nothing runs, exit 4', () => {
+  it('lazy without a terminal and without --yes: nothing runs, exit 4', async () => {
     const before = writes();
-    const r = agent(['ACME', '--model', 'scripted:lazy.json', '--mode', 'lazy']);
+    const r = await agent(['ACME', '--model', 'scripted:lazy.json', '--mode', 'lazy']);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/no terminal to ask on; pass --yes/);
     expect(writes()).toBe(before);
   });
 
-  it('--plan-mode --yes: investigates read-only, approves the plan, then carries it out', () => {
+  it('--plan-mode --yes: investigates read-only, approves the plan, then carries it out', async () => {
     const before = writes();
-    const r = agent(
+    const r = await agent(
       ['record the ACME price', '--model', 'scripted:plan-mode.json', '--plan-mode', '--yes'],
       {},
     );
@@ -112,19 +112,22 @@ describe('plan agent (scripted model)', () => {
     expect(writes().slice(before.length)).toBe('42\n');
   });
 
-  it('--plan-mode without a terminal and without --yes: the plan is rejected, nothing is written, exit 4', () => {
+  it('--plan-mode without a terminal and without --yes: the plan is rejected, nothing is written, exit 4', async () => {
     const before = writes();
-    const r = agent(['record the ACME price', '--model', 'scripted:plan-mode.json', '--plan-mode']);
+    const r = await agent(['record the ACME price', '--model', 'scripted:plan-mode.json', '--plan-mode']);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/pass --yes/);
     expect(writes()).toBe(before);
   });
 
-  it('bad usage is one line and exit 2: no model, an unknown provider, no API key', () => {
-    expectUsageError(agent(['x']), /needs --model/);
-    expectUsageError(agent(['x', '--model', 'acme:big']), /unknown provider "acme"/);
+  it('bad usage is one line and exit 2: no model, an unknown provider, no API key', async () => {
+    expectUsageError(await agent(['x']), /needs --model/);
+    expectUsageError(await agent(['x', '--model', 'acme:big']), /unknown provider "acme"/);
     expectUsageError(
-      agent(['x', '--model', 'openai:gpt-4o'], { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined }),
+      await agent(['x', '--model', 'openai:gpt-4o'], {
+        OPENAI_API_KEY: undefined,
+        OPENAI_BASE_URL: undefined,
+      }),
       /OPENAI_API_KEY/,
     );
   });
@@ -151,21 +154,9 @@ async function chatServer(answers: string[]) {
   });
 }
 
-/** The CLI in a child process that does not block this one (the server answers from here). */
-function runAsync(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: temp.dir, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The CLI in this process: the server answers from here between its awaits. */
+const runAsync = (args: string[], env: Record<string, string>) =>
+  planInProcess(args, '', { cwd: temp.dir, env });
 
 /** `plan agent ACME` with the test tools, against the Chat Completions server at `url`. */
 const agentAgainst = (url: string) => [

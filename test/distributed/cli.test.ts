@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisOptions } from '../../src/distributed/index.js';
-import { BIN, expectUsageError, ROOT, runPlan, tempDir } from '../cli/helpers.js';
+import { BIN, expectUsageError, ROOT, tempDir } from '../cli/helpers.js';
+import { planInProcess } from '../cli/in-process.js';
 import { type RedisServer, startRedis, stopChild } from './redis-server.js';
 
 /**
@@ -65,6 +66,9 @@ function startPlan(args: readonly string[], cwd: string, env: Record<string, str
   child.stderr.on('data', (chunk: Buffer) => (handle.stderr += chunk.toString()));
   return handle;
 }
+
+/** `plan <args>` in this process, from `dir`. */
+const inDir = (dir: string, args: string[]) => planInProcess(args, '', { cwd: dir });
 
 /** Resolves with the first match of `pattern` in what the stream writes from now on. */
 function waitFor(child: Child, stream: 'stdout' | 'stderr', pattern: RegExp): Promise<RegExpMatchArray> {
@@ -177,7 +181,7 @@ describe('plan worker and plan run --redis', () => {
     const worker = startPlan(['worker', '--mcp', server, '--redis', redis.url, '--queue', queue], dir);
     try {
       await waitFor(worker, 'stderr', /Ctrl-C stops/);
-      const r = runPlan(
+      const r = await planInProcess(
         [
           'run',
           'plan.json',
@@ -191,7 +195,8 @@ describe('plan worker and plan run --redis', () => {
           queue,
           '--json',
         ],
-        { cwd: dir },
+        '',
+        { cwd: dir, env: { PATH: process.env.PATH } },
       );
       expect(r.code).toBe(0);
       expect(readFileSync(file, 'utf8')).toBe('from a worker');
@@ -253,20 +258,20 @@ describe('plan worker and plan run --redis', () => {
     }
   });
 
-  it('a worker or scheduler that cannot connect: one line, exit 2', () => {
+  it('a worker or scheduler that cannot connect: one line, exit 2', async () => {
     const { dir, cleanup } = tempDir({ 'tools.mjs': TOOLS, 'plan.json': [{ _tool: 'effect', n: 1, ms: 1 }] });
     try {
       const missing = `unix://${dir}/no-redis.sock`;
       expectUsageError(
-        runPlan(['worker', '--tools', 'tools.mjs', '--redis', missing], { cwd: dir }),
+        await inDir(dir, ['worker', '--tools', 'tools.mjs', '--redis', missing]),
         /^plan: error: cannot connect to Redis at unix:\/\/.*no-redis\.sock: connect ENOENT/,
       );
       expectUsageError(
-        runPlan(['run', 'plan.json', '--tools', 'tools.mjs', '--redis', missing], { cwd: dir }),
+        await inDir(dir, ['run', 'plan.json', '--tools', 'tools.mjs', '--redis', missing]),
         /^plan: error: cannot connect to Redis at .*: connect ENOENT/,
       );
       expectUsageError(
-        runPlan(['worker', '--tools', 'tools.mjs', '--redis', 'redis://127.0.0.1:1'], { cwd: dir }),
+        await inDir(dir, ['worker', '--tools', 'tools.mjs', '--redis', 'redis://127.0.0.1:1']),
         /^plan: error: cannot connect to Redis at redis:\/\/127\.0\.0\.1:1: connect ECONNREFUSED/,
       );
     } finally {
@@ -274,27 +279,27 @@ describe('plan worker and plan run --redis', () => {
     }
   });
 
-  it('bad flags: one line naming the flag, exit 2', () => {
+  it('bad flags: one line naming the flag, exit 2', async () => {
     const { dir, cleanup } = tempDir({ 'tools.mjs': TOOLS, 'plan.json': [{ _tool: 'effect', n: 1, ms: 1 }] });
     try {
       expectUsageError(
-        runPlan(['run', 'plan.json', '--tools', 'tools.mjs', '--redis', 'localhost:6379'], { cwd: dir }),
+        await inDir(dir, ['run', 'plan.json', '--tools', 'tools.mjs', '--redis', 'localhost:6379']),
         /^plan: error: --redis: Expected a Redis URL starting redis:\/\/, rediss:\/\/ or unix:\/\/, got 'localhost:6379'/,
       );
       expectUsageError(
-        runPlan(['worker', '--tools', 'tools.mjs', '--redis', 'redis://:secret@h/x'], { cwd: dir }),
+        await inDir(dir, ['worker', '--tools', 'tools.mjs', '--redis', 'redis://:secret@h/x']),
         /^plan: error: --redis: Expected the Redis database to be a whole number, got 'x' in 'redis:\/\/:\*\*\*@h\/x'/,
       );
       expectUsageError(
-        runPlan(['worker', '--tools', 'tools.mjs', '--redis', redis.url, '--queue', 'a:b'], { cwd: dir }),
+        await inDir(dir, ['worker', '--tools', 'tools.mjs', '--redis', redis.url, '--queue', 'a:b']),
         /^plan: error: --queue: Expected queue to be a name/,
       );
       expectUsageError(
-        runPlan(['worker', '--tools', 'tools.mjs', '--lock-duration', '10'], { cwd: dir }),
+        await inDir(dir, ['worker', '--tools', 'tools.mjs', '--lock-duration', '10']),
         /^plan: error: --lock-duration must be a whole number >= 100, not '10'/,
       );
       expectUsageError(
-        runPlan(['worker', '--redis', redis.url], { cwd: dir }),
+        await inDir(dir, ['worker', '--redis', redis.url]),
         /^plan: error: plan worker needs --tools/,
       );
     } finally {
