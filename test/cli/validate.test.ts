@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ANSI_ESCAPE, MANIFEST, PLANS, ROOT, runPlan, tempDir } from './helpers.js';
+import { ANSI_ESCAPE, MANIFEST, PLANS, ROOT, tempDir } from './helpers.js';
+import { planInProcess } from './in-process.js';
 
 const { dir, cleanup } = tempDir({
   'plan.json': PLANS.valid,
@@ -20,27 +21,27 @@ const { dir, cleanup } = tempDir({
   'reads-state.json': [{ _tool: 'notify', message: '†state.seed' }],
 });
 afterAll(cleanup);
-const run = (args: string[], stdin?: string) =>
-  runPlan(args, { cwd: dir, ...(stdin !== undefined && { stdin }) });
+/** `plan <args>` in this process, from the temp dir. */
+const run = (args: string[], stdin = '') => planInProcess(args, stdin, { cwd: dir });
 
 describe('plan validate', () => {
-  it('exits 0 for a valid plan, with a summary on stderr and nothing on stdout', () => {
-    const r = run(['validate', 'plan.json']);
+  it('exits 0 for a valid plan, with a summary on stderr and nothing on stdout', async () => {
+    const r = await run(['validate', 'plan.json']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('plan.json: valid, 3 calls, 2 edges, 0 warnings\n');
   });
 
-  it('exits 0 with warnings, printed as file:line:col: warning CODE: message', () => {
-    const r = run(['validate', 'warning.json']);
+  it('exits 0 with warnings, printed as file:line:col: warning CODE: message', async () => {
+    const r = await run(['validate', 'warning.json']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^warning\.json:\d+:\d+: warning W_MULTIPLE_WRITERS: .+\n {2}hint: .+\n/);
     expect(r.stderr).toMatch(/warning\.json: valid, 2 calls, \d+ edges?, 1 warning\n$/);
   });
 
-  it('exits 1 and prints every error as file:line:col: error CODE: message, the hint indented below', () => {
-    const r = run(['validate', 'invalid.json']);
+  it('exits 1 and prints every error as file:line:col: error CODE: message, the hint indented below', async () => {
+    const r = await run(['validate', 'invalid.json']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trimEnd().split('\n');
@@ -56,30 +57,30 @@ describe('plan validate', () => {
     expect(lines.at(-1)).toBe('invalid.json: invalid, 2 errors, 0 warnings');
   });
 
-  it('points at the exact line and column of a JSON syntax error', () => {
-    const r = run(['validate', 'missing-comma.json']);
+  it('points at the exact line and column of a JSON syntax error', async () => {
+    const r = await run(['validate', 'missing-comma.json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^missing-comma\.json:3:3: error E_JSON: .+\n {2}hint: /);
   });
 
-  it('reads a trailing comma as space, with a warning at it', () => {
-    const r = run(['validate', 'trailing-comma.json']);
+  it('reads a trailing comma as space, with a warning at it', async () => {
+    const r = await run(['validate', 'trailing-comma.json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^trailing-comma\.json:2:33: warning W_JSON_EXTENSION: a trailing comma/);
   });
 
-  it('reads the plan from stdin with -', () => {
-    const r = run(['validate', '-'], JSON.stringify(PLANS.invalid, null, 2));
+  it('reads the plan from stdin with -', async () => {
+    const r = await run(['validate', '-'], JSON.stringify(PLANS.invalid, null, 2));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^<stdin>:\d+:\d+: error E_/m);
-    const ok = run(['validate', '-'], JSON.stringify(PLANS.valid));
+    const ok = await run(['validate', '-'], JSON.stringify(PLANS.valid));
     expect(ok.code).toBe(0);
     expect(ok.stderr).toBe('<stdin>: valid, 3 calls, 2 edges, 0 warnings\n');
   });
 
   describe('--json', () => {
-    it('prints one object, alone on stdout, for a valid plan', () => {
-      const r = run(['validate', 'plan.json', '--json']);
+    it('prints one object, alone on stdout, for a valid plan', async () => {
+      const r = await run(['validate', 'plan.json', '--json']);
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
       expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
@@ -95,8 +96,8 @@ describe('plan validate', () => {
       });
     });
 
-    it('reports errors in the object with exit 1, and an empty order', () => {
-      const r = run(['validate', 'invalid.json', '--json']);
+    it('reports errors in the object with exit 1, and an empty order', async () => {
+      const r = await run(['validate', 'invalid.json', '--json']);
       expect(r.code).toBe(1);
       expect(r.stderr).toBe('');
       const out = JSON.parse(r.stdout);
@@ -116,20 +117,22 @@ describe('plan validate', () => {
       }
     });
 
-    it('gives the lazy mode of a plan message', () => {
+    it('gives the lazy mode of a plan message', async () => {
       const { dir: lazyDir, cleanup: done } = tempDir({
         'lazy.json': { type: 'plan', mode: 'lazy', plan: PLANS.valid },
       });
       try {
-        const out = JSON.parse(runPlan(['validate', 'lazy.json', '--json'], { cwd: lazyDir }).stdout);
+        const out = JSON.parse(
+          (await planInProcess(['validate', 'lazy.json', '--json'], '', { cwd: lazyDir })).stdout,
+        );
         expect(out.mode).toBe('lazy');
       } finally {
         done();
       }
     });
 
-    it('stays parseable for a plan that is not JSON', () => {
-      const r = run(['validate', '-', '--json'], '{"not json');
+    it('stays parseable for a plan that is not JSON', async () => {
+      const r = await run(['validate', '-', '--json'], '{"not json');
       expect(r.code).toBe(1);
       const out = JSON.parse(r.stdout);
       expect(out).toMatchObject({ ok: false, calls: 0, edges: 0, order: [] });
@@ -139,60 +142,60 @@ describe('plan validate', () => {
 
   describe('--tools', () => {
     // The files are pretty-printed: `[`, `{`, then `"_tool": ...` on line 3 and `"id": ...` on line 4.
-    it('checks tool names against a JSON manifest', () => {
-      const r = run(['validate', 'unknown-tool.json', '--tools', 'tools.json']);
+    it('checks tool names against a JSON manifest', async () => {
+      const r = await run(['validate', 'unknown-tool.json', '--tools', 'tools.json']);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(
         /^unknown-tool\.json:3:14: error E_UNKNOWN_TOOL: .*\n {2}hint: did you mean "get_user"\?/,
       );
     });
 
-    it('checks literal arguments against inputSchema', () => {
-      const r = run(['validate', 'bad-args.json', '--tools', 'tools.json']);
+    it('checks literal arguments against inputSchema', async () => {
+      const r = await run(['validate', 'bad-args.json', '--tools', 'tools.json']);
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/^bad-args\.json:4:11: error E_ARGS: /m);
     });
 
-    it('loads an ES module exporting tools, or a default array', () => {
-      expect(run(['validate', 'plan.json', '--tools', 'tools.mjs']).code).toBe(0);
-      expect(run(['validate', 'plan.json', '--tools', 'default-tools.mjs']).code).toBe(0);
-      expect(run(['validate', 'unknown-tool.json', '--tools', 'tools.mjs']).code).toBe(1);
+    it('loads an ES module exporting tools, or a default array', async () => {
+      expect((await run(['validate', 'plan.json', '--tools', 'tools.mjs'])).code).toBe(0);
+      expect((await run(['validate', 'plan.json', '--tools', 'default-tools.mjs'])).code).toBe(0);
+      expect((await run(['validate', 'unknown-tool.json', '--tools', 'tools.mjs'])).code).toBe(1);
     });
   });
 
-  it('checks input reads against --input', () => {
-    expect(run(['validate', 'plan.json', '--input', 'input.json']).code).toBe(0);
-    const r = run(['validate', 'plan.json', '--input', 'other-input.json']);
+  it('checks input reads against --input', async () => {
+    expect((await run(['validate', 'plan.json', '--input', 'input.json'])).code).toBe(0);
+    const r = await run(['validate', 'plan.json', '--input', 'other-input.json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^plan\.json:\d+:\d+: error E_UNRESOLVED: †input\.id/m);
   });
 
-  it('binds state reads to --state', () => {
-    expect(run(['validate', 'reads-state.json']).code).toBe(1);
-    expect(run(['validate', 'reads-state.json', '--state', 'state.json']).code).toBe(0);
+  it('binds state reads to --state', async () => {
+    expect((await run(['validate', 'reads-state.json'])).code).toBe(1);
+    expect((await run(['validate', 'reads-state.json', '--state', 'state.json'])).code).toBe(0);
   });
 
-  it('accepts --input from stdin when the plan is a file', () => {
-    expect(run(['validate', 'plan.json', '--input', '-'], '{"id": 1}').code).toBe(0);
+  it('accepts --input from stdin when the plan is a file', async () => {
+    expect((await run(['validate', 'plan.json', '--input', '-'], '{"id": 1}')).code).toBe(0);
   });
 
-  it('never colors output that is not a terminal, with or without NO_COLOR', () => {
+  it('never colors output that is not a terminal, with or without NO_COLOR', async () => {
     for (const env of [{}, { NO_COLOR: '1' }, { FORCE_COLOR: '1' }]) {
-      const r = runPlan(['validate', 'invalid.json'], { cwd: dir, env });
+      const r = await planInProcess(['validate', 'invalid.json'], '', { cwd: dir, env });
       expect(r.stderr).not.toMatch(ANSI_ESCAPE);
       expect(r.stderr).toMatch(/E_UNRESOLVED/);
     }
   });
 
-  it('prints help and the version with exit 0', () => {
-    const help = run(['validate', '--help']);
+  it('prints help and the version with exit 0', async () => {
+    const help = await run(['validate', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/Usage: plan validate \[options\] <file>/);
     expect(help.stdout).toMatch(/--tools <file>/);
-    const version = run(['--version']);
+    const version = await run(['--version']);
     expect(version.code).toBe(0);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
     expect(version.stdout.trim()).toBe(pkg.version);
-    expect(run(['--help']).code).toBe(0);
+    expect((await run(['--help'])).code).toBe(0);
   });
 });
