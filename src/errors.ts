@@ -414,32 +414,31 @@ export class McpServerError extends PlanError {
  * False for everything else, whatever its name.
  */
 export function isPlanError(value: unknown): value is PlanError {
-  return value instanceof PlanError || hasBrand(value);
+  return isKind(value, PlanError, null);
 }
 
 /**
- * The brand read without trusting the value: a getter or proxy that throws is not a
- * planmode error, and a guard never throws.
+ * An error of this copy's `type`, or a branded error from another copy whose name is one of
+ * `names` (any name, for null). Never throws: a revoked proxy or a throwing getter is simply
+ * not a planmode error.
  */
-function hasBrand(value: unknown): value is PlanError {
+function isKind<T extends PlanError>(
+  value: unknown,
+  type: abstract new (...args: never[]) => T,
+  names: readonly string[] | null,
+): value is T {
   if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false;
   try {
+    if (value instanceof type) return true;
+    const { name } = value as { name?: unknown };
     return (
       (value as { [PLAN_ERROR_BRAND]?: unknown })[PLAN_ERROR_BRAND] === true &&
-      typeof (value as { name?: unknown }).name === 'string'
+      typeof name === 'string' &&
+      (names === null || names.includes(name))
     );
   } catch {
     return false;
   }
-}
-
-/** An error of this copy's `type`, or a branded error from another copy whose name is one of `names`. */
-function isKind<T extends PlanError>(
-  value: unknown,
-  type: abstract new (...args: never[]) => T,
-  names: readonly string[],
-): value is T {
-  return value instanceof type || (hasBrand(value) && names.includes(value.name));
 }
 
 export function isPlanValidationError(value: unknown): value is PlanValidationError {
