@@ -10,6 +10,7 @@ export {
 } from './graph-export.js';
 export { type GraphlibEdge, type GraphlibNode, toGraphlib } from './graphlib.js';
 export {
+  REPORT_DIRECTIONS,
   REPORT_LAYOUTS,
   REPORT_STATUSES,
   type ReportInput,

@@ -15,10 +15,15 @@ import { renderReport } from '../../src/report/index.js';
 import { type LatentFunction, run } from '../../src/run/index.js';
 import type { Tool } from '../../src/tools/index.js';
 import { EXAMPLES } from '../fixtures/fixtures.js';
+import { generatedPlan, SHAPES, TOOLS } from './generated-plans.js';
+import { MEASURE_PAGE, type PageMeasures } from './measure-page.js';
 
 const CHROMIUM = process.env.PLAN_CHROMIUM ?? '/usr/bin/chromium';
 const OUT = join(import.meta.dirname, '..', '..', 'test-output', 'report');
 const TIMEOUT = 120_000;
+/** Where the readability test leaves its screenshots, named `<shape>-<calls>-<tag>.png`. */
+const SHOTS = process.env.REPORT_SHOTS ?? '/tmp/report-shots';
+const SHOTS_TAG = process.env.REPORT_SHOTS_TAG ?? 'after';
 
 let browser: Browser;
 
@@ -49,8 +54,11 @@ afterAll(async () => {
 });
 
 /** Opens a report file and collects every console error and page error it causes. */
-async function open(file: string): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+async function open(
+  file: string,
+  viewport = { width: 1400, height: 900 },
+): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage({ viewport });
   const problems: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
@@ -185,3 +193,110 @@ function thousandCalls(): { plan: CompiledPlan; tools: Tool[] } {
   if (!compiled.plan) throw new Error(JSON.stringify(compiled.diagnostics));
   return { plan: compiled.plan, tools };
 }
+
+describe('the report is readable at its default view (1280 x 800)', () => {
+  const measured: Record<string, PageMeasures> = {};
+  afterAll(() => {
+    if (Object.keys(measured).length === 0) return;
+    const rows = Object.entries(measured).map(
+      ([name, m]) =>
+        `| ${name} | ${m.zoom} | ${m.minNodeTextPx.toFixed(1)} | ${m.minEdgeLabelPx.toFixed(1)} | ${m.labelsCrossed.length} | ${m.labelsOverlapping.length} | ${m.axisClipped.length} | ${(m.graphBoxShare * 100).toFixed(0)}% | ${(m.svgShare * 100).toFixed(0)}% | ${m.scrollsSideways ? 'yes' : 'no'} |`,
+    );
+    console.log(
+      [
+        '| report | zoom | node text px | edge label px | labels crossed | labels overlapping | axis labels clipped | graph box / column | graph / box | scrolls sideways |',
+        '|---|---|---|---|---|---|---|---|---|---|',
+        ...rows,
+      ].join('\n'),
+    );
+  });
+
+  for (const shape of SHAPES) {
+    for (const size of [5, 25, 50]) {
+      it(
+        `${shape}, ${size} calls: text of 11 px or more, no label crossed, axis whole, the graph as wide as the column`,
+        async () => {
+          const plan = generatedPlan(shape, size);
+          const result = await run(plan, { tools: TOOLS });
+          const file = join(OUT, `readable-${shape}-${size}.html`);
+          writeFileSync(file, renderReport({ plan, result }));
+          const { page, problems } = await open(file, { width: 1280, height: 800 });
+          try {
+            const m = (await page.evaluate(MEASURE_PAGE)) as PageMeasures;
+            measured[`${shape} ${size}`] = m;
+            mkdirSync(SHOTS, { recursive: true });
+            await page.screenshot({ path: join(SHOTS, `${shape}-${size}-${SHOTS_TAG}.png`) });
+            expect(m.minNodeTextPx).toBeGreaterThanOrEqual(11);
+            expect(m.labelsCrossed).toEqual([]);
+            expect(m.labelsOverlapping).toEqual([]);
+            expect(m.axisClipped).toEqual([]);
+            expect(m.graphBoxShare).toBeGreaterThanOrEqual(0.9);
+            // Fit to width: the drawing fills its box, unless it is already at the largest
+            // default zoom (a narrow graph is not blown up further) or at the smallest that
+            // keeps text at 11 px (then it scrolls).
+            if (m.zoom !== '125%' && !m.scrollsSideways) expect(m.svgShare).toBeGreaterThanOrEqual(0.9);
+            expect(problems).toEqual([]);
+          } finally {
+            await page.close();
+          }
+        },
+        TIMEOUT,
+      );
+    }
+  }
+
+  it(
+    'a dry run of 50 branching calls: the same measures on its step timeline',
+    async () => {
+      const plan = generatedPlan('branching', 50);
+      const { simulate } = await import('../../src/simulate/index.js');
+      const file = join(OUT, 'readable-dry-run-50.html');
+      writeFileSync(file, renderReport({ plan, simulation: simulate(plan, { tools: TOOLS }) }));
+      const { page, problems } = await open(file, { width: 1280, height: 800 });
+      try {
+        const m = (await page.evaluate(MEASURE_PAGE)) as PageMeasures;
+        measured['dry run, branching 50'] = m;
+        await page.screenshot({ path: join(SHOTS, `dry-run-50-${SHOTS_TAG}.png`) });
+        expect(m.minNodeTextPx).toBeGreaterThanOrEqual(11);
+        expect(m.labelsCrossed).toEqual([]);
+        expect(m.labelsOverlapping).toEqual([]);
+        expect(m.axisClipped).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'the side panel says each fact once: a handled failure and an unhandled one show their error once',
+    async () => {
+      const plan = generatedPlan('branching', 25);
+      const result = await run(plan, { tools: TOOLS });
+      const handled = result.calls.findIndex((c) => c.handled);
+      const unhandled = result.calls.findIndex((c) => c.status === 'failed' && !c.handled);
+      expect(handled).toBeGreaterThanOrEqual(0);
+      expect(unhandled).toBeGreaterThanOrEqual(0);
+      const file = join(OUT, 'readable-panel.html');
+      writeFileSync(file, renderReport({ plan, result }));
+      const { page, problems } = await open(file, { width: 1280, height: 800 });
+      try {
+        for (const i of [handled, unhandled]) {
+          await page.locator(`#graph-svg g.n[data-i="${i}"]`).click();
+          await expect(page.locator('#details h2').textContent()).resolves.toBe(plan.calls[i]!.id);
+          const shown = (await page.locator('#details').textContent()) ?? '';
+          const message = result.calls[i]!.error!.message;
+          expect(shown.split(message).length - 1, `${plan.calls[i]!.id}: ${shown}`).toBe(1);
+          const blocks = await page.locator('#details pre').allTextContents();
+          expect(new Set(blocks).size).toBe(blocks.length);
+          if (i === handled) await page.screenshot({ path: join(SHOTS, `panel-handled-${SHOTS_TAG}.png`) });
+        }
+        expect(problems).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    },
+    TIMEOUT,
+  );
+});

@@ -161,7 +161,7 @@ describe('renderReport: layout', () => {
 
   for (const layout of ['dagre', 'layered'] as const) {
     it(`${layout}: x increases along every edge, nodes do not overlap`, () => {
-      const html = renderReport({ plan, result: resultOf(plan, {}) }, { layout });
+      const html = renderReport({ plan, result: resultOf(plan, {}) }, { layout, direction: 'LR' });
       const at = nodeCenters(html);
       expect(at.size).toBe(plan.calls.length);
       expect(edges.length).toBeGreaterThanOrEqual(5);
@@ -169,6 +169,7 @@ describe('renderReport: layout', () => {
       const l = layoutGraph(plan, {
         engine: layout,
         dagreLimit: 0,
+        direction: 'LR',
         boxes: plan.calls.map(() => ({ w: 100, h: 40 })),
         labelSize: () => ({ w: 40, h: 14 }),
       });

@@ -3,7 +3,12 @@
  * already laid out. It reads the data from `<script type="application/json" id="report-data">`,
  * listens once on the document (event delegation: no handler per node), and fills the details
  * panel with `textContent` only, so no data string is ever parsed as HTML.
+ *
+ * The graph opens fitted to its box's width, within the zoom limits of zoom.ts (a call's text
+ * stays 11 px or more; a wider graph scrolls); `all` shows the whole graph in the box.
  */
+import { MAX_DEFAULT_ZOOM, MIN_DEFAULT_ZOOM } from './zoom.js';
+
 export const CLIENT_SCRIPT = String.raw`(() => {
   'use strict';
   const data = JSON.parse(document.getElementById('report-data').textContent);
@@ -53,6 +58,15 @@ export const CLIENT_SCRIPT = String.raw`(() => {
     return b;
   }
 
+  /** The output path; with alternatives, which one was written (run) or is chosen (scenario). */
+  function writes(c, i) {
+    if (!c.out || !c.alts) return c.out;
+    const sc = data.kind === 'run' ? null : data.scenarios[scenario];
+    const k = data.kind === 'run' ? c.branch : sc ? sc.choices[i] : undefined;
+    if (k === null || k === undefined || c.alts[k] === undefined) return c.out;
+    return c.alts[k] + '  (alternative ' + (k + 1) + ' of ' + c.alts.length + ': ' + c.out + ')';
+  }
+
   function show(i) {
     const c = calls[i];
     panel.replaceChildren();
@@ -62,21 +76,17 @@ export const CLIENT_SCRIPT = String.raw`(() => {
     row(dl, 'status', statusText(c));
     if (data.kind === 'run') {
       row(dl, 'attempts', c.attempts);
-      if (c.branch !== null && c.alts) row(dl, 'branch', c.branch + ': ' + (c.alts[c.branch] ?? ''));
-      else if (c.branch !== null) row(dl, 'branch', c.branch);
+      // The written alternative goes in 'writes' below; the end is the start plus 'took'.
       const t0 = data.startedAt;
-      if (c.startedAt) row(dl, 'started', c.startedAt + '  (+' + ms(Date.parse(c.startedAt) - t0) + ')');
-      if (c.endedAt) row(dl, 'ended', c.endedAt + '  (+' + ms(Date.parse(c.endedAt) - t0) + ')');
-      if (c.startedAt && c.endedAt) row(dl, 'duration', ms(Date.parse(c.endedAt) - Date.parse(c.startedAt)));
-      if (!c.startedAt) row(dl, 'started', 'never');
+      if (c.startedAt) row(dl, 'started', '+' + ms(Date.parse(c.startedAt) - t0) + ' (' + c.startedAt + ')');
+      else row(dl, 'started', 'never');
+      if (c.startedAt && c.endedAt) row(dl, 'took', ms(Date.parse(c.endedAt) - Date.parse(c.startedAt)));
     } else {
       row(dl, 'step', c.level + 1);
-      const sc = data.scenarios[scenario];
-      if (sc && c.alts && sc.choices[i] !== undefined) row(dl, 'branch', sc.choices[i] + ': ' + c.alts[sc.choices[i]]);
       const runs = data.scenarios.filter((s) => !s.skipped.includes(i)).length;
       row(dl, 'runs in', runs + ' of ' + data.scenarios.length + ' scenarios');
     }
-    row(dl, 'writes', c.out);
+    row(dl, 'writes', writes(c, i));
     if (c.deps.length) {
       const span = el('span', 'deps');
       for (const d of c.deps) {
@@ -90,7 +100,7 @@ export const CLIENT_SCRIPT = String.raw`(() => {
     if (data.kind === 'run') {
       if (c.args !== undefined) panel.append(block('arguments (resolved)', c.args));
       else panel.append(block('arguments (as written)', c.raw));
-      if (c.error) panel.append(block(c.handled ? 'error (written to the error branch)' : 'error', c.error, 'err'));
+      if (c.error) panel.append(block(c.handled ? 'error (written to ' + c.alts[c.branch] + ')' : 'error', c.error, 'err'));
       if (c.output !== undefined) panel.append(block('output', c.output));
     } else {
       panel.append(block('arguments (as written)', c.raw));
@@ -140,10 +150,16 @@ export const CLIENT_SCRIPT = String.raw`(() => {
     svg.style.height = Number(svg.getAttribute('data-h')) * zoom + 'px';
     document.getElementById('zoom-level').textContent = Math.round(zoom * 100) + '%';
   }
-  function fit() {
+  /** The box's width, but no smaller than keeps text readable and no larger than crisp. */
+  function fitWidth() {
+    const w = Number(svg.getAttribute('data-w'));
+    return Math.min(${MAX_DEFAULT_ZOOM}, Math.max(${MIN_DEFAULT_ZOOM}, (graphBox.clientWidth - 8) / w));
+  }
+  /** The whole graph in the box, however small: an overview. */
+  function fitAll() {
     const w = Number(svg.getAttribute('data-w'));
     const h = Number(svg.getAttribute('data-h'));
-    return Math.max(0.15, Math.min(1, (graphBox.clientWidth - 8) / w, Math.max((graphBox.clientHeight - 8) / h, 0.35)));
+    return Math.min(${MAX_DEFAULT_ZOOM}, (graphBox.clientWidth - 8) / w, (graphBox.clientHeight - 8) / h);
   }
 
   document.addEventListener('click', (ev) => {
@@ -154,13 +170,13 @@ export const CLIENT_SCRIPT = String.raw`(() => {
     else if (t.hasAttribute('data-sc')) setScenario(Number(t.getAttribute('data-sc')));
     else {
       const z = t.getAttribute('data-zoom');
-      setZoom(z === 'in' ? zoom * 1.25 : z === 'out' ? zoom / 1.25 : z === 'fit' ? fit() : 1);
+      setZoom(z === 'in' ? zoom * 1.25 : z === 'out' ? zoom / 1.25 : z === 'fit' ? fitWidth() : z === 'all' ? fitAll() : 1);
     }
   });
   document.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape') select(-1, false);
   });
-  if (svg) setZoom(fit());
+  if (svg) setZoom(fitWidth());
   // The timeline is drawn 1,000 px wide: shrink it to its box (never below 60%), text and all.
   const tl = document.getElementById('timeline-svg');
   const tlBox = document.getElementById('timeline');

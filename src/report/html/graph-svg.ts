@@ -5,18 +5,27 @@
  */
 import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
 import { escapeHtml } from './escape.js';
+import { type Direction, edgePathData, round } from './edge-geometry.js';
 import { type Box, type GraphLayout, layoutGraph } from './layout.js';
 import type { ReportStatus } from './status.js';
+import { EDGE_LABEL_FONT_PX, NODE_FONT_PX } from './zoom.js';
 import { edgeLabel } from '../edge-label.js';
 
-/** Monospace metrics the boxes are sized with (the page's graph font is 12px monospace). */
-const CHAR_W = 7.3;
+/**
+ * Monospace metrics the boxes are sized with, a little over DejaVu Sans Mono's 0.6 em advance
+ * (the widest of the page's monospace fonts), so text never outgrows its box or label room.
+ */
+const CHAR_W = NODE_FONT_PX * 0.61;
 const LINE_H = 16;
 const PAD_X = 10;
 const PAD_Y = 7;
 const MAX_CHARS = 34;
 const LABEL_MAX_CHARS = 28;
-const LABEL_FONT_W = 6.1;
+const LABEL_CHAR_W = EDGE_LABEL_FONT_PX * 0.62;
+/** A label's box: the glyphs' height (ascent plus descent, about 1.17 em) and a little air. */
+const LABEL_H = 14;
+/** From a label's middle to its baseline: half the glyph box less the descent, about 0.35 em. */
+const LABEL_BASELINE = 4;
 
 export interface GraphSvgInput {
   readonly plan: CompiledPlan;
@@ -28,6 +37,7 @@ export interface GraphSvgInput {
   readonly criticalPath: readonly number[];
   readonly engine: 'auto' | 'dagre' | 'layered';
   readonly dagreLimit: number;
+  readonly direction: Direction | 'auto';
 }
 
 export interface GraphSvg {
@@ -46,14 +56,15 @@ export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
       h: LINE_H * (l.output ? 3 : 2) + PAD_Y * 2,
     };
   });
+  const labels = plan.calls.map((call) =>
+    call.dependencies.map((d) => clip(edgeLabel(call, d), LABEL_MAX_CHARS)),
+  );
   const layout = layoutGraph(plan, {
     boxes,
     engine: input.engine,
     dagreLimit: input.dagreLimit,
-    labelSize: (to, k) => ({
-      w: Math.ceil(clip(plan.calls[to]!.dependencies[k]!.path, LABEL_MAX_CHARS).length * LABEL_FONT_W + 6),
-      h: 14,
-    }),
+    direction: input.direction,
+    labelSize: (to, k) => ({ w: Math.ceil(columns(labels[to]![k]!) * LABEL_CHAR_W + 4), h: LABEL_H }),
   });
 
   const onPath = new Set<string>();
@@ -65,27 +76,27 @@ export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
   const w = Math.ceil(layout.width);
   const h = Math.ceil(layout.height);
   out.push(
-    `<svg id="graph-svg" xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" data-w="${w}" data-h="${h}" role="img" aria-label="dependency graph, left to right">`,
-    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" class="arrowhead"/></marker></defs>',
+    `<svg id="graph-svg" xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" data-w="${w}" data-h="${h}" data-direction="${layout.direction}" role="img" aria-label="dependency graph, ${layout.direction === 'LR' ? 'left to right' : 'top to bottom'}">`,
+    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" class="arrowhead"/></marker></defs>',
     '<g class="edges">',
   );
-  const labels: string[] = [];
+  const labelMarkup: string[] = [];
   let e = 0;
   for (const [to, call] of plan.calls.entries()) {
-    for (const d of call.dependencies) {
+    for (const [k, d] of call.dependencies.entries()) {
       const placed = layout.edges[e++]!;
       const classes = ['e', d.kind];
       if (onPath.has(`${d.from}>${to}`)) classes.push('cp');
       if (input.statuses[to] === 'skipped') classes.push('untaken');
       out.push(
-        `<path class="${classes.join(' ')}" data-from="${d.from}" data-to="${to}" d="${pathData(placed.points, layout.engine)}" marker-end="url(#arrow)"/>`,
+        `<path class="${classes.join(' ')}" data-from="${d.from}" data-to="${to}" d="${edgePathData(placed.points, placed.curved, layout.direction)}" marker-end="url(#arrow)"/>`,
       );
-      labels.push(
-        `<text class="el" x="${round(placed.labelX)}" y="${round(placed.labelY + 4)}">${escapeHtml(clip(edgeLabel(call, d), LABEL_MAX_CHARS))}</text>`,
+      labelMarkup.push(
+        `<text class="el" data-from="${d.from}" data-to="${to}" x="${round(placed.labelX)}" y="${round(placed.labelY + LABEL_BASELINE)}">${escapeHtml(labels[to]![k]!)}</text>`,
       );
     }
   }
-  out.push('</g><g class="edge-labels">', ...labels, '</g><g class="nodes">');
+  out.push('</g><g class="edge-labels">', ...labelMarkup, '</g><g class="nodes">');
   for (const [i, call] of plan.calls.entries()) {
     const node = layout.nodes[i]!;
     const l = lines[i]!;
@@ -169,21 +180,19 @@ function hexagon(w: number, h: number): string {
     .join(' ');
 }
 
-function pathData(points: readonly { x: number; y: number }[], engine: GraphLayout['engine']): string {
-  const first = points[0]!;
-  const last = points[points.length - 1]!;
-  if (engine === 'layered' || points.length < 3) {
-    const dx = (last.x - first.x) / 2;
-    return `M${round(first.x)},${round(first.y)}C${round(first.x + dx)},${round(first.y)} ${round(last.x - dx)},${round(last.y)} ${round(last.x)},${round(last.y)}`;
-  }
-  return `M${points.map((p) => `${round(p.x)},${round(p.y)}`).join('L')}`;
+/** Monospace cells a text takes: two for the wide characters of East Asian scripts. */
+function columns(text: string): number {
+  let n = 0;
+  for (const c of text)
+    n +=
+      (c.codePointAt(0) ?? 0) >= 0x1100 &&
+      /[\p{scx=Han}\p{scx=Hangul}\p{scx=Hiragana}\p{scx=Katakana}\uFF00-\uFF60]/u.test(c)
+        ? 2
+        : 1;
+  return n;
 }
 
 export function clip(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, ' ');
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
-}
-
-function round(n: number): number {
-  return Math.round(n * 10) / 10;
 }

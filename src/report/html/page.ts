@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { CLIENT_SCRIPT } from './client.js';
 import { escapeHtml, jsonForScript } from './escape.js';
 import { type ReportStatus, STATUS_STYLES } from './status.js';
+import { EDGE_LABEL_FONT_PX, NODE_FONT_PX } from './zoom.js';
 
 export interface PageParts {
   readonly title: string;
@@ -53,10 +54,11 @@ section.view{display:flex;flex-direction:column;min-height:0;min-width:0;border-
 button{font:inherit;font-size:12px;border:1px solid #c3cad4;background:#fff;border-radius:4px;padding:2px 8px;cursor:pointer}
 button:hover{background:#eef2f7}
 .scroll{overflow:auto;min-height:0;min-width:0;flex:1}
-#graph{max-height:62vh;min-height:120px}
+#graph{max-height:70vh;min-height:120px;scrollbar-gutter:stable}
 #timeline{max-height:38vh}
 #graph-svg,#timeline-svg{display:block}
-svg text{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace;fill:#1d2430}
+#graph-svg{margin:0 auto}
+svg text{font:${NODE_FONT_PX}px ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono",monospace;fill:#1d2430}
 .n{cursor:pointer}
 .n .shape{fill:var(--f);stroke:var(--s);stroke-width:1.5}
 .n.cp .shape{stroke-width:3}
@@ -64,14 +66,14 @@ svg text{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,"DejaVu Sans Mono"
 .n.sel .shape{stroke:#0b57d0;stroke-width:3.5}
 .nid{font-weight:700}
 .ntool{fill:#3c4656}
-.nout{fill:#5a6578;font-size:11px}
+.nout{fill:#5a6578}
 .alt.taken{font-weight:700;fill:#1d2430;text-decoration:underline}
 .e{fill:none;stroke:#8794a6;stroke-width:1.3}
 .e.order{stroke-dasharray:5 4}
 .e.cp{stroke:#37474f;stroke-width:2.4}
 .e.untaken{stroke:#c5ccd6}
 .arrowhead{fill:#8794a6}
-.el{font-size:10.5px;fill:#50607a;text-anchor:middle;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round;pointer-events:none}
+.el{font-size:${EDGE_LABEL_FONT_PX}px;fill:#50607a;text-anchor:middle;paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round;pointer-events:none}
 .axis line{stroke:#e3e7ec}
 .axis text{font-size:10.5px;fill:#5a6578}
 .bar{fill:var(--f);stroke:var(--s);stroke-width:1;cursor:pointer}
@@ -137,7 +139,7 @@ ${p.diagnostics}
 <div class="left">
 <section class="view">
 <div class="bar-head"><h2>Graph</h2><span class="note">${escapeHtml(p.graphNote)}</span>
-<span class="tools"><button type="button" data-zoom="out" title="zoom out">−</button><span id="zoom-level" class="note">100%</span><button type="button" data-zoom="in" title="zoom in">+</button><button type="button" data-zoom="fit">fit</button><button type="button" data-zoom="1">1:1</button></span></div>
+<span class="tools"><button type="button" data-zoom="out" title="zoom out">−</button><span id="zoom-level" class="note">100%</span><button type="button" data-zoom="in" title="zoom in">+</button><button type="button" data-zoom="fit" title="fit the width, text at 11 px or more">fit</button><button type="button" data-zoom="all" title="the whole graph in view">all</button><button type="button" data-zoom="1">1:1</button></span></div>
 ${p.scenarios}
 <div id="graph" class="scroll">${p.graphSvg}</div>
 </section>

@@ -9,6 +9,7 @@ import type { RunResult } from '../../run/types.js';
 import type { Simulation } from '../../simulate/types.js';
 import { escapeHtml } from './escape.js';
 import { clip, renderGraphSvg } from './graph-svg.js';
+import type { GraphLayout } from './layout.js';
 import { renderPage } from './page.js';
 import { REPORT_STATUSES, type ReportStatus, runStatusOf } from './status.js';
 import { formatMs, runTimeline, stepTimeline } from './timeline.js';
@@ -24,6 +25,9 @@ export type ReportInput =
   | { readonly plan: CompiledPlan; readonly simulation: Simulation };
 
 export const REPORT_LAYOUTS = ['auto', 'dagre', 'layered'] as const;
+
+/** Which way the graph runs: `LR` left to right, `TB` top to bottom, or `auto`. */
+export const REPORT_DIRECTIONS = ['auto', 'LR', 'TB'] as const;
 
 export interface ReportOptions {
   /**
@@ -44,6 +48,13 @@ export interface ReportOptions {
    */
   readonly dagreLimit?: number;
   /**
+   * Which way the graph runs: `LR` (left to right), `TB` (top to bottom), or `auto`: the one
+   * a reader scrolls least in at the page's default zoom (the column's width, with a call's text
+   * at 11 px or more), so a long chain runs down and a wide fan-out runs right.
+   * @default 'auto'
+   */
+  readonly direction?: (typeof REPORT_DIRECTIONS)[number];
+  /**
    * Longest text kept per value shown in the details panel (arguments, output, error, sample),
    * as pretty-printed JSON; longer values are cut and say how much was left out.
    * @default 20000
@@ -51,7 +62,7 @@ export interface ReportOptions {
   readonly maxValueLength?: number;
 }
 
-const DEFAULTS = { layout: 'auto', dagreLimit: 300, maxValueLength: 20_000 } as const;
+const DEFAULTS = { layout: 'auto', dagreLimit: 300, direction: 'auto', maxValueLength: 20_000 } as const;
 
 /**
  * Renders the report as one HTML string (inline CSS and script; no external resources).
@@ -111,6 +122,7 @@ function renderRun(plan: CompiledPlan, result: RunResult, o: Options): string {
     criticalPath: cp,
     engine: o.layout,
     dagreLimit: o.dagreLimit,
+    direction: o.direction,
   });
   const timeline = runTimeline(result, statuses, new Set(cp));
   const t0 = Date.parse(result.startedAt);
@@ -127,7 +139,8 @@ function renderRun(plan: CompiledPlan, result: RunResult, o: Options): string {
       error: r.error
         ? clipText(`${r.error.message}${r.error.code !== undefined ? `\ncode: ${r.error.code}` : ''}`, o)
         : null,
-      ...(r.output !== undefined && { output: text(r.output, o) }),
+      // A handled throw's output is its error, written to the last alternative: shown once, as the error.
+      ...(r.output !== undefined && !r.handled && { output: text(r.output, o) }),
       ...(r.args !== undefined && { args: text(r.args, o) }),
       ...(call.hasOutput && r.output === undefined && { output: text(call.output, o) }),
     };
@@ -141,7 +154,7 @@ function renderRun(plan: CompiledPlan, result: RunResult, o: Options): string {
     ],
     legend: legend(statuses, RUN_STATUSES),
     graphSvg: graph.svg,
-    graphNote: graphNote(plan, graph.layout.engine),
+    graphNote: graphNote(plan, graph.layout),
     timelineTitle: 'Timeline',
     timelineSvg: timeline.svg,
     timelineNote: `${started} calls started; at most ${timeline.lanes} ran at once (one lane each); times from the run's start${never ? `; never started: ${never}` : ''}`,
@@ -181,6 +194,7 @@ function renderSimulation(plan: CompiledPlan, sim: Simulation, o: Options): stri
     criticalPath: cp,
     engine: o.layout,
     dagreLimit: o.dagreLimit,
+    direction: o.direction,
   });
   const timeline = stepTimeline(plan, statuses, new Set(cp));
   const calls = plan.calls.map((call, i) => {
@@ -209,7 +223,7 @@ function renderSimulation(plan: CompiledPlan, sim: Simulation, o: Options): stri
     ],
     legend: legend(statuses, ['runs', 'argument_error', 'skipped']),
     graphSvg: graph.svg,
-    graphNote: `${graphNote(plan, graph.layout.engine)}; colors show the scenario chosen below`,
+    graphNote: `${graphNote(plan, graph.layout)}; colors show the scenario chosen below`,
     timelineTitle: 'Steps',
     timelineSvg: timeline.svg,
     timelineNote: `no real times in a dry run: each call at its step (its level in the graph), the calls of one step side by side; ${timeline.lanes} at most at once`,
@@ -233,8 +247,10 @@ function common(plan: CompiledPlan, i: number, o: Options) {
   };
 }
 
-function graphNote(plan: CompiledPlan, engine: 'dagre' | 'layered'): string {
-  return `left to right: an edge runs from a call to one that needs it, labeled with the state path; ${engine === 'dagre' ? 'laid out with dagre' : `${plan.calls.length + plan.edgeCount} calls plus edges: columns by level`}; click a call`;
+function graphNote(plan: CompiledPlan, layout: GraphLayout): string {
+  const way = layout.direction === 'LR' ? 'left to right' : 'top to bottom';
+  const levels = layout.direction === 'LR' ? 'columns by level' : 'rows by level';
+  return `${way}: an edge runs from a call to one that needs it, labeled with the state path; ${layout.engine === 'dagre' ? 'laid out with dagre' : `${plan.calls.length + plan.edgeCount} calls plus edges: ${levels}`}; click a call`;
 }
 
 function legend(statuses: readonly ReportStatus[], shown: readonly ReportStatus[]) {
@@ -286,6 +302,11 @@ function checkOptions(options: ReportOptions): Options {
   const dagreLimit = options.dagreLimit ?? DEFAULTS.dagreLimit;
   if (!Number.isSafeInteger(dagreLimit) || dagreLimit < 0)
     throw new TypeError(`renderReport: dagreLimit must be a whole number >= 0, not ${String(dagreLimit)}`);
+  const direction = options.direction ?? DEFAULTS.direction;
+  if (!(REPORT_DIRECTIONS as readonly string[]).includes(direction))
+    throw new TypeError(
+      `renderReport: direction must be one of ${REPORT_DIRECTIONS.join(', ')}, not '${String(direction)}'`,
+    );
   const maxValueLength = options.maxValueLength ?? DEFAULTS.maxValueLength;
   if (!Number.isSafeInteger(maxValueLength) || maxValueLength < 1)
     throw new TypeError(
@@ -293,7 +314,13 @@ function checkOptions(options: ReportOptions): Options {
     );
   if (options.title !== undefined && typeof options.title !== 'string')
     throw new TypeError(`renderReport: title must be a string, not ${typeof options.title}`);
-  return { layout, dagreLimit, maxValueLength, ...(options.title !== undefined && { title: options.title }) };
+  return {
+    layout,
+    dagreLimit,
+    direction,
+    maxValueLength,
+    ...(options.title !== undefined && { title: options.title }),
+  };
 }
 
 function checkPlan(input: ReportInput): CompiledPlan {

@@ -12,11 +12,15 @@ import { clip } from './graph-svg.js';
 import type { ReportStatus } from './status.js';
 
 const LEFT = 56;
+const RIGHT = 16;
 const TOP = 24;
 const LANE_H = 18;
 const BAR_H = 14;
-const PLOT_W = 1000;
+/** Drawn at about its size in a 1,280 px window's column (880 px), so its text is not shrunk. */
+const PLOT_W = 780;
 const CHAR_W = 6.6;
+/** An axis label's width per character, a little over the 10.5 px monospace advance. */
+const AXIS_CHAR_W = 6.6;
 
 export interface Timeline {
   readonly svg: string;
@@ -58,7 +62,7 @@ export function runTimeline(
   const scale = PLOT_W / span;
   return draw(bars, statuses, criticalPath, {
     x: (ms) => LEFT + ms * scale,
-    ticks: ticks(span).map((ms) => ({ at: ms, text: formatMs(ms) })),
+    ticks: ticks(span).map((ms) => ({ at: ms, text: formatMs(ms), anchor: ms === 0 ? 'start' : 'middle' })),
     span,
     notStarted,
     ids: result.calls.map((c) => c.id),
@@ -78,7 +82,7 @@ export function stepTimeline(
     x: (step) => LEFT + step * stepW,
     ticks: Array.from({ length: steps + 1 }, (_, k) => k)
       .filter((k) => k === steps || k % Math.ceil(steps / 20) === 0)
-      .map((k) => ({ at: k, text: k === steps ? '' : `step ${k + 1}` })),
+      .map((k) => ({ at: k, text: k === steps ? '' : `step ${k + 1}`, anchor: 'start' })),
     span: steps,
     notStarted: new Map(),
     ids: plan.calls.map((c) => c.id),
@@ -89,7 +93,8 @@ export function stepTimeline(
 
 interface DrawOptions {
   readonly x: (t: number) => number;
-  readonly ticks: readonly { at: number; text: string }[];
+  /** Where each tick goes, its label, and how the label sits on it (`start`: just after it). */
+  readonly ticks: readonly { at: number; text: string; anchor: 'start' | 'middle' }[];
   readonly span: number;
   readonly notStarted: Map<ReportStatus, number>;
   readonly label: string;
@@ -117,7 +122,7 @@ function draw(
     lanes[k] = lane;
   });
   const laneCount = Math.max(1, laneEnds.length);
-  const width = Math.ceil(o.x(o.span) + 16);
+  const width = Math.ceil(o.x(o.span) + RIGHT);
   const height = TOP + laneCount * LANE_H + 8;
   const out: string[] = [
     `<svg id="timeline-svg" xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(o.label)}">`,
@@ -126,7 +131,7 @@ function draw(
   for (const tick of o.ticks) {
     const x = round(o.x(tick.at));
     out.push(`<line x1="${x}" x2="${x}" y1="${TOP - 6}" y2="${height}"/>`);
-    if (tick.text) out.push(`<text x="${x + 3}" y="${TOP - 10}">${escapeHtml(tick.text)}</text>`);
+    if (tick.text) out.push(axisLabel(x, tick.text, tick.anchor, width));
   }
   for (let lane = 0; lane < laneCount; lane += Math.ceil(laneCount / 40)) {
     out.push(`<text class="lane" x="4" y="${TOP + lane * LANE_H + 12}">${lane + 1}</text>`);
@@ -150,6 +155,25 @@ function draw(
   });
   out.push('</g><g class="bar-labels">', ...texts, '</g></svg>');
   return { svg: out.join(''), lanes: laneEnds.length, notStarted: o.notStarted, span: o.span };
+}
+
+/**
+ * A tick's label, kept inside the picture: one that would run past the right side ends at it
+ * instead (the last tick of a run sits at the right end, where "160 ms" used to be cut).
+ */
+function axisLabel(x: number, text: string, anchor: 'start' | 'middle', width: number): string {
+  const w = text.length * AXIS_CHAR_W;
+  let at = anchor === 'start' ? x + 3 : x;
+  let side: 'start' | 'middle' | 'end' = anchor;
+  const right = anchor === 'start' ? at + w : at + w / 2;
+  if (right > width - 2) {
+    at = width - 2;
+    side = 'end';
+  } else if (anchor === 'middle' && at - w / 2 < 2) {
+    at = 2;
+    side = 'start';
+  }
+  return `<text x="${round(at)}" y="${TOP - 10}" text-anchor="${side}">${escapeHtml(text)}</text>`;
 }
 
 /** About ten round ticks: 1, 2 or 5 times a power of ten milliseconds apart. */
