@@ -1,15 +1,14 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtModule } from '../built.js';
 import { PlanError } from '../../src/errors.js';
 import { isJournalError, JournalError } from '../../src/run/journal-error.js';
 import { type CallEndEvent, Journal, type JournalDigests, journalKey } from '../../src/run/journal.js';
 import type { CallStatus, RunEvent } from '../../src/run/types.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const AT = '2025-01-01T00:00:00.000Z';
 const root = mkdtempSync(join(tmpdir(), 'planmode-journal-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -738,35 +737,11 @@ describe('journalKey', () => {
 
 describe('Journal after SIGKILL', () => {
   const work = join(root, 'crash');
-  let modulePath = '';
+  let moduleUrl = '';
 
   beforeAll(() => {
-    // The module is built on its own, into the temp dir: building the whole project here would
-    // race other test files reading dist/, and would fail on unrelated work in progress.
     mkdirSync(work, { recursive: true });
-    const config = join(work, 'tsconfig.json');
-    const out = join(work, 'build');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        extends: join(ROOT, 'tsconfig.json'),
-        compilerOptions: {
-          outDir: out,
-          rootDir: ROOT,
-          typeRoots: [join(ROOT, 'node_modules/@types')],
-          declaration: false,
-          sourceMap: false,
-        },
-        files: [join(ROOT, 'src/run/journal.ts')],
-        include: [],
-      }),
-    );
-    const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', config], {
-      encoding: 'utf8',
-    });
-    modulePath = join(out, 'src/run/journal.js');
-    // tsc emits despite type errors: one in a file others are editing must not stop this test.
-    if (!existsSync(modulePath)) throw new Error(`building the journal failed:\n${tsc.stdout}${tsc.stderr}`);
+    moduleUrl = builtModule('src/run/journal.js');
   });
 
   it('keeps every call:end that was synced before the kill', async () => {
@@ -795,7 +770,7 @@ setInterval(() => {}, 1000);
 `,
     );
     const wanted = 200;
-    const child = spawn(process.execPath, [script, pathToFileURL(modulePath).href, dir], {
+    const child = spawn(process.execPath, [script, moduleUrl, dir], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

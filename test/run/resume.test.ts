@@ -1,31 +1,20 @@
 /**
- * Crash and resume with a real process: a run with a journal is killed with SIGKILL in the
- * middle, then resumed. No call that completed before the kill runs again, and the final state
- * equals that of a run that was never interrupted.
+ * Crash and resume with a real process (over the built package in dist/): a run with a journal
+ * is killed with SIGKILL in the middle, then resumed. No call that completed before the kill
+ * runs again, and the final state equals that of a run that was never interrupted.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtModule } from '../built.js';
 
-const repo = resolve(import.meta.dirname, '../..');
-// Built inside the repository (ignored by git) so the child resolves node_modules.
-const build = join(repo, 'test-output', 'resume-build');
 let work: string;
 
 beforeAll(() => {
-  mkdirSync(build, { recursive: true });
-  execFileSync(
-    process.execPath,
-    [join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', build],
-    {
-      cwd: repo,
-      stdio: 'pipe',
-    },
-  );
   work = mkdtempSync(join(tmpdir(), 'planmode-resume-'));
-}, 120_000);
+});
 
 afterAll(() => {
   rmSync(work, { recursive: true, force: true });
@@ -50,7 +39,7 @@ function plan() {
 function childScript(log: string) {
   return `
 import { appendFileSync } from 'node:fs';
-import { run } from ${JSON.stringify(join(build, 'src/index.js'))};
+import { run } from ${JSON.stringify(builtModule('src/index.js'))};
 const [planFile, journal, resume] = process.argv.slice(2);
 const tools = [{
   name: 'step',
