@@ -1,4 +1,7 @@
-/** `plan run` off a terminal: one plain line per event, for logs and pipes. */
+/**
+ * `plan run` off a terminal: quiet but for a `still running` line when nothing happens for a
+ * while (the summary follows the run), or with `--events` one plain line per event.
+ */
 import type { RunEvent } from '../run/types.js';
 import { MAX_DELAY_MS } from '../tools/tool-values.js';
 import { formatDuration, oneLine } from './format.js';
@@ -19,6 +22,11 @@ export interface RunView {
 export const QUIET_VIEW: RunView = { onEvent() {}, pause() {}, resume() {}, stop() {} };
 
 export interface PlainViewOptions {
+  /**
+   * Print one line per event (`--events`); otherwise only the `still running` lines.
+   * @default true
+   */
+  readonly events?: boolean;
   /**
    * Time without an event, in ms, before a `still running after ...` line names the calls
    * still running: off a terminal nothing else shows that a quiet run is alive.
@@ -45,6 +53,7 @@ export class PlainView implements RunView {
   readonly #quietMs: number;
   readonly #repeatMs: number;
   readonly #now: () => number;
+  readonly #events: boolean;
   /** Calls started and not ended, with their tool and when they started (by #now). */
   readonly #running = new Map<string, { readonly tool: string; readonly since: number }>();
   #startedAt: number | null = null;
@@ -61,10 +70,13 @@ export class PlainView implements RunView {
     this.#quietMs = positiveMs(options.quietMs, 'quietMs', 10_000);
     this.#repeatMs = positiveMs(options.repeatMs, 'repeatMs', 30_000);
     this.#now = options.now ?? Date.now;
+    if (options.events !== undefined && typeof options.events !== 'boolean')
+      throw new TypeError(`PlainView: events must be true or false, not ${String(options.events)}`);
+    this.#events = options.events ?? true;
   }
 
   onEvent(event: RunEvent): void {
-    this.#stream.write(`${formatEventLine(event)}\n`);
+    if (this.#events) this.#stream.write(`${formatEventLine(event)}\n`);
     if (this.#ended) return;
     const now = this.#now();
     if (event.type === 'run:start') this.#startedAt = now;

@@ -106,6 +106,15 @@ export function oneLine(text: string): string {
     .join(' ');
 }
 
+/**
+ * The text on one line and at most `max` characters (the last one `…` when cut). Cut before it
+ * is folded: a tool's error message or a plan's id may be megabytes long.
+ */
+export function clip(text: string, max: number): string {
+  const line = oneLine(text.length > max * 4 ? text.slice(0, max * 4) : text);
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
 /** `12ms`, `1.24s`, `12.3s`, `2m 05s`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;

@@ -1,13 +1,14 @@
 /**
  * `--report <file>`: the HTML report of `plan run` (and `plan simulate`). The path is checked
  * before anything runs, so a typo costs no run: a path that cannot be written is a usage error
- * (exit 2). The report is written when the run ends, whatever its status; should writing fail
- * then, one line says so and the command keeps the exit code of what it ran.
+ * (exit 2). The report is written when the run ends, whatever its status, and one line names
+ * the absolute path written; should writing fail then, one line says so and the command keeps
+ * the exit code of what it ran.
  */
 import { constants } from 'node:fs';
 import { access, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { renderReport, type ReportInput } from '../report/html/index.js';
+import type { ReportInput } from '../report/html/index.js';
 import { CliInputError } from './cli-input-error.js';
 import { formatCliError, oneLine } from './format.js';
 import type { CliIo } from './io.js';
@@ -30,18 +31,32 @@ export async function checkReportPath(file: string): Promise<void> {
   );
 }
 
+export interface WriteReportOptions {
+  /** Paint the error line. */
+  readonly color: boolean;
+  /**
+   * Say nothing once written (`--json` keeps stderr for prompts and errors).
+   * @default false
+   */
+  readonly quiet?: boolean;
+}
+
 /**
- * Renders and writes the report. Returns false (after one line on stderr) when it could not be
- * written; never throws.
+ * Renders and writes the report, then says where on stderr: `plan: report written to <abs path>`.
+ * Returns false (after one line on stderr) when it could not be written; never throws.
  */
 export async function writeReportFile(
   file: string,
   input: ReportInput,
   io: CliIo,
-  color: boolean,
+  options: WriteReportOptions,
 ): Promise<boolean> {
+  const color = options.color;
   try {
+    // Loaded here: the report and its layout engine cost nothing to a run without --report.
+    const { renderReport } = await import('../report/html/index.js');
     await writeFile(file, renderReport(input));
+    if (!options.quiet) io.stderr.write(`plan: report written to ${resolve(file)}\n`);
     return true;
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);

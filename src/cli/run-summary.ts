@@ -1,5 +1,10 @@
-/** The last words of `plan run` on stderr: status, counts per terminal state, duration, state. */
+/**
+ * The last words of `plan run` on stderr: status, duration, counts per terminal state, what
+ * failed and why calls were skipped, then the state.
+ */
+import type { CompiledPlan } from '../compile/types.js';
 import { CALL_STATUSES, type CallStatus, type RunResult } from '../run/types.js';
+import { formatCallOutcomes } from './call-outcomes.js';
 import { formatDuration, paint, plural, type Style } from './format.js';
 
 export interface SummaryOptions {
@@ -15,6 +20,16 @@ export interface SummaryOptions {
    * @default 20
    */
   readonly maxStateLines?: number;
+  /**
+   * The compiled plan that ran: with it, each skipped call says why its value was missing.
+   * @default undefined
+   */
+  readonly plan?: CompiledPlan;
+  /**
+   * List each failed call with its error (the live view has shown them already).
+   * @default true
+   */
+  readonly failures?: boolean;
 }
 
 const STATUS_STYLE: Record<RunResult['status'], Style> = {
@@ -33,12 +48,14 @@ const CALL_STYLE: Record<Exclude<CallStatus, 'succeeded'>, Style> = {
 };
 
 /**
- * `plan.json: run succeeded in 1.24s, 4 calls: 3 succeeded, 1 skipped`, then
- * `state: {...}` (or its size, when it is big).
+ * `plan.json: run succeeded in 1.24s (plus 8.00s waiting for approval), 4 calls: 3 succeeded,
+ * 1 skipped`, a line per failed or skipped call, then `state: {...}` (or its size, when big).
  */
 export function formatRunSummary(result: RunResult, options: SummaryOptions): string {
   const c = options.color;
-  const ms = Date.parse(result.endedAt) - Date.parse(result.startedAt);
+  // Time at an approval prompt is a person's, not the run's: it is told apart.
+  const waitedMs = result.approvalWaitMs ?? 0;
+  const ms = Math.max(0, Date.parse(result.endedAt) - Date.parse(result.startedAt) - waitedMs);
   let status = options.interrupted
     ? `${paint('interrupted', c, 'yellow', 'bold')} after`
     : `${paint(result.status, c, STATUS_STYLE[result.status], 'bold')} in`;
@@ -55,8 +72,14 @@ export function formatRunSummary(result: RunResult, options: SummaryOptions): st
     const text = `${counts.get(s)} ${s}${s === 'failed' && handled > 0 ? ` (${handled} handled)` : ''}`;
     return s === 'succeeded' ? text : paint(text, c, CALL_STYLE[s]);
   });
-  let out = `${paint(options.file, c, 'bold')}: run ${status} ${formatDuration(ms)}, ${plural(result.calls.length, 'call')}`;
+  const waited = waitedMs > 0 ? ` (plus ${formatDuration(waitedMs)} waiting for approval)` : '';
+  let out = `${paint(options.file, c, 'bold')}: run ${status} ${formatDuration(ms)}${waited}, ${plural(result.calls.length, 'call')}`;
   out += parts.length > 0 ? `: ${parts.join(', ')}\n` : '\n';
+  out += formatCallOutcomes(result.calls, {
+    color: c,
+    ...(options.plan && { plan: options.plan }),
+    ...(options.failures !== undefined && { failures: options.failures }),
+  });
   out += formatCancelledWhileRunning(result.calls, c);
   out += formatState(result.state, options.maxStateLines ?? 20);
   return out;

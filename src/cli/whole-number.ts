@@ -14,6 +14,35 @@ export function wholeNumber(value: string | undefined, flag: string, least: numb
   return n;
 }
 
+/** What `--concurrency` takes for "no bound", besides a number. */
+const UNLIMITED = new Set(['unlimited', 'infinity']);
+
+/**
+ * `--concurrency <n>`: a whole number >= 1, or `unlimited` (also `Infinity`, p-queue's own
+ * word) for no bound, given only where unlimited makes sense.
+ * @returns the number (Infinity for no bound), or undefined when the flag was not given.
+ * @throws {CliInputError} (exit 2) naming the flag and the value.
+ */
+export function concurrencyFlag(
+  value: string | undefined,
+  flag: string,
+  options: { readonly unlimited: boolean },
+): number | undefined {
+  if (value === undefined) return undefined;
+  if (UNLIMITED.has(value.trim().toLowerCase())) {
+    if (options.unlimited) return Number.POSITIVE_INFINITY;
+    throw new CliInputError(
+      `${flag} must be a whole number >= 1 here, not '${value}': a worker takes that many jobs off the queue at once, so it needs a bound`,
+    );
+  }
+  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    const or = options.unlimited ? " (or 'unlimited' for no bound)" : '';
+    throw new CliInputError(`${flag} must be a whole number >= 1, not '${value}'${or}`);
+  }
+  return n;
+}
+
 /**
  * A flag in milliseconds, read as {@link wholeNumber} does. Node's timers wait at most
  * 2147483647 ms (about 24.8 days) and fire at once for anything longer, so a larger value

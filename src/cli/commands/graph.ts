@@ -7,6 +7,7 @@ import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatCompileReport, formatDiagnostics, shouldUseColor } from '../format.js';
 import type { CliIo } from '../io.js';
+import { formatSkippedNote, skippedChecks } from '../skipped-checks.js';
 
 export const GRAPH_FORMATS = ['mermaid', 'dot', 'json'] as const;
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];
@@ -41,6 +42,9 @@ export async function graphCommand(file: string, flags: GraphFlags, io: CliIo): 
     return ExitCode.INVALID;
   }
   if (result.diagnostics.length > 0) io.stderr.write(formatDiagnostics(result.diagnostics, options));
+  io.stderr.write(
+    formatSkippedNote(result, skippedChecks(result, { tools: inputs.options.tools !== undefined })),
+  );
   io.stdout.write(RENDER[format](result.plan));
   return ExitCode.OK;
 }

@@ -1,7 +1,8 @@
 /**
  * `plan run <file|-> --tools <module>`: compile a plan and run it with the tools of an ES
- * module. Progress goes to stderr (a live view on a terminal, one line per event otherwise);
- * `--json` prints one result object to stdout, `--events` one JSON line per event before it.
+ * module. Progress goes to stderr: a live view on a terminal; off one a summary at the end
+ * (with `--events`, one plain line per event before it). `--json` prints one result object to
+ * stdout, and `--events` one JSON line per event on stdout before it.
  */
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,7 +27,7 @@ import { LiveView } from '../live-view.js';
 import { checkReportPath, writeReportFile } from '../report-file.js';
 import type { RedisFlags } from '../redis-flags.js';
 import { formatRunSummary } from '../run-summary.js';
-import { millisecondsFlag, wholeNumber } from '../whole-number.js';
+import { concurrencyFlag, millisecondsFlag } from '../whole-number.js';
 
 export const RUN_MODES = ['eager', 'lazy'] as const;
 
@@ -37,7 +38,7 @@ export interface RunFlags extends CommonFlags, RedisFlags {
    */
   readonly mode?: string;
   /**
-   * Most tool calls running at once: a whole number >= 1.
+   * Most tool calls running at once: a whole number >= 1, or `unlimited` (or `Infinity`).
    * @default '16' (the executor's default)
    */
   readonly concurrency?: string;
@@ -62,7 +63,8 @@ export interface RunFlags extends CommonFlags, RedisFlags {
    */
   readonly json?: boolean;
   /**
-   * Print every event as one JSON line on stdout.
+   * Print every event as one JSON line on stdout and, without --json, as one plain line on
+   * stderr before the summary.
    * @default false
    */
   readonly events?: boolean;
@@ -89,12 +91,16 @@ export type RunJsonCall = Pick<
   'id' | 'tool' | 'status' | 'branch' | 'handled' | 'attempts' | 'startedAt' | 'endedAt' | 'error'
 >;
 
-/** What `run --json` prints (SPEC 12). */
+/** What `run --json` prints: SPEC 12's keys, then the run's timing. */
 export interface RunJson {
   readonly status: RunResult['status'];
   readonly state: RunResult['state'];
   readonly calls: RunJsonCall[];
   readonly diagnostics: RunResult['diagnostics'];
+  /** The run's own time in ms: from start to end, less the time spent waiting for approval. */
+  readonly durationMs: number;
+  /** Time in ms spent waiting for an answer at an approval prompt. */
+  readonly approvalWaitMs: number;
 }
 
 const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
@@ -105,7 +111,7 @@ const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
  */
 export async function runCommand(file: string, flags: RunFlags, io: CliIo): Promise<number> {
   const mode = chooseMode(flags.mode);
-  const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
+  const concurrency = concurrencyFlag(flags.concurrency, '--concurrency', { unlimited: true });
   const timeoutMs = millisecondsFlag(flags.timeout, '--timeout', 0);
   // Distributed, the workers run the tools: here a manifest (schemas) is enough.
   const distributed = flags.redis !== undefined;
@@ -153,7 +159,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       ? QUIET_VIEW
       : canRedraw(io, flags)
         ? new LiveView({ stream: io.stderr, color, calls: plan.calls })
-        : new PlainView(io.stderr);
+        : new PlainView(io.stderr, { events: flags.events === true });
   const prompter = interactive ? new Prompter(lineReader(io.stdin), io.stderr) : null;
   let unapproved = 0;
   const approve = (request: ApprovalRequest): boolean | Promise<boolean> => {
@@ -210,7 +216,15 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
 
   if (flags.json) io.stdout.write(`${JSON.stringify(toRunJson(result))}\n`);
   else if (!refused) {
-    io.stderr.write(formatRunSummary(result, { ...format, interrupted, failFast: flags.failFast === true }));
+    io.stderr.write(
+      formatRunSummary(result, {
+        ...format,
+        interrupted,
+        failFast: flags.failFast === true,
+        plan,
+        failures: !(view instanceof LiveView),
+      }),
+    );
     if (unapproved > 0) {
       io.stderr.write(
         unapproved === 1
@@ -219,7 +233,8 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       );
     }
   }
-  if (flags.report !== undefined) await writeReportFile(flags.report, { plan, result }, io, color);
+  if (flags.report !== undefined)
+    await writeReportFile(flags.report, { plan, result }, io, { color, quiet: flags.json === true });
   if (interrupted) return ExitCode.INTERRUPTED;
   if (result.status === 'succeeded') return ExitCode.OK;
   if (result.status === 'rejected') return ExitCode.REJECTED;
@@ -244,6 +259,7 @@ function canRedraw(io: CliIo, flags: RunFlags): boolean {
 }
 
 export function toRunJson(result: RunResult): RunJson {
+  const approvalWaitMs = result.approvalWaitMs ?? 0;
   return {
     status: result.status,
     state: result.state,
@@ -259,6 +275,8 @@ export function toRunJson(result: RunResult): RunJson {
       error: c.error,
     })),
     diagnostics: [...result.diagnostics],
+    durationMs: Math.max(0, Date.parse(result.endedAt) - Date.parse(result.startedAt) - approvalWaitMs),
+    approvalWaitMs,
   };
 }
 

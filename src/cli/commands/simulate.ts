@@ -88,7 +88,10 @@ export async function simulateCommand(file: string, flags: SimulateFlags, io: Cl
     io.stderr.write(formatSimulation(positioned, format));
   }
   if (flags.report !== undefined) {
-    await writeReportFile(flags.report, { plan: compiled.plan, simulation: positioned }, io, format.color);
+    await writeReportFile(flags.report, { plan: compiled.plan, simulation: positioned }, io, {
+      color: format.color,
+      quiet: flags.json === true,
+    });
   }
   return positioned.diagnostics.some((d) => d.severity === 'error') ? ExitCode.INVALID : ExitCode.OK;
 }

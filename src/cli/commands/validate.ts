@@ -6,6 +6,7 @@ import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatCompileReport, shouldUseColor } from '../format.js';
 import type { CliIo } from '../io.js';
+import { formatSkippedNote, type SkippedCheck, skippedChecks } from '../skipped-checks.js';
 
 export interface ValidateFlags extends CommonFlags {
   /**
@@ -24,22 +25,29 @@ export interface ValidateJson {
   /** A topological order of call ids; empty when the plan is invalid. */
   readonly order: string[];
   readonly diagnostics: Diagnostic[];
+  /** The checks skipped for want of --tools or --input (printed by the CLI, always). */
+  readonly skipped?: SkippedCheck[];
 }
 
 /** @returns 0 valid (warnings allowed), 1 errors found. Input problems throw CliInputError. */
 export async function validateCommand(file: string, flags: ValidateFlags, io: CliIo): Promise<number> {
   const inputs = await loadCompileInputs(file, flags, io);
   const result = compile(inputs.text, inputs.options);
+  const skipped = skippedChecks(result, { tools: inputs.options.tools !== undefined });
   if (flags.json) {
-    io.stdout.write(`${JSON.stringify(toValidateJson(result))}\n`);
+    io.stdout.write(`${JSON.stringify(toValidateJson(result, skipped))}\n`);
   } else {
     const options = { file: inputs.source, color: shouldUseColor(io.stderr, io.env) };
-    io.stderr.write(formatCompileReport(result, options));
+    io.stderr.write(formatCompileReport(result, options) + formatSkippedNote(result, skipped));
   }
   return result.ok ? ExitCode.OK : ExitCode.INVALID;
 }
 
-export function toValidateJson(result: CompileResult): ValidateJson {
+/**
+ * @param skipped The checks skipped, when known: the CLI always gives them; without them the
+ *   object has exactly SPEC 12's keys.
+ */
+export function toValidateJson(result: CompileResult, skipped?: SkippedCheck[]): ValidateJson {
   const plan = result.plan;
   return {
     ok: result.ok,
@@ -48,5 +56,6 @@ export function toValidateJson(result: CompileResult): ValidateJson {
     edges: plan?.edgeCount ?? 0,
     order: plan ? plan.order.map((i) => plan.calls[i]!.id) : [],
     diagnostics: result.diagnostics,
+    ...(skipped && { skipped }),
   };
 }

@@ -15,7 +15,7 @@ import { loadTimeoutFlag, loadToolRegistry } from '../compile-inputs.js';
 import { type LimitFlags, limitsFlag } from '../limit-flags.js';
 import type { McpFlags } from '../mcp-servers.js';
 import { checkRedisFlags, lineOnce, reachingRedis, type RedisFlags } from '../redis-flags.js';
-import { millisecondsFlag, wholeNumber } from '../whole-number.js';
+import { concurrencyFlag, millisecondsFlag } from '../whole-number.js';
 
 export interface WorkerFlags extends RedisFlags, McpFlags, LimitFlags {
   /** A .js/.mjs ES module exporting tools with execute functions. Required. */
@@ -51,7 +51,7 @@ const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
 
 /** @returns 0 once stopped by a signal. Bad flags and an unreachable Redis throw CliInputError (2). */
 export async function workerCommand(flags: WorkerFlags, io: CliIo): Promise<number> {
-  const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
+  const concurrency = concurrencyFlag(flags.concurrency, '--concurrency', { unlimited: false });
   const lockDurationMs = millisecondsFlag(flags.lockDuration, '--lock-duration', 100);
   const stalledIntervalMs = millisecondsFlag(flags.stalledInterval, '--stalled-interval', 100);
   const loadTimeoutMs = loadTimeoutFlag(flags);
