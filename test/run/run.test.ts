@@ -35,6 +35,39 @@ function statuses(result: RunResult): Record<string, string> {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Holds each call until `limit` calls run at once, so a peak of `limit` shows the bound however
+ * slowly the machine starts them. A limiter that allows fewer never fills the gate: each call
+ * then goes on after `fallbackMs`, and the peak stays under `limit`.
+ */
+function concurrencyGate(limit: number, fallbackMs = 2_000) {
+  let running = 0;
+  let peak = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    get peak() {
+      return peak;
+    },
+    async hold(): Promise<void> {
+      peak = Math.max(peak, ++running);
+      if (running >= limit) {
+        for (const release of waiting.splice(0)) release();
+      } else {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, fallbackMs);
+          waiting.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      // A turn of the event loop with `limit` running: a limiter that lets one more start now shows it.
+      await new Promise((resolve) => setImmediate(resolve));
+      running--;
+    },
+  };
+}
+
 describe('SPEC 6: when a call runs', () => {
   it('†a: runs with the value; a missing value skips the call, transitively', async () => {
     const echo = tool('echo', (a) => a.v);
@@ -491,10 +524,13 @@ describe('cancellation and fail-fast', () => {
         { _id: 'h', _tool: 'hang', _outputPath: '†state.x' },
         { _id: 'n', _tool: 'next', v: '†state.x' },
       ],
-      { tools: [hang, next], signal: controller.signal },
+      {
+        tools: [hang, next],
+        signal: controller.signal,
+        // Once h is running (its start is announced as its tool is called).
+        onEvent: (e) => e.type === 'call:start' && setImmediate(() => controller.abort()),
+      },
     );
-    await wait(20);
-    controller.abort();
     const r = await pending;
     expect(sawAbort).toBe(true);
     expect(statuses(r)).toEqual({ h: 'cancelled', n: 'cancelled' });
@@ -659,14 +695,11 @@ describe('scale and inputs', () => {
   });
 
   it('concurrency bounds how many tools run at once', async () => {
-    let running = 0;
-    let peak = 0;
+    const gate = concurrencyGate(3);
     const t: Tool = {
       name: 't',
       execute: async () => {
-        peak = Math.max(peak, ++running);
-        await wait(5);
-        running--;
+        await gate.hold();
         return 1;
       },
     };
@@ -674,18 +707,15 @@ describe('scale and inputs', () => {
       Array.from({ length: 20 }, (_, i) => ({ _tool: 't', _outputPath: `†state.x${i}` })),
       { tools: [t], concurrency: 3 },
     );
-    expect(peak).toBe(3);
+    expect(gate.peak).toBe(3);
   });
 
   it('synchronous tools between asynchronous ones do not let more than `concurrency` run at once', async () => {
-    let running = 0;
-    let peak = 0;
+    const gate = concurrencyGate(2);
     const slow: Tool = {
       name: 'slow',
       execute: async () => {
-        peak = Math.max(peak, ++running);
-        await wait(5);
-        running--;
+        await gate.hold();
         return 1;
       },
     };
@@ -699,7 +729,7 @@ describe('scale and inputs', () => {
     const r = await run(plan, { tools: [slow, quick], concurrency: 2 });
     expect(r.status).toBe('succeeded');
     expect(syncCalls).toBe(10);
-    expect(peak).toBe(2);
+    expect(gate.peak).toBe(2);
   });
 
   it('a long run of synchronous tools still lets a timer abort it', async () => {
