@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 /** Fresh tools (their own attempt counters) for each run and each worker. */
-function makeTools(log: string[] = [], onLog?: () => void): Tool[] {
+function makeTools(log: string[] = [], onLog?: () => void, onSlowStart?: () => void): Tool[] {
   const attempts = new Map<string, number>();
   return [
     { name: 'add', inputSchema: { type: 'object' }, execute: ({ a, b }) => (a as number) + (b as number) },
@@ -57,6 +57,7 @@ function makeTools(log: string[] = [], onLog?: () => void): Tool[] {
       retries: 1,
       execute: (_args, { abortSignal }) =>
         new Promise((resolve) => {
+          onSlowStart?.();
           const timer = setTimeout(() => resolve('too late'), 5_000);
           abortSignal.addEventListener('abort', () => {
             clearTimeout(timer);
@@ -268,15 +269,15 @@ describe('a distributed run', () => {
     const patient = (tools: Tool[]) => tools.map((t) => (t.name === 'slow' ? { ...t, timeoutMs: 0 } : t));
     let heard!: () => void;
     const aborted = new Promise<void>((resolve) => (heard = resolve));
-    const env = await setUp(patient(makeTools(log, heard)));
+    const controller = new AbortController();
+    // Aborted once the worker runs the tool (not after a guess at how long that takes): the
+    // worker must be told.
+    const env = await setUp(patient(makeTools(log, heard, () => setImmediate(() => controller.abort()))));
     try {
-      const controller = new AbortController();
       const result = run([{ _id: 'slow', _tool: 'slow' }], {
         tools: patient(makeTools()),
         remote: env.dispatcher.invoke,
         signal: controller.signal,
-        // Once the job is active, the worker must be told.
-        onEvent: (e) => e.type === 'call:start' && setTimeout(() => controller.abort(), 300),
       });
       expect((await result).calls[0]!.status).toBe('cancelled');
       await aborted;
