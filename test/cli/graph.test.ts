@@ -16,7 +16,7 @@ describe('plan graph', () => {
   it('prints Mermaid by default, on stdout only', () => {
     const r = run(['graph', 'plan.json']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toMatch(/^plan: note: no --tools given: tool names and arguments were not checked/);
     expect(r.stdout).toMatch(/^%% .*\nflowchart TD\n/);
     expect(r.stdout).toContain('n0["fetch: get_user<br/>→ †state.user"]');
     expect(r.stdout).toContain('n1{{"check: check_user<br/>→ †state.ok || †state.err"}}');
@@ -26,7 +26,7 @@ describe('plan graph', () => {
   });
 
   it('prints Graphviz DOT', () => {
-    const r = run(['graph', 'plan.json', '--format', 'dot']);
+    const r = run(['graph', 'plan.json', '--format', 'dot', '--tools', 'tools.json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/digraph plan \{\n/);

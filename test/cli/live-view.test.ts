@@ -308,7 +308,9 @@ describe('formatRunSummary', () => {
 
   it('gives the status, the counts per state, the duration and a small state as JSON', () => {
     expect(formatRunSummary(result({ a: 1 }), { file: 'p.json', color: false })).toBe(
-      'p.json: run failed in 1.23s, 4 calls: 1 succeeded, 2 failed (1 handled), 1 upstream_failed\nstate: {\n  "a": 1\n}\n',
+      'p.json: run failed in 1.23s, 4 calls: 1 succeeded, 2 failed (1 handled), 1 upstream_failed\n' +
+        'failed 1\nfailed 2 (handled)\nupstream_failed 3: a value it reads comes from a call that failed\n' +
+        'state: {\n  "a": 1\n}\n',
     );
     expect(formatRunSummary(result({}), { file: 'p.json', color: false, interrupted: true })).toMatch(
       /^p\.json: run interrupted after 1\.23s, /,

@@ -115,7 +115,7 @@ describe('a tool whose promise never settles', () => {
   it('keeps the process alive until Ctrl-C, which exits 130, names the call and ends the journal', async () => {
     const child = spawn(
       process.execPath,
-      [BIN, 'run', 'forever.json', '--tools', 'tools.mjs', '--journal', 'journal'],
+      [BIN, 'run', 'forever.json', '--tools', 'tools.mjs', '--journal', 'journal', '--events'],
       { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';
@@ -149,7 +149,7 @@ describe('a tool whose promise never settles', () => {
 
 describe('Ctrl-C while a synchronous tool holds the event loop', () => {
   it('is seen when the tool returns: nothing more starts, exit 130', async () => {
-    const child = spawn(process.execPath, [BIN, 'run', 'busy.json', '--tools', 'busy.mjs'], {
+    const child = spawn(process.execPath, [BIN, 'run', 'busy.json', '--tools', 'busy.mjs', '--events'], {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -120,22 +120,23 @@ const REDRAW = /\u001b\[\d+A\r\u001b\[J/;
 const COLOR = /\u001b\[[0-9;]*m/;
 const plainText = (text: string) => text.replace(ESCAPES, '');
 
+/** SPEC 12's keys, then the run's timing. */
+const RUN_KEYS = ['status', 'state', 'calls', 'diagnostics', 'durationMs', 'approvalWaitMs'];
 const CALL_KEYS = ['id', 'tool', 'status', 'branch', 'handled', 'attempts', 'startedAt', 'endedAt', 'error'];
 
 function parseJson(stdout: string) {
   const lines = stdout.trimEnd().split('\n');
   expect(lines).toHaveLength(1);
   const out = JSON.parse(lines[0]!);
-  expect(Object.keys(out)).toEqual(['status', 'state', 'calls', 'diagnostics']);
+  expect(Object.keys(out)).toEqual(RUN_KEYS);
   for (const call of out.calls) expect(Object.keys(call)).toEqual(CALL_KEYS);
   return out;
 }
 
 describe('plan run', () => {
-  it('exits 0 for a run that succeeds, with one plain line per event and a summary on stderr', async () => {
-    const r = await run(['plan.json', '--tools', 'tools.mjs', '--input', 'input.json']);
+  it('exits 0 for a run that succeeds, with one plain line per event (--events) and a summary on stderr', async () => {
+    const r = await run(['plan.json', '--tools', 'tools.mjs', '--input', 'input.json', '--events']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe('');
     expect(r.stderr).not.toMatch(ANSI_ESCAPE);
     const lines = r.stderr.split('\n');
     expect(lines[0]).toBe('run:start eager 3 calls');
@@ -182,7 +183,7 @@ describe('plan run', () => {
     expect(events.every((e) => typeof e.type === 'string' && typeof e.at === 'string')).toBe(true);
     expect(events.filter((e) => e.type === 'call:end')).toHaveLength(3);
     expect(events.find((e) => e.type === 'call:start' && e.call === 'fetch').args).toEqual({ id: 7 });
-    expect(Object.keys(lines.at(-1))).toEqual(['status', 'state', 'calls', 'diagnostics']);
+    expect(Object.keys(lines.at(-1))).toEqual(RUN_KEYS);
   });
 
   it('--events without --json keeps stdout for the events and the human output on stderr', async () => {
@@ -291,7 +292,7 @@ describe('plan run', () => {
       ]);
       expect(out.calls[0].error).toEqual({ message: 'card declined', code: 'DECLINED' });
       expect(out.calls[1]).toMatchObject({ attempts: 0, startedAt: null, endedAt: null });
-      const human = await run(['fails.json', '--tools', 'tools.mjs']);
+      const human = await run(['fails.json', '--tools', 'tools.mjs', '--events']);
       expect(human.stderr).toMatch(/^call:end pay failed \d+ms: card declined \(DECLINED\)$/m);
       expect(human.stderr).toMatch(/^call:end after upstream_failed$/m);
       expect(human.stderr).toMatch(/run failed in .*: 1 succeeded, 1 failed, 1 upstream_failed/);
@@ -373,14 +374,22 @@ describe('plan run', () => {
     });
 
     it('--yes approves a lazy plan', async () => {
-      const r = await run(['lazy.json', '--tools', 'tools.mjs', '--input', 'input.json', '--yes']);
+      const r = await run([
+        'lazy.json',
+        '--tools',
+        'tools.mjs',
+        '--input',
+        'input.json',
+        '--yes',
+        '--events',
+      ]);
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(/^run:start lazy 3 calls\napproval:requested plan\n/);
       expect(ran()).toEqual(['get_user', 'check_user', 'notify']);
     });
 
     it('a tool that needs approval is rejected off a terminal, and approved by --yes', async () => {
-      const r = await run(['guarded.json', '--tools', 'tools.mjs']);
+      const r = await run(['guarded.json', '--tools', 'tools.mjs', '--events']);
       expect(r.code).toBe(4);
       expect(r.stderr).toMatch(/^approval:requested call danger\n/m);
       expect(r.stderr).toMatch(/^call:end danger rejected$/m);
@@ -447,7 +456,7 @@ describe('plan run', () => {
   });
 
   it('exit 130 with the human summary, off a terminal', async () => {
-    const child = spawn(process.execPath, [BIN, 'run', 'hang.json', '--tools', 'tools.mjs'], {
+    const child = spawn(process.execPath, [BIN, 'run', 'hang.json', '--tools', 'tools.mjs', '--events'], {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

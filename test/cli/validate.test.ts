@@ -26,14 +26,14 @@ const run = (args: string[], stdin = '') => planInProcess(args, stdin, { cwd: di
 
 describe('plan validate', () => {
   it('exits 0 for a valid plan, with a summary on stderr and nothing on stdout', async () => {
-    const r = await run(['validate', 'plan.json']);
+    const r = await run(['validate', 'plan.json', '--tools', 'tools.json', '--input', 'input.json']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('plan.json: valid, 3 calls, 2 edges, 0 warnings\n');
   });
 
   it('exits 0 with warnings, printed as file:line:col: warning CODE: message', async () => {
-    const r = await run(['validate', 'warning.json']);
+    const r = await run(['validate', 'warning.json', '--tools', 'tools.json']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^warning\.json:\d+:\d+: warning W_MULTIPLE_WRITERS: .+\n {2}hint: .+\n/);
@@ -41,7 +41,7 @@ describe('plan validate', () => {
   });
 
   it('exits 1 and prints every error as file:line:col: error CODE: message, the hint indented below', async () => {
-    const r = await run(['validate', 'invalid.json']);
+    const r = await run(['validate', 'invalid.json', '--tools', 'tools.json']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trimEnd().split('\n');
@@ -73,7 +73,10 @@ describe('plan validate', () => {
     const r = await run(['validate', '-'], JSON.stringify(PLANS.invalid, null, 2));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^<stdin>:\d+:\d+: error E_/m);
-    const ok = await run(['validate', '-'], JSON.stringify(PLANS.valid));
+    const ok = await run(
+      ['validate', '-', '--tools', 'tools.json', '--input', 'input.json'],
+      JSON.stringify(PLANS.valid),
+    );
     expect(ok.code).toBe(0);
     expect(ok.stderr).toBe('<stdin>: valid, 3 calls, 2 edges, 0 warnings\n');
   });
@@ -85,7 +88,7 @@ describe('plan validate', () => {
       expect(r.stderr).toBe('');
       expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
       const out = JSON.parse(r.stdout);
-      expect(Object.keys(out)).toEqual(['ok', 'mode', 'calls', 'edges', 'order', 'diagnostics']);
+      expect(Object.keys(out)).toEqual(['ok', 'mode', 'calls', 'edges', 'order', 'diagnostics', 'skipped']);
       expect(out).toEqual({
         ok: true,
         mode: 'eager',
@@ -93,6 +96,7 @@ describe('plan validate', () => {
         edges: 2,
         order: ['fetch', 'check', 'notify'],
         diagnostics: [],
+        skipped: ['tools', 'arguments', 'input'],
       });
     });
 

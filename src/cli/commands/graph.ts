@@ -42,9 +42,9 @@ export async function graphCommand(file: string, flags: GraphFlags, io: CliIo): 
     return ExitCode.INVALID;
   }
   if (result.diagnostics.length > 0) io.stderr.write(formatDiagnostics(result.diagnostics, options));
-  io.stderr.write(
-    formatSkippedNote(result, skippedChecks(result, { tools: inputs.options.tools !== undefined })),
-  );
+  // The picture does not depend on input values: only unchecked tools are worth a note.
+  const skipped = skippedChecks(result, { tools: inputs.options.tools !== undefined });
+  io.stderr.write(formatSkippedNote(result, skipped.includes('tools') ? ['tools', 'arguments'] : []));
   io.stdout.write(RENDER[format](result.plan));
   return ExitCode.OK;
 }
