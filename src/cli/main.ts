@@ -21,13 +21,20 @@ import { packageVersion } from './version.js';
 
 const EXIT_CODES_HELP = `
 Exit codes:
-  0  the plan is valid (warnings allowed) and the command did its job
-  1  the plan has errors (diagnostics on stderr, or in the --json object)
-  2  bad usage, or a plan, tools, input or state file that cannot be used`;
+  0   the plan is valid (warnings allowed) and the command did its job
+  1   the plan has errors (diagnostics on stderr, or in the --json object)
+  2   bad usage, or a plan, tools, input or state file that cannot be used
+  70  an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)
+
+Without --tools (or --mcp), tool names and arguments are not checked; without --input (or
+an input message in the plan), †input reads are not: a note on stderr says so.`;
 
 const AGENT_HELP = `
 API keys come from OPENAI_API_KEY / ANTHROPIC_API_KEY (base URLs from OPENAI_BASE_URL /
 ANTHROPIC_BASE_URL) and are never printed. Progress goes to stderr; the answer to stdout.
+
+Each solution's run shows as plan run shows it: a live view on a terminal, a summary off one
+(--events: every event before it).
 
 Exit codes (those of plan run):
   0    done: the model gave its answer
@@ -35,6 +42,7 @@ Exit codes (those of plan run):
   2    bad usage: a missing flag, an unknown provider, no API key, tools that cannot be loaded
   3    failed: out of iterations or turns, or the model API failed
   4    a plan was rejected at approval (without a terminal, pass --yes to approve)
+  70   an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)
   130  interrupted (Ctrl-C)`;
 
 const RUN_EXIT_CODES_HELP = `
@@ -44,20 +52,28 @@ Exit codes:
   2    bad usage, or a plan, tools, input or state file that cannot be used
   3    the run failed, or --fail-fast stopped it
   4    the plan or a call was rejected at approval
+  70   an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)
   130  interrupted (Ctrl-C): running calls were cancelled
+
+Output: on a terminal, a live view of the calls; off one, a summary when the run ends (calls
+by status, each failure with its error, each skipped call with the value it lacked and why),
+then the final state. --events adds every event before it; --json prints one object instead.
 
 Approval: a lazy plan (--mode lazy, or "mode": "lazy" in the plan) is shown and asked about
 on the terminal before anything runs, and so is each call whose tool has needsApproval.
-Without a terminal to ask on, --yes approves; otherwise they are rejected (exit 4).
+Without a terminal to ask on, --yes approves; otherwise they are rejected (exit 4). Time
+spent at a prompt is reported apart from the run's own ("plus 8.00s waiting for approval").
 
-Latent tools: their results come from a model, and plan run has none yet. In eager mode a
-latent call's _output is written as its result; a latent call without one (and every
-latent call of a lazy plan) fails with the executor's message.`;
+Latent tools: their results come from a model. The --tools module may export
+latent({ call, tool, args, signal }), which plan run asks for each latent call's result. In
+eager mode a latent call's _output is written as its result, and nothing is asked; a latent
+call with neither fails.`;
 
 const WORKER_HELP = `
 Exit codes:
-  0  stopped by Ctrl-C or SIGTERM, after finishing the jobs it was running
-  2  bad usage, a tools module that cannot be used, or Redis cannot be reached
+  0   stopped by Ctrl-C or SIGTERM, after finishing the jobs it was running
+  2   bad usage, a tools module that cannot be used, or Redis cannot be reached
+  70  an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)
 
 Each job is one attempt of one call; its id, <runId>.<callId>, is the tool's ctx.toolCallId:
 record side effects under it, and a job that a dead worker had started runs again as a no-op.`;
@@ -68,6 +84,7 @@ Exit codes:
   1  the plan has errors, or in some scenario a resolved argument fails its tool's
      inputSchema (E_SIM_ARGS): that call would fail when run
   2  bad usage, or a plan, tools, input or state file that cannot be used
+  70 an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)
 
 Nothing is executed: each tool's output is sampled from its outputSchema (seeded, so the
 same plan gives the same simulation); a tool without one gives an unknown value that is
@@ -78,9 +95,13 @@ Exit codes:
   0    the plan is valid (warnings allowed) and the command did its job
   1    the plan has errors (diagnostics on stderr, or in the --json object)
   2    bad usage, or a plan, tools, input or state file that cannot be used
-  3    plan run: the run failed
-  4    plan run: rejected at approval
-  130  plan run: interrupted (Ctrl-C)`;
+  3    plan run, plan agent: the run failed
+  4    plan run, plan agent: rejected at approval
+  70   an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)
+  130  plan run, plan agent: interrupted (Ctrl-C)
+
+The command is installed as both plan and planmode: npx planmode validate plan.json works
+without installing (npx plan would fetch an unrelated package).`;
 
 /**
  * Runs the CLI.
@@ -129,7 +150,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
 
   common(program.command('validate'))
     .description('check a plan and print every diagnostic (stderr), or one JSON object (stdout)')
-    .option('--json', 'print {"ok", "mode", "calls", "edges", "order", "diagnostics"} to stdout')
+    .option('--json', 'print {"ok", "mode", "calls", "edges", "order", "diagnostics", "skipped"} to stdout')
     .action(async (file: string, flags: ValidateFlags) =>
       setExitCode(await withMcpServers(flags, io, (f) => validateCommand(file, f, io))),
     );
@@ -149,20 +170,28 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--seed <n>', 'seed of the sampled outputs (default: 1)')
     .option('--max-scenarios <n>', 'most scenarios listed (default: 256)')
     .option('--json', 'print {"scenarios", "truncated", "criticalPath", "maxParallelism", ...} to stdout')
-    .option('--report <file>', 'write a self-contained HTML dry-run report (graph, scenarios, critical path)')
+    .option(
+      '--report <file>',
+      'write a self-contained HTML dry-run report (graph, scenarios, critical path) and print its path',
+    )
     .action(async (file: string, flags: SimulateFlags) =>
       setExitCode(await withMcpServers(flags, io, (f) => simulateCommand(file, f, io))),
     );
 
   common(program.command('run'), {
-    tools: ['--tools <module>', 'tools to run: a .js/.mjs ES module exporting tools with execute functions'],
+    tools: [
+      '--tools <module>',
+      'tools to run: a .js/.mjs ES module exporting tools with execute functions (with --redis, a .json manifest is enough: the workers run them)',
+    ],
     help: RUN_EXIT_CODES_HELP,
   })
-    .description('run a plan: progress on stderr (a live view on a terminal), or one JSON object on stdout')
+    .description(
+      'run a plan: progress on stderr (a live view on a terminal, a summary off one), or one JSON object on stdout',
+    )
     .addOption(
       new Option('--mode <mode>', "overrides the plan's mode (default: the plan's own)").choices(RUN_MODES),
     )
-    .option('--concurrency <n>', 'most tool calls running at once (default: 16)')
+    .option('--concurrency <n>', "most tool calls running at once, or 'unlimited' (default: 16)")
     .option(
       '--timeout <ms>',
       'time limit per attempt, for tools without their own timeoutMs; 0 for none (default: 0)',
@@ -171,14 +200,17 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('-y, --yes', 'approve the plan (lazy mode) and every call whose tool needs approval')
     .option(
       '--json',
-      'print {"status", "state", "calls", "diagnostics"} to stdout when the run ends, and no progress',
+      'print {"status", "state", "calls", "diagnostics", "durationMs", "approvalWaitMs"} to stdout when the run ends, and no progress',
     )
-    .option('--events', 'print each run event as one JSON line on stdout, as it happens')
+    .option(
+      '--events',
+      'print every event as it happens, as one JSON line on stdout (and, without --json, as one plain line on stderr before the summary)',
+    )
     .option('--journal <dir>', 'append every event to a journal in <dir>, synced as each call ends')
     .option('--resume', 'with --journal: reuse the outputs of calls an interrupted run completed')
     .option(
       '--report <file>',
-      'write a self-contained HTML report (graph, timeline, details) when the run ends',
+      'write a self-contained HTML report (graph, timeline, details) when the run ends, and print its path',
     )
     .option(
       '--redis <url>',
@@ -253,6 +285,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--system-prompt <text>', "instructions for the model, sent before the plan loop's own")
     .option('-y, --yes', 'approve plans without asking')
     .option('--json', 'print one JSON object to stdout at the end, and no progress')
+    .option('--events', "off a terminal, print every event of each solution's run before its summary")
     .addHelpText('after', AGENT_HELP)
     .action(async (task: string, flags: AgentFlags) => {
       // Loaded on use: the model SDKs are not needed by the other commands.

@@ -14,8 +14,9 @@ import {
   isApprovalRejectedError,
 } from '../../errors.js';
 import type { AgentEvent } from '../../agent/agent-events.js';
-import type { ApprovalResponse, ApprovePlan } from '../../agent/approval.js';
+import type { ApprovalResponse, Approve, PlanApprovalRequest } from '../../run/approval.js';
 import type { Message } from '../../agent/model.js';
+import type { CompiledPlan } from '../../compile/types.js';
 import { PlanAgent } from '../../agent/plan-agent.js';
 import type { SolveResult } from '../../agent/solve.js';
 import { solveStart } from '../../agent/solve-start.js';
@@ -83,6 +84,11 @@ export interface AgentFlags extends McpFlags, LimitFlags {
    * @default false
    */
   readonly json?: boolean;
+  /**
+   * Off a terminal, print each run event as one plain line on stderr before the run's summary.
+   * @default false
+   */
+  readonly events?: boolean;
   /**
    * Most solutions asked for (without --plan-mode).
    * @default '5'
@@ -165,12 +171,14 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
   process.once('SIGINT', onInterrupt);
 
   let view: RunView = QUIET_VIEW;
+  /** The plan of the solution running: a skipped call's reason is read from it. */
+  let solutionPlan: CompiledPlan | undefined;
   const newView = (calls: readonly { readonly id: string; readonly tool: string }[]): RunView =>
     flags.json
       ? QUIET_VIEW
-      : io.stderr.isTTY === true && io.env.TERM !== 'dumb'
+      : io.stderr.isTTY === true && io.env.TERM !== 'dumb' && !flags.events
         ? new LiveView({ stream: io.stderr, color, calls })
-        : new PlainView(io.stderr);
+        : new PlainView(io.stderr, { events: flags.events === true });
   let needsNewline = false;
   const onEvent = (event: AgentEvent) => {
     if (flags.json) return;
@@ -195,6 +203,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
       io.stderr.write(
         `solution ${event.iteration}: ${event.calls.length} call(s)${event.repairs > 0 ? ` after ${event.repairs} repair(s)` : ''}\n`,
       );
+      solutionPlan = event.plan;
       view = newView(event.plan.calls);
     } else if (event.type === 'run') view.onEvent(event.event);
     else if (event.type === 'run-end') {
@@ -205,6 +214,8 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
           color,
           interrupted,
           failFast: false,
+          ...(solutionPlan && { plan: solutionPlan }),
+          failures: !(view instanceof LiveView),
         }),
       );
     }
@@ -217,7 +228,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     trustAnnotations: true,
     ...(flags.readOnly !== undefined && { readOnly: flags.readOnly }),
   } as const;
-  const approvePlan: ApprovePlan = async ({ plan }) => {
+  const approvePlan: Approve<PlanApprovalRequest<string>> = async ({ plan }) => {
     if (flags.yes) return true;
     if (!prompter)
       throw new ApprovalRejectedError(
