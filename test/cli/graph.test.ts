@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ANSI_ESCAPE, MANIFEST, PLANS, runPlan, tempDir } from './helpers.js';
+import { ANSI_ESCAPE, MANIFEST, PLANS, tempDir } from './helpers.js';
+import { planInProcess } from './in-process.js';
 
 const { dir, cleanup } = tempDir({
   'plan.json': PLANS.valid,
@@ -9,12 +10,12 @@ const { dir, cleanup } = tempDir({
   'unknown-tool.json': [{ _tool: 'get_usr', id: 1 }],
 });
 afterAll(cleanup);
-const run = (args: string[], stdin?: string) =>
-  runPlan(args, { cwd: dir, ...(stdin !== undefined && { stdin }) });
+/** `plan <args>` in this process, from the temp dir. */
+const run = (args: string[], stdin = '') => planInProcess(args, stdin, { cwd: dir });
 
 describe('plan graph', () => {
-  it('prints Mermaid by default, on stdout only', () => {
-    const r = run(['graph', 'plan.json']);
+  it('prints Mermaid by default, on stdout only', async () => {
+    const r = await run(['graph', 'plan.json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^plan: note: no --tools given: tool names and arguments were not checked/);
     expect(r.stdout).toMatch(/^%% .*\nflowchart TD\n/);
@@ -22,11 +23,11 @@ describe('plan graph', () => {
     expect(r.stdout).toContain('n1{{"check: check_user<br/>→ †state.ok || †state.err"}}');
     expect(r.stdout).toMatch(/n0 -->\|"†state\.user\.name"\| n1/);
     expect(r.stdout).toMatch(/n1 -->\|"[^"]*†state\.ok[^"]*"\| n2/);
-    expect(run(['graph', 'plan.json', '--format', 'mermaid']).stdout).toBe(r.stdout);
+    expect((await run(['graph', 'plan.json', '--format', 'mermaid'])).stdout).toBe(r.stdout);
   });
 
-  it('prints Graphviz DOT', () => {
-    const r = run(['graph', 'plan.json', '--format', 'dot', '--tools', 'tools.json']);
+  it('prints Graphviz DOT', async () => {
+    const r = await run(['graph', 'plan.json', '--format', 'dot', '--tools', 'tools.json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/digraph plan \{\n/);
@@ -36,8 +37,8 @@ describe('plan graph', () => {
     expect(r.stdout.trimEnd().endsWith('}')).toBe(true);
   });
 
-  it('prints JSON with --format json or --json', () => {
-    const r = run(['graph', 'plan.json', '--format', 'json', '--tools', 'tools.json']);
+  it('prints JSON with --format json or --json', async () => {
+    const r = await run(['graph', 'plan.json', '--format', 'json', '--tools', 'tools.json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const graph = JSON.parse(r.stdout);
@@ -63,45 +64,45 @@ describe('plan graph', () => {
       'check->notify',
     ]);
     expect(graph.order).toEqual(['fetch', 'check', 'notify']);
-    expect(run(['graph', 'plan.json', '--json']).stdout).toBe(r.stdout);
+    expect((await run(['graph', 'plan.json', '--json'])).stdout).toBe(r.stdout);
   });
 
-  it('draws order-only edges dashed in every format', () => {
-    const mermaid = run(['graph', 'warning.json']);
+  it('draws order-only edges dashed in every format', async () => {
+    const mermaid = await run(['graph', 'warning.json']);
     expect(mermaid.code).toBe(0);
     expect(mermaid.stdout).toMatch(/n0 -\.->\|"†state\.x"\| n1/);
     // The warning goes to stderr, so the graph on stdout stays clean.
     expect(mermaid.stderr).toMatch(/^warning\.json:\d+:\d+: warning W_MULTIPLE_WRITERS: /);
-    expect(run(['graph', 'warning.json', '--format', 'dot']).stdout).toContain(
+    expect((await run(['graph', 'warning.json', '--format', 'dot'])).stdout).toContain(
       'n0 -> n1 [label="†state.x", style=dashed];',
     );
-    const json = JSON.parse(run(['graph', 'warning.json', '--json']).stdout);
+    const json = JSON.parse((await run(['graph', 'warning.json', '--json'])).stdout);
     expect(json.edges).toEqual([
       { from: '0', to: '1', kind: 'order', path: '†state.x', paths: ['†state.x'] },
     ]);
   });
 
-  it('reads the plan from stdin', () => {
-    const r = run(['graph', '-', '--format', 'dot'], JSON.stringify(PLANS.valid));
+  it('reads the plan from stdin', async () => {
+    const r = await run(['graph', '-', '--format', 'dot'], JSON.stringify(PLANS.valid));
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^\/\/ .*\ndigraph plan/);
   });
 
-  it('exits 1 for an invalid plan, with diagnostics on stderr and nothing on stdout', () => {
+  it('exits 1 for an invalid plan, with diagnostics on stderr and nothing on stdout', async () => {
     for (const format of ['mermaid', 'dot', 'json']) {
-      const r = run(['graph', 'invalid.json', '--format', format]);
+      const r = await run(['graph', 'invalid.json', '--format', format]);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/^invalid\.json:\d+:\d+: error E_/m);
       expect(r.stderr).not.toMatch(ANSI_ESCAPE);
     }
-    const r = run(['graph', 'unknown-tool.json', '--tools', 'tools.json']);
+    const r = await run(['graph', 'unknown-tool.json', '--tools', 'tools.json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/E_UNKNOWN_TOOL/);
   });
 
-  it('prints its help with exit 0', () => {
-    const r = run(['graph', '--help']);
+  it('prints its help with exit 0', async () => {
+    const r = await run(['graph', '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/--format <format>/);
   });

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { errorsOf } from '../schemas/ajv.js';
-import { expectUsageError, ROOT, runPlan, tempDir } from './helpers.js';
+import { expectUsageError, ROOT, tempDir } from './helpers.js';
+import { planInProcess } from './in-process.js';
 
 const { dir, cleanup } = tempDir({
   'tools.json': {
@@ -23,11 +24,12 @@ const { dir, cleanup } = tempDir({
 });
 afterAll(cleanup);
 
-const run = (args: string[]) => runPlan(['simulate', ...args], { cwd: dir });
+/** `plan simulate <args>` in this process, from the temp dir. */
+const run = (args: string[]) => planInProcess(['simulate', ...args], '', { cwd: dir });
 
 describe('plan simulate', () => {
-  it('prints the scenarios, critical path and parallelism on stderr; exit 0', () => {
-    const r = run(['branch.json', '--tools', 'tools.json']);
+  it('prints the scenarios, critical path and parallelism on stderr; exit 0', async () => {
+    const r = await run(['branch.json', '--tools', 'tools.json']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
@@ -39,8 +41,8 @@ describe('plan simulate', () => {
     );
   });
 
-  it('--json prints exactly the SPEC 12 keys (and ours), valid against the schema', () => {
-    const r = run(['branch.json', '--tools', 'tools.json', '--json']);
+  it('--json prints exactly the SPEC 12 keys (and ours), valid against the schema', async () => {
+    const r = await run(['branch.json', '--tools', 'tools.json', '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout);
@@ -56,13 +58,13 @@ describe('plan simulate', () => {
     expect(errorsOf('simulate-output.schema.json', out)).toEqual([]);
   });
 
-  it('an argument error: E_SIM_ARGS at the argument, exit 1', () => {
-    const r = run(['mismatch.json', '--tools', 'tools.json']);
+  it('an argument error: E_SIM_ARGS at the argument, exit 1', async () => {
+    const r = await run(['mismatch.json', '--tools', 'tools.json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /^mismatch\.json:10:13: error E_SIM_ARGS: argument \/text of call "say" \(tool "speak"\) must be string, but †state\.temp \(written by call "temp", tool "thermometer"\) is number /m,
     );
-    const json = run(['mismatch.json', '--tools', 'tools.json', '--json']);
+    const json = await run(['mismatch.json', '--tools', 'tools.json', '--json']);
     expect(json.code).toBe(1);
     const out = JSON.parse(json.stdout);
     expect(out.scenarios[0].argumentErrors).toEqual([
@@ -71,11 +73,11 @@ describe('plan simulate', () => {
     expect(errorsOf('simulate-output.schema.json', out)).toEqual([]);
   });
 
-  it('an invalid plan: its diagnostics, exit 1; with --json an empty simulation and the diagnostics', () => {
-    const r = run(['invalid.json', '--tools', 'tools.json']);
+  it('an invalid plan: its diagnostics, exit 1; with --json an empty simulation and the diagnostics', async () => {
+    const r = await run(['invalid.json', '--tools', 'tools.json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/invalid\.json:\d+:\d+: error E_UNRESOLVED/);
-    const json = run(['invalid.json', '--tools', 'tools.json', '--json']);
+    const json = await run(['invalid.json', '--tools', 'tools.json', '--json']);
     expect(json.code).toBe(1);
     const out = JSON.parse(json.stdout);
     expect(out.scenarios).toEqual([]);
@@ -83,30 +85,30 @@ describe('plan simulate', () => {
     expect(errorsOf('simulate-output.schema.json', out)).toEqual([]);
   });
 
-  it('usage errors: exit 2, one line', () => {
-    expectUsageError(run(['branch.json']), /needs --tools/);
+  it('usage errors: exit 2, one line', async () => {
+    expectUsageError(await run(['branch.json']), /needs --tools/);
     expectUsageError(
-      run(['branch.json', '--tools', 'tools.json', '--seed', 'x']),
+      await run(['branch.json', '--tools', 'tools.json', '--seed', 'x']),
       /--seed must be a whole number/,
     );
     expectUsageError(
-      run(['branch.json', '--tools', 'tools.json', '--max-scenarios', '0']),
+      await run(['branch.json', '--tools', 'tools.json', '--max-scenarios', '0']),
       /--max-scenarios/,
     );
-    expectUsageError(run(['missing.json', '--tools', 'tools.json']), /missing\.json/);
+    expectUsageError(await run(['missing.json', '--tools', 'tools.json']), /missing\.json/);
   });
 
-  it('--max-scenarios truncates', () => {
+  it('--max-scenarios truncates', async () => {
     const out = JSON.parse(
-      run(['branch.json', '--tools', 'tools.json', '--json', '--max-scenarios', '1']).stdout,
+      (await run(['branch.json', '--tools', 'tools.json', '--json', '--max-scenarios', '1'])).stdout,
     );
     expect(out.scenarios).toHaveLength(1);
     expect(out.truncated).toBe(true);
   });
 
-  it('runs a bundled example', () => {
+  it('runs a bundled example', async () => {
     const example = `${ROOT}/fixtures/examples/payment-failure`;
-    const r = run([
+    const r = await run([
       `${example}/plan.json`,
       '--tools',
       `${example}/tools.json`,
