@@ -7,6 +7,7 @@
  * call in flight fails at once, with the reason, instead of waiting forever.
  */
 import { isMcpServerError, McpServerError } from '../errors.js';
+import { importOptional } from '../optional-dependencies.js';
 import type { Tool } from '../tools/tool.js';
 import { describeValue } from '../agent/describe-value.js';
 import { type FromMcpClientOptions, fromMcpClient } from './mcp.js';
@@ -68,6 +69,7 @@ const STDERR_TAIL = 4096;
  * @throws {McpServerError} when it cannot be started, exits, writes something that is not MCP
  *   or does not answer within `startTimeoutMs`; the process is ended first.
  * @throws {TypeError} for a bad option.
+ * @throws {MissingDependencyError} when `@modelcontextprotocol/sdk` is not installed.
  */
 export async function connectMcpServer(
   server: McpServerCommand,
@@ -84,10 +86,15 @@ export async function connectMcpServer(
     );
   }
   // Loaded on use: the SDK is needed only by those who start servers.
-  const [{ Client }, { StdioClientTransport }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
-  ]);
+  const [{ Client }, { StdioClientTransport }] = await importOptional(
+    '@modelcontextprotocol/sdk',
+    'connectMcpServer',
+    () =>
+      Promise.all([
+        import('@modelcontextprotocol/sdk/client/index.js'),
+        import('@modelcontextprotocol/sdk/client/stdio.js'),
+      ]),
+  );
 
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(options.env ?? process.env)) {

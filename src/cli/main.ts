@@ -4,7 +4,7 @@
  */
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
-import { isToolDefinitionError, isToolsFileError } from '../errors.js';
+import { isMissingDependencyError, isToolDefinitionError, isToolsFileError } from '../errors.js';
 import { isJournalError } from '../run/journal-error.js';
 import { CliInputError } from './cli-input-error.js';
 import type { AgentFlags } from './commands/agent.js';
@@ -335,7 +335,13 @@ function reportFailure(e: unknown, io: CliIo): number {
     return e.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
   }
   const color = shouldUseColor(io.stderr, io.env);
-  if (e instanceof CliInputError || isToolsFileError(e) || isToolDefinitionError(e) || isJournalError(e)) {
+  if (
+    e instanceof CliInputError ||
+    isToolsFileError(e) ||
+    isToolDefinitionError(e) ||
+    isJournalError(e) ||
+    isMissingDependencyError(e)
+  ) {
     io.stderr.write(formatCliError((e as Error).message, { color }));
     return ExitCode.USAGE;
   }

@@ -6,6 +6,7 @@
 import { isMcpServerError, type McpServerConnection } from '../adapters/mcp-stdio.js';
 import type { Tool } from '../tools/tool.js';
 import { CliInputError } from './cli-input-error.js';
+import { asMissingDependencyUsage } from './missing-dependency.js';
 import type { CliIo } from './io.js';
 
 export interface McpFlags {
@@ -52,7 +53,7 @@ export async function withMcpServers<F extends McpFlags, T>(
         );
       } catch (error) {
         if (isMcpServerError(error)) throw new CliInputError(error.message);
-        throw error;
+        throw asMissingDependencyUsage(error, '--mcp');
       }
     }
     const tools: Tool[] = [];

@@ -4,6 +4,7 @@ import { createDispatcher, type Dispatcher } from '../distributed/dispatcher.js'
 import { queueOption } from '../distributed/options.js';
 import { redisOptions } from '../distributed/redis-url.js';
 import { CliInputError } from './cli-input-error.js';
+import { asMissingDependencyUsage } from './missing-dependency.js';
 import type { CliIo } from './io.js';
 
 export interface RedisFlags {
@@ -30,25 +31,29 @@ export function checkRedisFlags(flags: RedisFlags): void {
 }
 
 /**
- * Runs `start`, turning an unreachable Redis into a CliInputError (exit 2, one line).
+ * Runs `start`, turning an unreachable Redis, or BullMQ or ioredis not installed, into a
+ * CliInputError (exit 2, one line).
+ * @param needs what needs the queue packages, for the message.
  */
-export async function reachingRedis<T>(start: () => Promise<T>): Promise<T> {
+export async function reachingRedis<T>(start: () => Promise<T>, needs = 'plan worker'): Promise<T> {
   try {
     return await start();
   } catch (e) {
     if (isRedisConnectionError(e)) throw new CliInputError(e.message);
-    throw e;
+    throw asMissingDependencyUsage(e, needs);
   }
 }
 
 /** Opens the queue of `plan run --redis`; connection errors after the start are one line each. */
 export function openDispatcher(flags: RedisFlags, io: CliIo): Promise<Dispatcher> {
-  return reachingRedis(() =>
-    createDispatcher({
-      redis: flags.redis!,
-      ...(flags.queue !== undefined && { queue: flags.queue }),
-      onError: lineOnce(io, 'plan: redis'),
-    }),
+  return reachingRedis(
+    () =>
+      createDispatcher({
+        redis: flags.redis!,
+        ...(flags.queue !== undefined && { queue: flags.queue }),
+        onError: lineOnce(io, 'plan: redis'),
+      }),
+    '--redis',
   );
 }
 

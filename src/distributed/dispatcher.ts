@@ -5,12 +5,13 @@
  * error comes back through the queue's events, so the run's state, events and journal are
  * those of a local run.
  */
-import { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
+import type { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
 import type { RemoteCall, RemoteInvoker, RemoteRetry } from '../run/index.js';
 import { jobIdOf } from './job-id.js';
 import type { RedisConnection } from './redis-url.js';
 import { functionOption, queueOption, redisOption, wholeNumberOption } from './options.js';
 import { probeRedis } from './probe.js';
+import { loadQueuePackages, type QueuePackages } from './queue-packages.js';
 import { RemoteCallError } from './remote-call-error.js';
 import {
   BACKOFF_TYPE,
@@ -75,6 +76,7 @@ export interface Dispatcher {
  *
  * @throws {TypeError} for a bad option value.
  * @throws {RedisConnectionError} when Redis cannot be reached.
+ * @throws {MissingDependencyError} when `bullmq` or `ioredis` is not installed.
  */
 export async function createDispatcher(options: DispatcherOptions = {}): Promise<Dispatcher> {
   const { url, connection } = redisOption(options.redis);
@@ -86,8 +88,9 @@ export async function createDispatcher(options: DispatcherOptions = {}): Promise
   };
   const maxEvents = wholeNumberOption('maxEvents', options.maxEvents, 100, 100_000);
   const onError = functionOption('onError', options.onError) ?? (() => {});
-  await probeRedis({ connection, url, timeoutMs });
-  const dispatcher = new QueueDispatcher({ connection, queue, keep, maxEvents, onError });
+  const packages = await loadQueuePackages('createDispatcher');
+  await probeRedis({ connection, url, timeoutMs, Redis: packages.ioredis.Redis });
+  const dispatcher = new QueueDispatcher({ connection, queue, keep, maxEvents, onError, packages });
   await dispatcher.ready();
   return dispatcher;
 }
@@ -98,6 +101,7 @@ interface Settings {
   readonly keep: { readonly completed: number; readonly failed: number };
   readonly maxEvents: number;
   readonly onError: (error: Error) => void;
+  readonly packages: QueuePackages;
 }
 
 class QueueDispatcher implements Dispatcher {
@@ -115,6 +119,7 @@ class QueueDispatcher implements Dispatcher {
     this.#settings = settings;
     this.queue = settings.queue;
     const connection = settings.connection;
+    const { Queue, QueueEvents, QueueEventsProducer } = settings.packages.bullmq;
     this.#queue = new Queue(settings.queue, {
       connection,
       streams: { events: { maxLen: settings.maxEvents } },

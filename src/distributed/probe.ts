@@ -2,7 +2,7 @@
  * One connection attempt, no retries, before anything starts: BullMQ's own connections retry
  * for ever (right for a worker when Redis restarts, wrong for a first start with a wrong URL).
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RedisConnectionError } from './connection-error.js';
 import { type RedisConnection, redact } from './redis-url.js';
 
@@ -13,11 +13,13 @@ export interface ProbeOptions {
   readonly url: string;
   /** How long to wait for the connection and a PONG. */
   readonly timeoutMs: number;
+  /** ioredis's client class, from loadQueuePackages(). */
+  readonly Redis: typeof Redis;
 }
 
 /** @throws {RedisConnectionError} when Redis cannot be reached or does not answer. */
 export async function probeRedis(options: ProbeOptions): Promise<void> {
-  const client = new Redis({
+  const client = new options.Redis({
     ...options.connection,
     lazyConnect: true,
     connectTimeout: options.timeoutMs,

@@ -2,12 +2,32 @@
  * Simulated outputs: one sample per tool from its `outputSchema` (json-schema-faker, seeded),
  * the `_output` of a latent call, or the unknown placeholder for a tool without a schema.
  */
-import { generateSync } from 'json-schema-faker';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { generateSync } from 'json-schema-faker';
 import type { CompiledCall } from '../compile/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { JsonSchema } from '../tools/tool.js';
 import { schemaForFaker } from './faker-schema.js';
 import type { Sample } from './types.js';
+
+type Generate = typeof generateSync;
+let generate: Generate | undefined;
+
+/**
+ * json-schema-faker, loaded at the first sample instead of at import, so that importing
+ * planmode (whose simulate() stays synchronous) does not pay for it. The package is ES modules
+ * only, with no `require` export: its entry is resolved as an import would, then required
+ * (Node >= 20.19 requires ES modules without top-level await).
+ */
+function loadFaker(): Generate {
+  if (!generate) {
+    const entry = import.meta.resolve('json-schema-faker');
+    const faker = createRequire(import.meta.url)(fileURLToPath(entry)) as { generateSync: Generate };
+    generate = faker.generateSync;
+  }
+  return generate;
+}
 
 /** What a call without a known output writes: reads of it exist, and are not type-checked. */
 export const UNKNOWN_SAMPLE: Sample = Object.freeze({ source: 'unknown', value: null });
@@ -50,8 +70,10 @@ export class OutputSampler {
   #sampleTool(name: string): Sample {
     const schema: JsonSchema | undefined = this.tools?.get(name)?.tool.outputSchema;
     if (schema === undefined) return UNKNOWN_SAMPLE;
+    // Outside the try: a faker that cannot be loaded is an error to see, not an unknown sample.
+    const fake = loadFaker();
     try {
-      const value = generateSync(schemaForFaker(schema) as Parameters<typeof generateSync>[0], {
+      const value = fake(schemaForFaker(schema) as Parameters<Generate>[0], {
         ...FAKER_OPTIONS,
         seed: mixSeed(this.seed, name),
       });

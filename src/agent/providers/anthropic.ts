@@ -1,5 +1,6 @@
 /** Claude through the Messages API and the official `@anthropic-ai/sdk`. */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { importOptional } from '../../optional-dependencies.js';
 import { ModelProviderError } from '../../errors.js';
 import type { ModelProvider, ModelRequest, ModelStreamEvent } from '../model.js';
 import { type ErrorContext, toModelProviderError } from './api-error.js';
@@ -71,8 +72,10 @@ export class AnthropicProvider implements ModelProvider {
   readonly name: string;
   readonly model: string;
   readonly baseURL: string;
-  readonly #client: Anthropic;
-  readonly #errors: ErrorContext;
+  readonly #clientOptions: ConstructorParameters<typeof Anthropic>[0];
+  #client: Promise<Anthropic> | undefined;
+  readonly #errors: Omit<ErrorContext, 'sdk'>;
+  #sdk: ErrorContext['sdk'] | undefined;
   readonly #maxTokens: number;
   readonly #body: Readonly<Record<string, unknown>>;
 
@@ -99,16 +102,42 @@ export class AnthropicProvider implements ModelProvider {
     }
     const timeoutMs = options.timeoutMs ?? 600_000;
     // An explicit key: the SDK then reads no other credentials (auth tokens, profiles on disk).
-    this.#client = new Anthropic({
+    this.#clientOptions = {
       apiKey,
       baseURL: this.baseURL,
       maxRetries: options.maxRetries ?? 2,
       timeout: timeoutMs,
       logLevel: 'off',
-    });
-    this.#errors = { provider: this.name, baseURL: this.baseURL, timeoutMs, apiKey, sdk: Anthropic };
+    };
+    this.#errors = { provider: this.name, baseURL: this.baseURL, timeoutMs, apiKey };
     this.#maxTokens = options.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
     this.#body = { ...options.body };
+  }
+
+  /**
+   * Loads the `@anthropic-ai/sdk` package now instead of at the first request, so that a
+   * missing one is reported before any work starts. Requests load it themselves; calling this
+   * is optional.
+   * @throws {MissingDependencyError} when the `@anthropic-ai/sdk` package is not installed.
+   */
+  async loadSdk(): Promise<void> {
+    await this.#loadClient();
+  }
+
+  // The SDK is loaded here, not at import, so that `planmode/agent` costs nothing for a user of
+  // another provider, and works without the package installed.
+  #loadClient(): Promise<Anthropic> {
+    this.#client ??= importOptional(
+      '@anthropic-ai/sdk',
+      `the ${this.name} provider`,
+      () => import('@anthropic-ai/sdk'),
+    ).then((sdk) => {
+      this.#sdk = sdk.default;
+      return new sdk.default(this.#clientOptions);
+    });
+    // A failed load is not kept, so that installing the package mid-session is enough.
+    this.#client.catch(() => (this.#client = undefined));
+    return this.#client;
   }
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
@@ -126,14 +155,15 @@ export class AnthropicProvider implements ModelProvider {
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ModelStreamEvent> {
     signal?.throwIfAborted();
+    const client = await this.#loadClient();
     try {
-      const events = await this.#client.messages.create(body, signal ? { signal } : undefined);
+      const events = await client.messages.create(body, signal ? { signal } : undefined);
       yield* readMessagesStream(events, this.name);
     } catch (error) {
       // The SDK ends an aborted stream quietly; readMessagesStream then throws for the missing
       // turn, and the abort's reason is what the caller should see.
       signal?.throwIfAborted();
-      throw toModelProviderError(error, this.#errors);
+      throw toModelProviderError(error, { ...this.#errors, sdk: this.#sdk! });
     }
   }
 

@@ -2,8 +2,9 @@
  * Chat Completions through the official `openai` SDK: OpenAI itself, and with `baseURL` any
  * server that speaks the same API (vLLM, Ollama, llama.cpp's server, LM Studio, ...).
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { ModelProviderError } from '../../errors.js';
+import { importOptional } from '../../optional-dependencies.js';
 import type { ModelProvider, ModelRequest, ModelStreamEvent } from '../model.js';
 import { type ErrorContext, toModelProviderError } from './api-error.js';
 import {
@@ -84,8 +85,10 @@ export class OpenAICompatibleProvider implements ModelProvider {
   readonly name: string;
   readonly model: string;
   readonly baseURL: string;
-  readonly #client: OpenAI;
-  readonly #errors: ErrorContext;
+  readonly #clientOptions: ConstructorParameters<typeof OpenAI>[0];
+  #client: Promise<OpenAI> | undefined;
+  readonly #errors: Omit<ErrorContext, 'sdk'>;
+  #sdk: ErrorContext['sdk'] | undefined;
   readonly #strict: boolean;
   readonly #body: Readonly<Record<string, unknown>>;
 
@@ -113,7 +116,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       );
     }
     const timeoutMs = options.timeoutMs ?? 600_000;
-    this.#client = new OpenAI({
+    this.#clientOptions = {
       apiKey: apiKey ?? NO_KEY,
       baseURL: this.baseURL,
       maxRetries: options.maxRetries ?? 2,
@@ -121,16 +124,33 @@ export class OpenAICompatibleProvider implements ModelProvider {
       // Errors reach the caller as ModelProviderErrors; the SDK's own logging would print
       // unreadable chunks to stderr beside them.
       logLevel: 'off',
-    });
-    this.#errors = {
-      provider: this.name,
-      baseURL: this.baseURL,
-      timeoutMs,
-      apiKey: apiKey ?? '',
-      sdk: OpenAI,
     };
+    this.#errors = { provider: this.name, baseURL: this.baseURL, timeoutMs, apiKey: apiKey ?? '' };
     this.#strict = options.strict ?? false;
     this.#body = { ...options.body };
+  }
+
+  /**
+   * Loads the `openai` package now instead of at the first request, so that a missing one is
+   * reported before any work starts. Requests load it themselves; calling this is optional.
+   * @throws {MissingDependencyError} when the `openai` package is not installed.
+   */
+  async loadSdk(): Promise<void> {
+    await this.#loadClient();
+  }
+
+  // The SDK is loaded here, not at import, so that `planmode/agent` costs nothing for a user of
+  // another provider, and works without the package installed.
+  #loadClient(): Promise<OpenAI> {
+    this.#client ??= importOptional('openai', `the ${this.name} provider`, () => import('openai')).then(
+      (sdk) => {
+        this.#sdk = sdk.default;
+        return new sdk.default(this.#clientOptions);
+      },
+    );
+    // A failed load is not kept, so that installing the package mid-session is enough.
+    this.#client.catch(() => (this.#client = undefined));
+    return this.#client;
   }
 
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
@@ -144,14 +164,15 @@ export class OpenAICompatibleProvider implements ModelProvider {
     signal: AbortSignal | undefined,
   ): AsyncGenerator<ModelStreamEvent> {
     signal?.throwIfAborted();
+    const client = await this.#loadClient();
     try {
-      const chunks = await this.#client.chat.completions.create(body, signal ? { signal } : undefined);
+      const chunks = await client.chat.completions.create(body, signal ? { signal } : undefined);
       yield* readChatStream(chunks, this.name);
     } catch (error) {
       // The SDK ends an aborted stream quietly; readChatStream then throws for the missing
       // turn, and the abort's reason is what the caller should see.
       signal?.throwIfAborted();
-      throw toModelProviderError(error, this.#errors);
+      throw toModelProviderError(error, { ...this.#errors, sdk: this.#sdk! });
     }
   }
 

@@ -26,6 +26,7 @@ import { createProvider } from '../../agent/providers/create.js';
 import { loadTimeoutFlag, loadToolRegistry } from '../compile-inputs.js';
 import { formatPlanListing, formatPlanSimulation, lineReader, Prompter } from '../approval-prompt.js';
 import { CliInputError } from '../cli-input-error.js';
+import { loadProviderSdk } from '../missing-dependency.js';
 import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
 import { ExitCode } from '../exit-codes.js';
 import { formatCliError, oneLine, paint, shouldUseColor } from '../format.js';
@@ -158,6 +159,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     // An unknown provider, a missing model or API key: the command line's fault, named without the key.
     throw new CliInputError(oneLine((e as Error).message.replace(/^createProvider: /, '--model: ')));
   }
+  await loadProviderSdk(provider, `--model ${flags.model}`);
 
   const color = shouldUseColor(io.stderr, io.env);
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
