@@ -227,6 +227,8 @@ describe('the report is readable at its default view (1280 x 800)', () => {
             mkdirSync(SHOTS, { recursive: true });
             await page.screenshot({ path: join(SHOTS, `${shape}-${size}-${SHOTS_TAG}.png`) });
             expect(m.minNodeTextPx).toBeGreaterThanOrEqual(11);
+            expect(m.edgeLabels).toBe(plan.edgeCount);
+            expect(m.edges).toBe(plan.edgeCount);
             expect(m.labelsCrossed).toEqual([]);
             expect(m.labelsOverlapping).toEqual([]);
             expect(m.axisClipped).toEqual([]);
@@ -258,6 +260,7 @@ describe('the report is readable at its default view (1280 x 800)', () => {
         measured['dry run, branching 50'] = m;
         await page.screenshot({ path: join(SHOTS, `dry-run-50-${SHOTS_TAG}.png`) });
         expect(m.minNodeTextPx).toBeGreaterThanOrEqual(11);
+        expect(m.edgeLabels).toBe(plan.edgeCount);
         expect(m.labelsCrossed).toEqual([]);
         expect(m.labelsOverlapping).toEqual([]);
         expect(m.axisClipped).toEqual([]);

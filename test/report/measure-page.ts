@@ -7,6 +7,9 @@ export interface PageMeasures {
   /** Smallest rendered size (computed font size times the graph's scale) of any text in a node. */
   readonly minNodeTextPx: number;
   readonly minEdgeLabelPx: number;
+  /** Edges drawn, and labels drawn: a label with no clear spot would be left out. */
+  readonly edges: number;
+  readonly edgeLabels: number;
   /** Edge labels with a point of some edge's path inside their box: `label <- from>to`. */
   readonly labelsCrossed: readonly string[];
   /** Edge labels whose box overlaps a node's box or another label's box. */
@@ -66,6 +69,8 @@ export const MEASURE_PAGE = String.raw`(() => {
   return {
     minNodeTextPx: px('g.n text, g.n tspan'),
     minEdgeLabelPx: labels.length ? px('text.el') : Infinity,
+    edges: svg.querySelectorAll('path.e').length,
+    edgeLabels: labels.length,
     labelsCrossed: [...crossed],
     labelsOverlapping: overlapping,
     axisClipped,

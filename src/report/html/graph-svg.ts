@@ -43,6 +43,8 @@ export interface GraphSvgInput {
 export interface GraphSvg {
   readonly svg: string;
   readonly layout: GraphLayout;
+  /** Edge labels left out because no spot clear of the edges was found. */
+  readonly hiddenLabels: number;
 }
 
 export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
@@ -81,6 +83,7 @@ export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
     '<g class="edges">',
   );
   const labelMarkup: string[] = [];
+  let hidden = 0;
   let e = 0;
   for (const [to, call] of plan.calls.entries()) {
     for (const [k, d] of call.dependencies.entries()) {
@@ -91,6 +94,10 @@ export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
       out.push(
         `<path class="${classes.join(' ')}" data-from="${d.from}" data-to="${to}" d="${edgePathData(placed.points, placed.curved, layout.direction)}" marker-end="url(#arrow)"/>`,
       );
+      if (placed.labelShown === false) {
+        hidden++;
+        continue;
+      }
       labelMarkup.push(
         `<text class="el" data-from="${d.from}" data-to="${to}" x="${round(placed.labelX)}" y="${round(placed.labelY + LABEL_BASELINE)}">${escapeHtml(labels[to]![k]!)}</text>`,
       );
@@ -123,7 +130,7 @@ export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
     out.push('</g>');
   }
   out.push('</g></svg>');
-  return { svg: out.join(''), layout };
+  return { svg: out.join(''), layout, hiddenLabels: hidden };
 }
 
 interface NodeLines {

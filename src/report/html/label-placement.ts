@@ -1,9 +1,11 @@
 /**
  * Edge labels off the lines. A label centered on its edge is struck through by it, and one
  * placed by the layout engine alone can sit on another edge where edges bunch. So each label
- * tries positions beside its own edge (beside the engine's spot first, then along the edge)
- * and takes the first whose box, padded, meets no drawn edge, no call's box and no label
- * placed before it. When none is free (a dense graph) it takes the one meeting the fewest.
+ * tries positions beside its own edge (beside the engine's spot first, then along the edge,
+ * then tucked against either end) and takes the first whose box, padded, meets no drawn edge,
+ * no call's box and no label placed before it. When none is free (edges crowd, as in a wide
+ * fan-out of the layered layout) the label is left out of the picture rather than drawn
+ * across lines: the call's details list every path it reads.
  *
  * Lookups go through a grid of cells, so the cost grows with the graph, not with its square.
  */
@@ -53,28 +55,17 @@ export function placeEdgeLabels(layout: GraphLayout, sizes: readonly Box[], marg
     boxes.add(r, r);
   }
 
-  const placed: Point[] = layout.edges.map((edge, k) => {
+  const placed: (Point | null)[] = layout.edges.map((edge, k) => {
     const size = sizes[k]!;
-    let best: Point | null = null;
-    let fewest = Infinity;
-    for (const center of candidates(edge, lines[k]!, layout.direction, size)) {
-      const r = rectOf(
-        center.x - size.w / 2 - PAD,
-        center.y - size.h / 2 - PAD,
-        center.x + size.w / 2 + PAD,
-        center.y + size.h / 2 + PAD,
-      );
-      const hits = countHits(r, segments, boxes, fewest);
-      if (hits < fewest) {
-        fewest = hits;
-        best = center;
-        if (hits === 0) break;
+    for (const at of candidates(edge, lines[k]!, layout.direction, size)) {
+      const padded = around(at, size, PAD);
+      if (isClear(padded, segments, boxes)) {
+        const box = around(at, size, 0);
+        boxes.add(box, box);
+        return at;
       }
     }
-    const at = best ?? { x: edge.labelX, y: edge.labelY };
-    const box = rectOf(at.x - size.w / 2, at.y - size.h / 2, at.x + size.w / 2, at.y + size.h / 2);
-    boxes.add(box, box);
-    return at;
+    return null;
   });
 
   // Labels beside an edge on the rim can stick out: shift and grow so all stays in view.
@@ -83,6 +74,7 @@ export function placeEdgeLabels(layout: GraphLayout, sizes: readonly Box[], marg
   let maxX = layout.width - margin;
   let maxY = layout.height - margin;
   placed.forEach((p, k) => {
+    if (!p) return;
     const s = sizes[k]!;
     minX = Math.min(minX, p.x - s.w / 2);
     minY = Math.min(minY, p.y - s.h / 2);
@@ -97,16 +89,24 @@ export function placeEdgeLabels(layout: GraphLayout, sizes: readonly Box[], marg
     width: maxX - minX + margin * 2,
     height: maxY - minY + margin * 2,
     nodes: layout.nodes.map((n) => ({ ...n, x: n.x + dx, y: n.y + dy })),
-    edges: layout.edges.map((e, k) => ({
-      ...e,
-      points: e.points.map(move),
-      labelX: placed[k]!.x + dx,
-      labelY: placed[k]!.y + dy,
-    })),
+    edges: layout.edges.map((e, k) => {
+      const at = placed[k] ?? { x: e.labelX, y: e.labelY };
+      return {
+        ...e,
+        points: e.points.map(move),
+        labelX: at.x + dx,
+        labelY: at.y + dy,
+        labelShown: placed[k] !== null,
+      };
+    }),
   };
 }
 
-/** Beside the engine's spot, then beside points along the edge; the near side first, then farther out. */
+/**
+ * Beside the engine's spot, then beside points along the edge, then against either end (where
+ * an edge leaves or enters a box along the graph's direction, so it runs straight a while);
+ * the near side first, then farther out.
+ */
 function* candidates(
   edge: PlacedEdge,
   line: readonly Point[],
@@ -114,7 +114,20 @@ function* candidates(
   size: Box,
 ): Generator<Point> {
   const off = labelOffset(direction, size);
-  const anchors = [{ x: edge.labelX, y: edge.labelY }, ...ALONG.map((t) => pointAlong(line, t))];
+  const first = line[0]!;
+  const last = line[line.length - 1]!;
+  const tuck = (direction === 'LR' ? size.w : size.h) / 2 + GAP;
+  const ends =
+    direction === 'LR'
+      ? [
+          { x: last.x - tuck, y: last.y },
+          { x: first.x + tuck, y: first.y },
+        ]
+      : [
+          { x: last.x, y: last.y - tuck },
+          { x: first.x, y: first.y + tuck },
+        ];
+  const anchors = [{ x: edge.labelX, y: edge.labelY }, ...ALONG.map((t) => pointAlong(line, t)), ...ends];
   for (const reach of [1, 2]) {
     for (const a of anchors) {
       for (const side of [1, -1]) {
@@ -126,21 +139,23 @@ function* candidates(
   }
 }
 
-/** Edges crossing `r` plus boxes overlapping it, counted no further than `limit`. */
-function countHits(
-  r: Rect,
-  segments: Grid<readonly [Point, Point]>,
-  boxes: Grid<Rect>,
-  limit: number,
-): number {
-  let hits = 0;
-  for (const [a, b] of segments.near(r)) {
-    if (segmentMeetsRect(a, b, r) && ++hits >= limit) return hits;
-  }
+/** Whether `r` meets no edge and no box. */
+function isClear(r: Rect, segments: Grid<readonly [Point, Point]>, boxes: Grid<Rect>): boolean {
+  for (const [a, b] of segments.near(r)) if (segmentMeetsRect(a, b, r)) return false;
   for (const box of boxes.near(r)) {
-    if (box.x0 < r.x1 && r.x0 < box.x1 && box.y0 < r.y1 && r.y0 < box.y1 && ++hits >= limit) return hits;
+    if (box.x0 < r.x1 && r.x0 < box.x1 && box.y0 < r.y1 && r.y0 < box.y1) return false;
   }
-  return hits;
+  return true;
+}
+
+/** A label's box centered at `at`, grown by `pad` on every side. */
+function around(at: Point, size: Box, pad: number): Rect {
+  return rectOf(
+    at.x - size.w / 2 - pad,
+    at.y - size.h / 2 - pad,
+    at.x + size.w / 2 + pad,
+    at.y + size.h / 2 + pad,
+  );
 }
 
 /** Liang-Barsky: whether the segment from `a` to `b` has a point inside `r`. */
@@ -178,7 +193,7 @@ function rectOf(x0: number, y0: number, x1: number, y1: number): Rect {
 
 /** Items filed under every cell their bounding rectangle covers. */
 class Grid<T> {
-  readonly #cells = new Map<string, T[]>();
+  readonly #cells = new Map<number, T[]>();
 
   add(r: Rect, item: T): void {
     for (const key of this.#keys(r)) {
@@ -188,20 +203,18 @@ class Grid<T> {
     }
   }
 
-  /** Each item filed under a cell `r` covers, once. */
+  /** Each item filed under a cell `r` covers (an item spanning several cells may come twice). */
   *near(r: Rect): Generator<T> {
-    const seen = new Set<T>();
-    for (const key of this.#keys(r)) {
-      for (const item of this.#cells.get(key) ?? []) {
-        if (seen.has(item)) continue;
-        seen.add(item);
-        yield item;
-      }
-    }
+    for (const key of this.#keys(r)) yield* this.#cells.get(key) ?? [];
   }
 
-  *#keys(r: Rect): Generator<string> {
-    for (let cx = Math.floor(r.x0 / CELL); cx <= Math.floor(r.x1 / CELL); cx++)
-      for (let cy = Math.floor(r.y0 / CELL); cy <= Math.floor(r.y1 / CELL); cy++) yield `${cx},${cy}`;
+  /** Cells as numbers (a column and row of up to 2^20 cells each), cheaper to hash than text. */
+  *#keys(r: Rect): Generator<number> {
+    const col0 = Math.floor(r.x0 / CELL);
+    const col1 = Math.floor(r.x1 / CELL);
+    const row0 = Math.floor(r.y0 / CELL);
+    const row1 = Math.floor(r.y1 / CELL);
+    for (let col = col0; col <= col1; col++)
+      for (let row = row0; row <= row1; row++) yield (col + 2 ** 19) * 2 ** 20 + (row + 2 ** 19);
   }
 }

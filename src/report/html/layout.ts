@@ -40,6 +40,8 @@ export interface PlacedEdge {
   /** Where the label's center goes. */
   readonly labelX: number;
   readonly labelY: number;
+  /** False when no spot clear of every edge was found: the label is left out of the picture. */
+  readonly labelShown?: boolean;
 }
 
 export interface GraphLayout {

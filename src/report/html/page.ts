@@ -85,7 +85,7 @@ aside h2{font:700 15px ui-monospace,Menlo,Consolas,monospace;margin:0 0 8px;word
 aside dl{display:grid;grid-template-columns:auto 1fr;gap:3px 10px;margin:0 0 10px;font-size:13px}
 aside dt{color:#5a6578}
 aside dd{margin:0;word-break:break-word}
-aside h3{font-size:12px;margin:10px 0 3px;color:#3c4656;text-transform:uppercase;letter-spacing:.03em}
+aside h3{font-size:13px;margin:10px 0 3px;color:#3c4656}
 aside pre{margin:0;padding:6px 8px;background:#f4f6f8;border:1px solid #e3e7ec;border-radius:4px;font:12px/1.35 ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;word-break:break-word;max-height:40vh;overflow:auto}
 aside pre.err{background:#fdeeee;border-color:#f3c1c1}
 .dep{display:block}

@@ -8,8 +8,7 @@ import type { JsonObject } from '../../language/document.js';
 import type { RunResult } from '../../run/types.js';
 import type { Simulation } from '../../simulate/types.js';
 import { escapeHtml } from './escape.js';
-import { clip, renderGraphSvg } from './graph-svg.js';
-import type { GraphLayout } from './layout.js';
+import { clip, type GraphSvg, renderGraphSvg } from './graph-svg.js';
 import { renderPage } from './page.js';
 import { REPORT_STATUSES, type ReportStatus, runStatusOf } from './status.js';
 import { formatMs, runTimeline, stepTimeline } from './timeline.js';
@@ -154,7 +153,7 @@ function renderRun(plan: CompiledPlan, result: RunResult, o: Options): string {
     ],
     legend: legend(statuses, RUN_STATUSES),
     graphSvg: graph.svg,
-    graphNote: graphNote(plan, graph.layout),
+    graphNote: graphNote(plan, graph),
     timelineTitle: 'Timeline',
     timelineSvg: timeline.svg,
     timelineNote: `${started} calls started; at most ${timeline.lanes} ran at once (one lane each); times from the run's start${never ? `; never started: ${never}` : ''}`,
@@ -223,7 +222,7 @@ function renderSimulation(plan: CompiledPlan, sim: Simulation, o: Options): stri
     ],
     legend: legend(statuses, ['runs', 'argument_error', 'skipped']),
     graphSvg: graph.svg,
-    graphNote: `${graphNote(plan, graph.layout)}; colors show the scenario chosen below`,
+    graphNote: `${graphNote(plan, graph)}; colors show the scenario chosen below`,
     timelineTitle: 'Steps',
     timelineSvg: timeline.svg,
     timelineNote: `no real times in a dry run: each call at its step (its level in the graph), the calls of one step side by side; ${timeline.lanes} at most at once`,
@@ -247,10 +246,10 @@ function common(plan: CompiledPlan, i: number, o: Options) {
   };
 }
 
-function graphNote(plan: CompiledPlan, layout: GraphLayout): string {
+function graphNote(plan: CompiledPlan, { layout, hiddenLabels }: GraphSvg): string {
   const way = layout.direction === 'LR' ? 'left to right' : 'top to bottom';
   const levels = layout.direction === 'LR' ? 'columns by level' : 'rows by level';
-  return `${way}: an edge runs from a call to one that needs it, labeled with the state path; ${layout.engine === 'dagre' ? 'laid out with dagre' : `${plan.calls.length + plan.edgeCount} calls plus edges: ${levels}`}; click a call`;
+  return `${way}: an edge runs from a call to one that needs it, labeled with the state path; ${layout.engine === 'dagre' ? 'laid out with dagre' : `${plan.calls.length + plan.edgeCount} calls plus edges: ${levels}`}; click a call${hiddenLabels > 0 ? `; ${hiddenLabels} edge label${hiddenLabels === 1 ? '' : 's'} left out where edges crowd (a call's details list the paths it reads)` : ''}`;
 }
 
 function legend(statuses: readonly ReportStatus[], shown: readonly ReportStatus[]) {
