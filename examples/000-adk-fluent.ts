@@ -13,7 +13,6 @@ import {
   guardTools,
   type Message,
   type PermissionDecision,
-  type PermissionDenial,
   PermissionPolicy,
   type PlanApprovalRequest,
   PlanMode,
@@ -23,7 +22,7 @@ import {
   type ScriptedTurn,
   type ToolApprovalRequest,
 } from '../src/agent/index.js';
-import type { Tool } from '../src/index.js';
+import type { PermissionDenial, Tool } from '../src/index.js';
 import { type Example, type ExampleOptions, type ExampleOutcome, workDirOf } from './example.js';
 
 const SEED = '000';

@@ -8,7 +8,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  isPlanAlreadyExecutedError,
   type PlannedTodo,
   planTodos,
   type RecordedRequest,
@@ -20,7 +19,7 @@ import {
   type TodoPlanOptions,
 } from '../src/agent/index.js';
 import type { AgentEvent } from '../src/agent/index.js';
-import type { Tool } from '../src/index.js';
+import { isPlanAlreadyExecutedError, type Tool } from '../src/index.js';
 import { type Example, type ExampleOptions, type ExampleOutcome, workDirOf } from './example.js';
 
 const SEED = '003';

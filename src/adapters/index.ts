@@ -1,7 +1,7 @@
 /**
  * planmode/adapters: tools you already have, as planmode Tools. Each adapter loads its SDK only
  * when called (the AI SDK for its schema helper, the MCP SDK to start a server), so importing
- * this entry point costs nothing.
+ * this entry point costs nothing. McpServerError comes from `planmode`, with the other errors.
  */
 export {
   type AiSdkExecutionOptions,
@@ -19,14 +19,11 @@ export {
 export {
   type ConnectMcpServerOptions,
   connectMcpServer,
-  isMcpServerError,
   type McpServerCommand,
   type McpServerConnection,
-  McpServerError,
 } from './mcp-stdio.js';
 export {
   fromOpenAIAgentsTools,
   type FromOpenAIAgentsToolsOptions,
   type OpenAIAgentsToolLike,
 } from './openai-agents.js';
-export { joinCommandLine, splitCommandLine } from './shell-words.js';

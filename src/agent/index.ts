@@ -1,4 +1,9 @@
-/** planmode/agent: the model contract, model providers and plan mode for agents. */
+/**
+ * planmode/agent: the model contract, model providers and plan mode for agents. The errors of
+ * this layer (PermissionDeniedError, ModelProviderError, ...) come from `planmode`, with all
+ * the others. A provider loads its SDK (openai, @anthropic-ai/sdk) at its first request, so
+ * importing this entry loads neither.
+ */
 export * from './model.js';
 export * from './complete.js';
 export * from './providers/index.js';
@@ -9,7 +14,7 @@ export {
   type PlanApprovalRequest,
   type ToolApprovalRequest,
 } from './approval.js';
-export { type Glob, compileGlob } from './glob.js';
+export type { Glob } from './glob.js';
 export {
   type GuardedCallOptions,
   type GuardedCallResult,
@@ -75,17 +80,7 @@ export {
   TodoList,
   type TodoStatus,
 } from './todos.js';
-export { planModeDenialReason, ToolClassifier, type ToolClassifierOptions } from './tool-classifier.js';
-export {
-  ApprovalRejectedError,
-  type DenialCause,
-  type PermissionDenial,
-  isApprovalRejectedError,
-  isPermissionDeniedError,
-  isPlanModeTransitionError,
-  PermissionDeniedError,
-  PlanModeTransitionError,
-} from '../errors.js';
+export { ToolClassifier, type ToolClassifierOptions } from './tool-classifier.js';
 export {
   type AgentEvent,
   type AgentEventListener,
@@ -132,4 +127,3 @@ export {
   type TodoToolCall,
   type TodoToolCallOutcome,
 } from './todo-plan-types.js';
-export { isPlanAlreadyExecutedError, PlanAlreadyExecutedError } from '../errors.js';

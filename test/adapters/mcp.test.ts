@@ -12,14 +12,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import {
-  connectMcpServer,
-  fromMcpClient,
-  isMcpServerError,
-  type McpServerConnection,
-} from '../../src/adapters/index.js';
+import { connectMcpServer, fromMcpClient, type McpServerConnection } from '../../src/adapters/index.js';
 import { guardTools, PermissionPolicy, PlanMode, PlanModePolicy } from '../../src/agent/index.js';
-import { run } from '../../src/index.js';
+import { isMcpServerError, run } from '../../src/index.js';
 import { alive, fileContent, snapshot } from './helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinCommandLine, splitCommandLine } from '../../src/adapters/index.js';
+import { joinCommandLine, splitCommandLine } from '../../src/adapters/shell-words.js';
 
 describe('splitCommandLine', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob } from '../../src/agent/index.js';
+import { compileGlob } from '../../src/agent/glob.js';
 
 describe('compileGlob: * and ? on tool names', () => {
   const cases: [string, string, boolean][] = [

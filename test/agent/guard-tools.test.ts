@@ -5,17 +5,20 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   type ApproveToolCall,
   guardTools,
-  isApprovalRejectedError,
-  isPermissionDeniedError,
   type ModelToolCall,
-  type PermissionDeniedError,
   PermissionPolicy,
   PlanMode,
   PlanModeContext,
   PlanModePolicy,
   planTools,
 } from '../../src/agent/index.js';
-import { run, type Tool } from '../../src/index.js';
+import {
+  isApprovalRejectedError,
+  isPermissionDeniedError,
+  type PermissionDeniedError,
+  run,
+  type Tool,
+} from '../../src/index.js';
 
 function setup(approve?: ApproveToolCall) {
   const executed: string[] = [];

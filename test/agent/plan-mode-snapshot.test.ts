@@ -2,13 +2,8 @@ import { mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  isPermissionDeniedError,
-  type PlanModeChange,
-  PlanMode,
-  planTools,
-  TodoList,
-} from '../../src/agent/index.js';
+import { type PlanModeChange, PlanMode, planTools, TodoList } from '../../src/agent/index.js';
+import { isPermissionDeniedError } from '../../src/index.js';
 import {
   planModeSnapshot,
   readPlanModeSnapshot,

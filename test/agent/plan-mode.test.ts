@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
-  isPlanModeTransitionError,
   PLAN_MODE_STATES,
   PlanMode,
   type PlanModeChange,
   type PlanModeState,
 } from '../../src/agent/index.js';
+import { isPlanModeTransitionError } from '../../src/index.js';
 
 /** A latch in `state`, reached through real transitions (plan 'old plan' where one is kept). */
 function latchIn(state: PlanModeState): PlanMode {

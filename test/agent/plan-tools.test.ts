@@ -17,15 +17,18 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type ApprovePlan,
-  isApprovalRejectedError,
-  isPermissionDeniedError,
-  isPlanModeTransitionError,
   PlanMode,
   planTools,
   type PlanToolsOptions,
   TodoList,
 } from '../../src/agent/index.js';
-import type { Tool, ToolContext } from '../../src/index.js';
+import {
+  isApprovalRejectedError,
+  isPermissionDeniedError,
+  isPlanModeTransitionError,
+  type Tool,
+  type ToolContext,
+} from '../../src/index.js';
 
 let dir: string;
 let plansDir: string;

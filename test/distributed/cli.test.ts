@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisOptions } from '../../src/distributed/index.js';
+import { redisOptions } from '../../src/distributed/redis-url.js';
 import { BIN, expectUsageError, ROOT, tempDir } from '../cli/helpers.js';
 import { planInProcess } from '../cli/in-process.js';
 import { type RedisServer, startRedis, stopChild } from './redis-server.js';

@@ -8,13 +8,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createDispatcher,
   type Dispatcher,
-  isRedisConnectionError,
   jobIdOf,
   type PlanWorker,
-  redisOptions,
   startWorker,
 } from '../../src/distributed/index.js';
-import { branch, run, type RunEvent, type RunResult, type Tool } from '../../src/index.js';
+import { redisOptions } from '../../src/distributed/redis-url.js';
+import {
+  branch,
+  isRedisConnectionError,
+  run,
+  type RunEvent,
+  type RunResult,
+  type Tool,
+} from '../../src/index.js';
 import { type RedisServer, startRedis } from './redis-server.js';
 
 let redis: RedisServer;

@@ -1,6 +1,7 @@
 /** Paths: overlap (SPEC 4), own-property reads, canonical text. */
 import { describe, expect, it } from 'vitest';
-import { formatPath, type Path, parseString } from '../../src/index.js';
+import type { Path } from '../../src/index.js';
+import { formatPath, parseString } from '../../src/language/index.js';
 import { getAtPath, hasPath, pathsOverlap, WILDCARD } from '../../src/language/paths.js';
 
 function path(text: string): Path {

@@ -1,6 +1,7 @@
 /** SPEC 3: the reference grammar, error codes and the exact offset of every syntax error. */
 import { describe, expect, it } from 'vitest';
-import { compile, parseExpression, parseString } from '../../src/index.js';
+import { compile } from '../../src/index.js';
+import { parseExpression, parseString } from '../../src/language/index.js';
 import { WILDCARD } from '../../src/language/paths.js';
 import { doc, only, positionInString, positionOfText } from '../compile/helpers.js';
 

@@ -1,6 +1,6 @@
 /** SPEC 3 and 6: what a reference resolves to, `[*]` reads, and existence for || and &&. */
 import { describe, expect, it } from 'vitest';
-import { parseString, resolveExpression, resolveReference } from '../../src/index.js';
+import { parseString, resolveExpression, resolveReference } from '../../src/language/index.js';
 
 function expr(text: string) {
   const parsed = parseString(text);

@@ -4,7 +4,6 @@ export {
   type AnthropicProviderOptions,
   ANTHROPIC_DEFAULT_MAX_TOKENS,
 } from './anthropic.js';
-export { type ParsedArguments, parseToolArguments } from './arguments.js';
 export { type CreateProviderOptions, createProvider, PROVIDER_NAMES } from './create.js';
 export { OpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './openai.js';
 export type { Environment } from './options.js';
@@ -16,4 +15,3 @@ export {
   type ScriptedToolCall,
   type ScriptedTurn,
 } from './scripted.js';
-export { isModelProviderError, ModelProviderError, type ModelProviderErrorOptions } from '../../errors.js';
