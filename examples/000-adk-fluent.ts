@@ -14,15 +14,13 @@ import {
   type Message,
   type PermissionDecision,
   PermissionPolicy,
-  type PlanApprovalRequest,
   PlanMode,
   PlanModePolicy,
   planTools,
   ScriptedProvider,
   type ScriptedTurn,
-  type ToolApprovalRequest,
 } from '../src/agent/index.js';
-import type { PermissionDenial, Tool } from '../src/index.js';
+import type { CallApprovalRequest, PermissionDenial, PlanApprovalRequest, Tool } from '../src/index.js';
 import { type Example, type ExampleOptions, type ExampleOutcome, workDirOf } from './example.js';
 
 const SEED = '000';
@@ -142,7 +140,7 @@ async function run(options?: ExampleOptions): Promise<ExampleOutcome> {
   });
 
   const planApprovals: PlanApprovalRequest[] = [];
-  const toolApprovals: ToolApprovalRequest[] = [];
+  const toolApprovals: CallApprovalRequest[] = [];
   const plan = planTools({
     latch,
     plansDir: join(workDir, 'plans'),

@@ -9,14 +9,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import type { Message, RecordedRequest, ScriptedTurn, ToolResultMessage } from '../src/agent/index.js';
-import {
-  type PlanApprovalRequest,
-  PlanAgent,
-  ScriptedProvider,
-  TODO_REMINDER_HEADING,
-  type Todo,
-} from '../src/agent/index.js';
-import type { Tool } from '../src/index.js';
+import { PlanAgent, ScriptedProvider, TODO_REMINDER_HEADING, type Todo } from '../src/agent/index.js';
+import type { PlanApprovalRequest, Tool } from '../src/index.js';
 import { type Example, type ExampleOptions, type ExampleOutcome, workDirOf } from './example.js';
 
 const SEED = '002';

@@ -26,7 +26,7 @@ import {
 } from '../errors.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
-import { type ApproveToolCall, readApproval } from './approval.js';
+import { type Approve, type CallApprovalRequest, readApproval } from '../run/approval.js';
 import { describeValue } from './describe-value.js';
 import type { ModelToolCall, ModelToolDefinition, ToolResultMessage } from './model.js';
 import { isPermissionChecker, type PermissionChecker } from './permission.js';
@@ -41,7 +41,7 @@ export interface GuardToolsOptions {
    * every `ask` is denied.
    * @default undefined
    */
-  readonly approve?: ApproveToolCall;
+  readonly approve?: Approve<CallApprovalRequest>;
   /**
    * The latch whose state a denial reports (`denial.state`).
    * @default the policy's `latch` when it has one (a PlanModePolicy), else none: `state` is
@@ -180,7 +180,14 @@ export function guardTools(
       );
     }
     const answer = readApproval(
-      await approve({ kind: 'tool', tool: toolName, args, toolCallId, reason: decision.reason, definition }),
+      await approve({
+        kind: 'call',
+        call: toolCallId,
+        tool: toolName,
+        args,
+        reason: decision.reason,
+        definition,
+      }),
     );
     if (!answer.approved) {
       throw new ApprovalRejectedError(

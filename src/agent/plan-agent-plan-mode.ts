@@ -3,7 +3,7 @@
  * todo reminder) through setupPlanMode, or shared with another agent by passing its setup.
  */
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ApprovePlan, ApproveToolCall } from './approval.js';
+import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../run/approval.js';
 import { describeValue } from './describe-value.js';
 import { type GuardedTools, guardTools } from './guard-tools.js';
 import type { PermissionPolicyOptions } from './permission-policy.js';
@@ -26,8 +26,8 @@ export interface PlanModeWiringOptions {
   readonly planMode?: boolean | PlanAgentPlanModeOptions | PlanModeSetup;
   readonly context?: PlanModeContext;
   readonly permissions?: PermissionPolicyOptions;
-  readonly approvePlan?: ApprovePlan;
-  readonly approveTool?: ApproveToolCall;
+  readonly approvePlan?: Approve<PlanApprovalRequest<string>>;
+  readonly approveTool?: Approve<CallApprovalRequest>;
 }
 
 export interface PlanModeWiring {

@@ -18,7 +18,12 @@
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentEvent, AgentEventListener } from './agent-events.js';
-import { type ApprovePlan, type ApproveToolCall, readApproval } from './approval.js';
+import {
+  type Approve,
+  type CallApprovalRequest,
+  type PlanApprovalRequest,
+  readApproval,
+} from '../run/approval.js';
 import { converse, type ToolAnswer } from './conversation.js';
 import { describeValue } from './describe-value.js';
 import { type GuardedTools, guardTools } from './guard-tools.js';
@@ -65,13 +70,13 @@ export interface PlanAgentOptions {
    * Asked when the policy says `ask` about a call.
    * @default undefined: asks are denied, with a reason the model can read
    */
-  readonly approveTool?: ApproveToolCall;
+  readonly approveTool?: Approve<CallApprovalRequest>;
   /**
    * Asked when the model submits its plan in plan(): with exit_plan, or as a plain-text answer.
    * A no (with feedback, handed to the model) keeps planning.
    * @default undefined: the plan is accepted as submitted (the caller approves it afterwards)
    */
-  readonly approvePlan?: ApprovePlan;
+  readonly approvePlan?: Approve<PlanApprovalRequest<string>>;
   /**
    * The planning instructions, injected once as a system message by `plan()`.
    * @default PLANNING_PROMPT
@@ -145,6 +150,9 @@ export interface PlanAgentChildOptions {
 }
 
 const DEFAULT_MAX_TURNS = 20;
+
+/** The approval request's `reason` for the agent's plan. */
+const PLAN_REASON = 'the agent carries out its plan only once approved';
 
 export class PlanAgent {
   readonly provider: ModelProvider;
@@ -441,7 +449,7 @@ export class PlanAgent {
     const approve = this.#options.approvePlan;
     if (!approve) return { approved: true };
     try {
-      return readApproval(await approve({ kind: 'plan', plan }));
+      return readApproval(await approve({ kind: 'plan', plan, reason: PLAN_REASON }));
     } catch (error) {
       // Inside a turn, #converse reports it; after the turn (a plain-text plan), here.
       if (phase) this.#emit({ type: 'error', phase, error });

@@ -7,7 +7,7 @@
  */
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
-import type { ApprovePlan, ApproveToolCall } from './approval.js';
+import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../run/approval.js';
 import { describeValue } from './describe-value.js';
 import { type GuardedTools, guardTools } from './guard-tools.js';
 import type { Message } from './model.js';
@@ -37,12 +37,12 @@ export interface PlanModeSetupOptions {
    * Asked by `exit_plan_mode` to approve the plan (the human in the loop); a no keeps plan mode
    * on and gives the model the feedback. Required.
    */
-  readonly approve: ApprovePlan;
+  readonly approve: Approve<PlanApprovalRequest<string>>;
   /**
    * Asked when the policy says `ask` about a call.
    * @default undefined: asks are denied, with a reason the model can read
    */
-  readonly approveTool?: ApproveToolCall;
+  readonly approveTool?: Approve<CallApprovalRequest>;
   /**
    * The latch and policy to use, e.g. a parent agent's (`context.child()`).
    * @default a new PlanMode with a PlanModePolicy over a PermissionPolicy built from `permissions`

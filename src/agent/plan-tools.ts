@@ -6,7 +6,7 @@
 import { ApprovalRejectedError, PlanModeTransitionError } from '../errors.js';
 import { resolve } from 'node:path';
 import type { Tool } from '../tools/tool.js';
-import { type ApprovePlan, readApproval } from './approval.js';
+import { type Approve, type PlanApprovalRequest, readApproval } from '../run/approval.js';
 import { describeValue } from './describe-value.js';
 import { PlanFile } from './plan-file.js';
 import { isPlanModeLatch, type PlanMode } from './plan-mode.js';
@@ -27,7 +27,7 @@ export interface PlanToolsOptions {
    * Asked by `exit_plan_mode` to approve the plan; a no keeps plan mode on and hands the
    * feedback to the model. Required: leaving plan mode without a person is `latch.exit()`.
    */
-  readonly approve: ApprovePlan;
+  readonly approve: Approve<PlanApprovalRequest<string>>;
   /**
    * The plan file's name inside `plansDir`: a plain file name, no directories.
    * @default 'PLAN.md'
@@ -46,6 +46,9 @@ export interface PlanToolsOptions {
 }
 
 const PLAN_SCHEMA = { type: 'string', minLength: 1 } as const;
+
+/** The approval request's `reason` when the model submits a plan. */
+const EXIT_REASON = 'the model asks to leave plan mode and carry out this plan';
 
 /** The plans folder's name under the working directory when no `plansDir` is given. */
 export const DEFAULT_PLANS_DIR = 'plans';
@@ -161,7 +164,11 @@ export function planTools(options: PlanToolsOptions): PlanToolList {
         plan = checkPlan(args.plan, 'plan');
       }
       const answer = readApproval(
-        await approve(from === undefined ? { kind: 'plan', plan } : { kind: 'plan', plan, file: from }),
+        await approve(
+          from === undefined
+            ? { kind: 'plan', plan, reason: EXIT_REASON }
+            : { kind: 'plan', plan, reason: EXIT_REASON, file: from },
+        ),
       );
       if (!answer.approved) {
         throw new ApprovalRejectedError(

@@ -21,7 +21,7 @@ import { simulate } from '../simulate/simulate.js';
 import type { Simulation } from '../simulate/types.js';
 import type { JsonSchema, Tool } from '../tools/tool.js';
 import type { AgentEvent } from './agent-events.js';
-import { type ApprovalResponse, readApproval } from './approval.js';
+import { type Approve, type PlanApprovalRequest, readApproval } from '../run/approval.js';
 import { complete } from './complete.js';
 import type { Message, ModelProvider } from './model.js';
 import { LATENT_PROMPT, SOLVE_PROMPT } from './prompts.js';
@@ -29,13 +29,6 @@ import { annotatedReadOnly, SideEffectLedger } from './side-effect-ledger.js';
 import { solveContextText } from './solve-context.js';
 import { checkSolveOptions, solveStart } from './solve-start.js';
 import { solutionSchema } from './solution-schema.js';
-
-export interface SolveApprovalRequest {
-  readonly plan: CompiledPlan;
-  readonly simulation: Simulation;
-  /** 1 for the first solution. */
-  readonly iteration: number;
-}
 
 export interface SolveOptions {
   /**
@@ -97,11 +90,14 @@ export interface SolveOptions {
    */
   readonly systemPrompt?: string;
   /**
-   * Lazy mode: asked with the compiled plan and its dry run before anything runs. A no with
-   * feedback goes back to the model; a plain no ends the loop `rejected`.
+   * Lazy mode: asked before anything runs, with `{ kind: 'plan', plan, reason, simulation,
+   * iteration }`: the compiled solution, its dry run, and which solution it is (1 for the
+   * first). A no with feedback goes back to the model; a plain no ends the loop `rejected`.
    * @default undefined: lazy solutions are rejected
    */
-  readonly approve?: (request: SolveApprovalRequest) => ApprovalResponse | Promise<ApprovalResponse>;
+  readonly approve?: Approve<
+    PlanApprovalRequest<CompiledPlan> & { readonly simulation: Simulation; readonly iteration: number }
+  >;
   /**
    * Most tool calls running at once.
    * @default 16 (run's default)
@@ -216,7 +212,15 @@ export async function solve(
       const simulation = simulate(plan, { tools, input, state });
       deps.emit({ type: 'simulation', phase: 'solve', simulation });
       const decision = options.approve
-        ? readApproval(await options.approve({ plan, simulation, iteration }))
+        ? readApproval(
+            await options.approve({
+              kind: 'plan',
+              plan,
+              reason: 'a lazy solution runs only once approved',
+              simulation,
+              iteration,
+            }),
+          )
         : { approved: false };
       if (!decision.approved) {
         if (!decision.feedback) return end('rejected', iteration);

@@ -7,7 +7,7 @@ import { DEFAULT_LIMITS, type Limits, resolveLimits } from '../language/limits.j
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentEvent } from './agent-events.js';
-import type { ApprovePlan, ApproveToolCall } from './approval.js';
+import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../run/approval.js';
 import { describeValue } from './describe-value.js';
 import { type GuardedTools, guardTools } from './guard-tools.js';
 import type { ModelProvider } from './model.js';
@@ -44,14 +44,14 @@ export interface TodoPlanOptions {
    * Asked when the policy says `ask` about a tool call.
    * @default undefined: asks are denied, with a reason the model can read
    */
-  readonly approveTool?: ApproveToolCall;
+  readonly approveTool?: Approve<CallApprovalRequest>;
   /**
    * `planTodos()` only: asked with the todo list (Markdown) before anything runs. A no with
    * feedback sends the feedback to the model for a new list (at most 5 times); a plain no
    * throws ApprovalRejectedError.
    * @default undefined: the todos run as the model made them
    */
-  readonly approvePlan?: ApprovePlan;
+  readonly approvePlan?: Approve<PlanApprovalRequest<string>>;
   /**
    * Your own instructions, sent as a system message before planmode's in every request of the
    * plan (gollem's WithPlanSystemPrompt).
@@ -109,7 +109,7 @@ export interface TodoPlanRuntime {
   readonly context: PlanModeContext;
   /** The latch is the plan's own, so the plan moves it (planning, then executing). */
   readonly ownsLatch: boolean;
-  readonly approvePlan: ApprovePlan | undefined;
+  readonly approvePlan: Approve<PlanApprovalRequest<string>> | undefined;
   readonly systemPrompt: string | undefined;
   readonly maxTodos: number;
   readonly maxIterations: number;

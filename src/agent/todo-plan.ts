@@ -16,7 +16,7 @@
  */
 import { ApprovalRejectedError, PlanAlreadyExecutedError } from '../errors.js';
 import { cloneJson } from '../language/json-value.js';
-import { readApproval } from './approval.js';
+import { readApproval } from '../run/approval.js';
 import { complete } from './complete.js';
 import { converse } from './conversation.js';
 import type { AgentEvent } from './agent-events.js';
@@ -111,7 +111,13 @@ export async function planTodos(goal: string, options: TodoPlanOptions): Promise
     }
     const markdown = todoListMarkdown(todos);
     if (runtime.approvePlan) {
-      const answer = readApproval(await runtime.approvePlan({ kind: 'plan', plan: markdown }));
+      const answer = readApproval(
+        await runtime.approvePlan({
+          kind: 'plan',
+          plan: markdown,
+          reason: 'the todo list runs only once approved',
+        }),
+      );
       if (!answer.approved) {
         if (!answer.feedback) throw new ApprovalRejectedError('the todos');
         if (round >= MAX_APPROVAL_ROUNDS) {

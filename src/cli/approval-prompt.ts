@@ -7,6 +7,7 @@ import type { JsonObject } from '../language/document.js';
 import { splitPointer } from '../language/pointer.js';
 import { resolveExpression } from '../language/resolve.js';
 import type { SourceText } from '../language/source.js';
+import type { CallApprovalRequest } from '../run/approval.js';
 import { simulateCompiled } from '../simulate/simulate.js';
 import { formatDiagnostics, oneLine, paint, plural } from './format.js';
 import type { OutputStream } from './io.js';
@@ -164,7 +165,7 @@ export function formatPlanSimulation(
 
 /** The question for one call whose tool needs approval, with the arguments it will run with. */
 export function formatCallQuestion(
-  request: { readonly call: string; readonly tool: string; readonly args: JsonObject },
+  request: Pick<CallApprovalRequest, 'call' | 'tool' | 'args'>,
   color: boolean,
 ): string {
   return `Run ${paint(request.call, color, 'bold')} (${paint(request.tool, color, 'cyan')}) with ${safeJson(request.args)}? [y/N] `;

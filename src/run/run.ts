@@ -14,6 +14,7 @@ import { orderCalls } from '../compile/order.js';
 import { rememberPlan } from '../compile/plan-of.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import {
+  ApprovalRejectedError,
   PlanValidationError,
   RunCancelledError,
   ToolExecutionError,
@@ -31,6 +32,7 @@ import { SourceText } from '../language/source.js';
 import type { JsonObject, PlanDocument } from '../language/document.js';
 import { coveredPath, formatPath } from '../language/paths.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { type ApprovalResponse, readApproval } from './approval.js';
 import { MissingValues, resolveArguments } from './arguments.js';
 import { BRANCH_KEY, isBranchValue } from './branch.js';
 import { toCallError } from './call-error.js';
@@ -363,7 +365,10 @@ class Runner {
     if (!approve) return false;
     this.#approvalAsked();
     try {
-      return (await this.#unlessAborted(approve({ kind: 'plan', plan: this.#plan }))) === true;
+      const answer = await this.#unlessAborted(
+        approve({ kind: 'plan', plan: this.#plan, reason: 'a lazy plan runs only once approved' }),
+      );
+      return readApproval(answer).approved;
     } finally {
       this.#approvalAnswered();
     }
@@ -382,11 +387,11 @@ class Runner {
   }
 
   /** The answer, or false as soon as the run is aborted: nobody waits on a person forever. */
-  #unlessAborted(answer: boolean | Promise<boolean>): Promise<boolean> {
+  #unlessAborted(answer: ApprovalResponse | Promise<ApprovalResponse>): Promise<ApprovalResponse> {
     const signal = this.options.signal;
     if (!signal) return Promise.resolve(answer);
     if (signal.aborted) return Promise.resolve(false);
-    return new Promise<boolean>((resolve, reject) => {
+    return new Promise<ApprovalResponse>((resolve, reject) => {
       const onAbort = () => resolve(false);
       signal.addEventListener('abort', onAbort, { once: true });
       Promise.resolve(answer).then(
@@ -524,13 +529,27 @@ class Runner {
     this.#event({ type: 'approval:requested', kind: 'call', call: call.id });
     let approved = false;
     const approve = this.options.approve;
+    const definition = this.#tools.get(call.tool)?.tool;
     if (approve !== undefined) this.#approvalAsked();
     try {
-      approved =
-        approve !== undefined &&
-        (await this.#unlessAborted(
-          approve({ kind: 'call', plan: this.#plan, call: call.id, tool: call.tool, args }),
-        )) === true;
+      if (approve !== undefined && definition !== undefined) {
+        const request = {
+          kind: 'call',
+          plan: this.#plan,
+          call: call.id,
+          tool: call.tool,
+          args,
+          reason: `tool '${call.tool}' needs approval`,
+          definition,
+        } as const;
+        const decision = readApproval(await this.#unlessAborted(approve(request)));
+        approved = decision.approved;
+        // A person's reasons for a no are kept where the report shows them: the call's error.
+        if (!approved && decision.feedback !== undefined)
+          this.#records[i]!.error = {
+            message: new ApprovalRejectedError(`the call '${call.id}'`, decision.feedback).message,
+          };
+      }
     } catch (e) {
       this.#records[i]!.error = { message: `approval failed: ${(e as Error).message}` };
     } finally {

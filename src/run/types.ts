@@ -1,10 +1,10 @@
 /** The executor's public shapes (SPEC 5-7, 12): options, events, results. */
-import type { CompiledPlan } from '../compile/types.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
+import type { Approve } from './approval.js';
 import type { Retries } from './retry.js';
 
 /** Every call of a run ends in exactly one of these (SPEC 7), in this order of reporting. */
@@ -72,16 +72,13 @@ export interface RunResult {
   readonly approvalWaitMs?: number;
 }
 
-/** What a person (or policy) is asked to approve. */
-export type ApprovalRequest =
-  | { readonly kind: 'plan'; readonly plan: CompiledPlan }
-  | {
-      readonly kind: 'call';
-      readonly plan: CompiledPlan;
-      readonly call: string;
-      readonly tool: string;
-      readonly args: JsonObject;
-    };
+export type {
+  ApprovalRequest,
+  ApprovalResponse,
+  Approve,
+  CallApprovalRequest,
+  PlanApprovalRequest,
+} from './approval.js';
 
 /** Asks the model for a latent tool's result. */
 export type LatentFunction = (request: {
@@ -251,11 +248,15 @@ export interface RunOptions {
    */
   readonly failFast?: boolean;
   /**
-   * Approves the plan (lazy mode, before anything runs) and each `needsApproval` call when it is
-   * ready. Without it, lazy plans and `needsApproval` calls are rejected.
+   * Approves the plan (lazy mode, before anything runs: `{ kind: 'plan', plan, reason }`) and
+   * each `needsApproval` call when it is ready (`{ kind: 'call', call, tool, args, reason,
+   * definition, plan }`). It answers `true`, `false` or `{ approved, feedback }`; a call's
+   * feedback on a no becomes its error message. An answer of any other shape fails the call
+   * (or, for the plan, the run) with a TypeError. Without it, lazy plans and `needsApproval`
+   * calls are rejected.
    * @default undefined
    */
-  readonly approve?: (request: ApprovalRequest) => boolean | Promise<boolean>;
+  readonly approve?: Approve;
   /**
    * Produces latent tools' results (the model). Without it a latent call with no `_output` fails.
    * @default undefined

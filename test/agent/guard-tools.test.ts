@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
-  type ApproveToolCall,
   guardTools,
   type ModelToolCall,
   PermissionPolicy,
@@ -13,6 +12,8 @@ import {
   planTools,
 } from '../../src/agent/index.js';
 import {
+  type Approve,
+  type CallApprovalRequest,
   isApprovalRejectedError,
   isPermissionDeniedError,
   type PermissionDeniedError,
@@ -20,7 +21,7 @@ import {
   type Tool,
 } from '../../src/index.js';
 
-function setup(approve?: ApproveToolCall) {
+function setup(approve?: Approve<CallApprovalRequest>) {
   const executed: string[] = [];
   const tool = (name: string, extra: Partial<Tool> = {}): Tool => ({
     name,
@@ -206,17 +207,17 @@ describe('guardTools: ask', () => {
   });
 
   it('approve gets the request; yes runs the tool', async () => {
-    const approve = vi.fn<ApproveToolCall>(() => true);
+    const approve = vi.fn<Approve<CallApprovalRequest>>(() => true);
     const { guarded, executed } = setup(approve);
     const result = await guarded.call(call('deploy', { path: 'prod' }));
     expect(result.status).toBe('succeeded');
     expect(executed).toEqual(['deploy']);
     expect(approve).toHaveBeenCalledTimes(1);
     expect(approve.mock.calls[0]![0]).toMatchObject({
-      kind: 'tool',
+      kind: 'call',
+      call: 'call-deploy',
       tool: 'deploy',
       args: { path: 'prod' },
-      toolCallId: 'call-deploy',
       reason: "ask rule 'deploy' matches 'deploy'",
     });
   });
@@ -232,7 +233,7 @@ describe('guardTools: ask', () => {
   });
 
   it('approve is not asked about allowed or denied calls, nor about invalid arguments', async () => {
-    const approve = vi.fn<ApproveToolCall>(() => true);
+    const approve = vi.fn<Approve<CallApprovalRequest>>(() => true);
     const { guarded } = setup(approve);
     await guarded.call(call('read_file'));
     await guarded.call(call('rm_rf'));

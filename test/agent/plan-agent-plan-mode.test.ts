@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  type ApprovePlan,
   type Message,
   PlanAgent,
   PlanMode,
@@ -15,7 +14,7 @@ import {
   setupPlanMode,
   TODO_REMINDER_HEADING,
 } from '../../src/agent/index.js';
-import type { Tool } from '../../src/index.js';
+import type { Approve, Tool } from '../../src/index.js';
 
 let dir: string;
 const made: PlanModeSetup[] = [];
@@ -45,7 +44,7 @@ function files(): { tools: Tool[] } {
   };
 }
 
-const yes: ApprovePlan = () => true;
+const yes: Approve = () => true;
 const names = (tools: readonly { name: string }[]) => tools.map((t) => t.name);
 
 function setup(options: Partial<Parameters<typeof setupPlanMode>[0]> = {}): PlanModeSetup {

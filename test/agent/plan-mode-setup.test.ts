@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  type ApprovePlan,
   type ModelToolCall,
   PlanMode,
   PlanModeContext,
@@ -13,7 +12,7 @@ import {
 } from '../../src/agent/index.js';
 import { type PlanModeSetup, setupPlanMode } from '../../src/agent/plan-mode-setup.js';
 import { TODO_REMINDER_HEADING } from '../../src/agent/todo-reminder.js';
-import type { Tool } from '../../src/index.js';
+import type { Approve, Tool } from '../../src/index.js';
 
 let dir: string;
 const made: PlanModeSetup[] = [];
@@ -50,7 +49,7 @@ function files() {
   return { tools, writes };
 }
 
-const yes: ApprovePlan = () => true;
+const yes: Approve = () => true;
 let ids = 0;
 const call = (name: string, args: Record<string, unknown> = {}): ModelToolCall => ({
   id: `c${++ids}`,

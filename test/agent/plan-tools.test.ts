@@ -15,17 +15,13 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PlanMode, planTools, type PlanToolsOptions, TodoList } from '../../src/agent/index.js';
 import {
-  type ApprovePlan,
-  PlanMode,
-  planTools,
-  type PlanToolsOptions,
-  TodoList,
-} from '../../src/agent/index.js';
-import {
+  type Approve,
   isApprovalRejectedError,
   isPermissionDeniedError,
   isPlanModeTransitionError,
+  type PlanApprovalRequest,
   type Tool,
   type ToolContext,
 } from '../../src/index.js';
@@ -50,7 +46,7 @@ const ctx: ToolContext = { toolCallId: 'c1', abortSignal: new AbortController().
 
 function make(options: Partial<PlanToolsOptions> = {}) {
   const latch = options.latch ?? new PlanMode();
-  const approve = vi.fn<ApprovePlan>(options.approve ?? (() => true));
+  const approve = vi.fn<Approve<PlanApprovalRequest<string>>>(options.approve ?? (() => true));
   const tools = planTools({ latch, plansDir, ...options, approve });
   made.push(tools);
   const byName = Object.fromEntries(tools.map((t) => [t.name, t])) as Record<string, Tool>;
@@ -170,7 +166,11 @@ describe('enter_plan_mode and exit_plan_mode', () => {
     const { latch, approve, exec } = make();
     latch.enter();
     expect(await exec('exit_plan_mode', { plan: '1. add index\n2. migrate' })).toMatch(/approved/);
-    expect(approve).toHaveBeenCalledWith({ kind: 'plan', plan: '1. add index\n2. migrate' });
+    expect(approve).toHaveBeenCalledWith({
+      kind: 'plan',
+      plan: '1. add index\n2. migrate',
+      reason: 'the model asks to leave plan mode and carry out this plan',
+    });
     expect([latch.state, latch.plan]).toEqual(['executing', '1. add index\n2. migrate']);
   });
 
@@ -240,6 +240,7 @@ describe('enter_plan_mode and exit_plan_mode', () => {
     expect(approve).toHaveBeenLastCalledWith({
       kind: 'plan',
       plan: '# Plan\n1. step',
+      reason: 'the model asks to leave plan mode and carry out this plan',
       file: join(plansDir, 'PLAN.md'),
     });
     expect(latch.plan).toBe('# Plan\n1. step');

@@ -65,7 +65,12 @@ describe("example 000: adk-fluent's direct wiring", () => {
   it('the plan is written, approved once, and the edit applied once, after the approval', () => {
     expect(facts.planFile).toMatch(/^# Refactor greet\(\)/);
     expect(facts.planApprovals).toEqual([
-      { kind: 'plan', plan: facts.planFile, file: join(workDir, 'plans', 'PLAN.md') },
+      {
+        kind: 'plan',
+        plan: facts.planFile,
+        reason: 'the model asks to leave plan mode and carry out this plan',
+        file: join(workDir, 'plans', 'PLAN.md'),
+      },
     ]);
     expect(facts.latch).toEqual({ version: 1, state: 'executing', plan: facts.planFile });
     expect(facts.edits).toEqual([{ path: 'src/greet.ts', latch: 'executing' }]);

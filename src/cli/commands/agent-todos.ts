@@ -6,7 +6,7 @@
  * with --json the plan's final JSON (`TodoPlan.toJSON()`).
  */
 import type { AgentEvent } from '../../agent/agent-events.js';
-import type { ApprovePlan } from '../../agent/approval.js';
+import type { Approve, PlanApprovalRequest } from '../../run/approval.js';
 import type { ModelProvider } from '../../agent/model.js';
 import type { PermissionPolicyOptions } from '../../agent/permission-policy.js';
 import { planTodos } from '../../agent/todo-plan.js';
@@ -27,7 +27,7 @@ export interface TodoFlowOptions {
   readonly limits: Partial<Limits> | undefined;
   /** --max-iterations: most reflections. */
   readonly maxIterations: number | undefined;
-  readonly approvePlan: ApprovePlan;
+  readonly approvePlan: Approve<PlanApprovalRequest<string>>;
   /** Prints the agent events of each todo's turn (text, tool calls, tool results). */
   readonly onAgentEvent: (event: AgentEvent) => void;
   readonly signal: AbortSignal;

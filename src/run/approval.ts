@@ -1,0 +1,97 @@
+/**
+ * One approval shape for run(), PlanAgent and solve(): what a person is asked (a plan, or one
+ * tool call), and how they answer (yes, no, or no with feedback). One callback, {@link Approve},
+ * can serve all three.
+ */
+import type { CompiledPlan } from '../compile/types.js';
+import type { Simulation } from '../simulate/types.js';
+import type { Tool } from '../tools/tool.js';
+
+/**
+ * A plan to approve before any of it runs.
+ *
+ * - run() in lazy mode: `plan` is the compiled plan.
+ * - solve() in lazy mode: `plan` is the compiled solution, with its dry run (`simulation`)
+ *   and `iteration`.
+ * - PlanAgent (`approvePlan`), the `exit_plan_mode` tool and todo plans: `plan` is the plan
+ *   the model wrote, as Markdown text; `file` is the plan file it was read from, if any.
+ *
+ * `P` narrows `plan` for a callback that only sees one of them.
+ */
+export interface PlanApprovalRequest<P extends CompiledPlan | string = CompiledPlan | string> {
+  readonly kind: 'plan';
+  readonly plan: P;
+  /** Why a person is asked, in a sentence: `a lazy plan runs only once approved`, ... */
+  readonly reason: string;
+  /** solve(): the dry run of the solution, what each scenario would run and skip. */
+  readonly simulation?: Simulation;
+  /** solve(): which solution this is, 1 for the first. */
+  readonly iteration?: number;
+  /** exit_plan_mode: the plan file the plan was read from, when the model gave no plan text. */
+  readonly file?: string;
+}
+
+/**
+ * One tool call to approve before it runs: a run's call whose tool has `needsApproval`, or an
+ * agent's call that its permission policy answered `ask` about.
+ */
+export interface CallApprovalRequest {
+  readonly kind: 'call';
+  /** The call's id: the plan call's `_id` in run(), the model's tool-call id in an agent. */
+  readonly call: string;
+  /** The tool's name. */
+  readonly tool: string;
+  /** The arguments the call will run with, resolved. */
+  readonly args: Readonly<Record<string, unknown>>;
+  /** Why a person is asked: `tool 'deploy' needs approval`, or the permission policy's reason. */
+  readonly reason: string;
+  /** The tool's definition, for its description and annotations. */
+  readonly definition: Tool;
+  /** run(): the plan the call is part of. */
+  readonly plan?: CompiledPlan;
+}
+
+/** What a person is asked to approve: a plan, or one tool call. */
+export type ApprovalRequest = PlanApprovalRequest | CallApprovalRequest;
+
+/**
+ * The answer: `true` or `false`, or `{ approved, feedback }`. Feedback on a no goes where it
+ * helps: to the model in PlanAgent, exit_plan_mode and solve() (which plans again with it;
+ * solve() ends `rejected` on a no without feedback), and into a rejected call's error in run().
+ */
+export type ApprovalResponse = boolean | { readonly approved: boolean; readonly feedback?: string };
+
+/**
+ * The approval callback of run() (`approve`), PlanAgent (`approvePlan`, `approveTool`) and
+ * solve() (`approve`). A callback typed `Approve` (any request) fits them all; `R` narrows the
+ * request for a callback that is only asked one kind.
+ */
+export type Approve<R extends ApprovalRequest = ApprovalRequest> = (
+  request: R,
+) => ApprovalResponse | Promise<ApprovalResponse>;
+
+/** An answer read: approved or not, and the feedback when there is some. */
+export interface ApprovalDecision {
+  readonly approved: boolean;
+  readonly feedback?: string;
+}
+
+/**
+ * Reads an answer: `true` or `{ approved: true }` is a yes, `false` or `{ approved: false }` a no.
+ * @throws {TypeError} when the answer is anything else, so a broken callback is not mistaken
+ *   for a decision.
+ */
+export function readApproval(response: unknown): ApprovalDecision {
+  if (typeof response === 'boolean') return { approved: response };
+  if (
+    response !== null &&
+    typeof response === 'object' &&
+    typeof (response as { approved?: unknown }).approved === 'boolean'
+  ) {
+    const { approved, feedback } = response as { approved: boolean; feedback?: unknown };
+    return typeof feedback === 'string' && feedback.trim() !== '' ? { approved, feedback } : { approved };
+  }
+  throw new TypeError(
+    `an approval callback must answer true, false or { approved, feedback? }, not ${response === null ? 'null' : typeof response}`,
+  );
+}
