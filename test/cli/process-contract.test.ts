@@ -2,11 +2,11 @@
  * The `plan` process itself (bin/plan.js over dist/, in child processes): it never ends
  * silently and keeps its exit codes, whatever a tools module or a tool's stray timer does.
  */
-import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, expectUsageError, runPlan, tempDir } from './helpers.js';
+import { expectUsageError, runPlan, tempDir } from './helpers.js';
+import { spawnPlan } from './spawned.js';
 
 const { dir, cleanup } = tempDir({
   'one.json': [{ _id: 'stray', _tool: 'stray', _outputPath: '†state.s' }],
@@ -113,29 +113,21 @@ describe("a tool's stray timer or dropped promise", () => {
 
 describe('a tool whose promise never settles', () => {
   it('keeps the process alive until Ctrl-C, which exits 130, names the call and ends the journal', async () => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'run', 'forever.json', '--tools', 'tools.mjs', '--journal', 'journal', '--events'],
-      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+    const cli = spawnPlan(
+      ['run', 'forever.json', '--tools', 'tools.mjs', '--journal', 'journal', '--events'],
+      {
+        cwd: dir,
+      },
     );
-    let stderr = '';
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const started = new Promise<void>((resolve) => {
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-        // Both calls started and the quick one ended: only the never-settling one holds the run.
-        if (/^call:start forever forever$/m.test(stderr) && /^call:end quick succeeded/m.test(stderr))
-          resolve();
-      });
-    });
+    // Both calls started and the quick one ended: only the never-settling one holds the run.
     // The race: a process whose event loop ran dry exits (13) before anyone interrupts it.
-    const first = await Promise.race([
-      started.then(() => 'started'),
-      exited.then((code) => `exited ${code}`),
+    await Promise.all([
+      cli.waitFor('stderr', /^call:start forever forever$/m),
+      cli.waitFor('stderr', /^call:end quick succeeded/m),
     ]);
-    expect(first, `stderr: ${stderr}`).toBe('started');
-    child.kill('SIGINT');
-    expect(await exited, `stderr: ${stderr}`).toBe(130);
+    cli.child.kill('SIGINT');
+    expect(await cli.exited, `stderr: ${cli.stderr}`).toBe(130);
+    const stderr = cli.stderr;
     expect(stderr).toMatch(/^forever\.json: run interrupted after .*: 1 succeeded, 1 cancelled$/m);
     expect(stderr).toMatch(/^cancelled while running: forever \(forever\)$/m);
     const files = readdirSync(join(dir, 'journal')).filter((name) => name.endsWith('.jsonl'));
@@ -149,21 +141,12 @@ describe('a tool whose promise never settles', () => {
 
 describe('Ctrl-C while a synchronous tool holds the event loop', () => {
   it('is seen when the tool returns: nothing more starts, exit 130', async () => {
-    const child = spawn(process.execPath, [BIN, 'run', 'busy.json', '--tools', 'busy.mjs', '--events'], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    await new Promise<void>((resolve) => {
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-        if (/^call:start busy busy$/m.test(stderr)) resolve();
-      });
-    });
+    const cli = spawnPlan(['run', 'busy.json', '--tools', 'busy.mjs', '--events'], { cwd: dir });
+    await cli.waitFor('stderr', /^call:start busy busy$/m);
     // The tool is spinning now: the signal waits in the kernel until it returns.
-    child.kill('SIGINT');
-    expect(await exited, `stderr: ${stderr}`).toBe(130);
+    cli.child.kill('SIGINT');
+    expect(await cli.exited, `stderr: ${cli.stderr}`).toBe(130);
+    const stderr = cli.stderr;
     expect(stderr).not.toMatch(/^call:start after/m);
     expect(stderr).toMatch(/^busy\.json: run interrupted after .*: 1 succeeded, 1 cancelled$/m);
   });

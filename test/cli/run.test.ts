@@ -10,6 +10,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { ANSI_ESCAPE, BIN, expectUsageError, tempDir } from './helpers.js';
 import { planInProcess } from './in-process.js';
+import { spawnPlan } from './spawned.js';
 
 /** Every tool appends `{"tool", "args"}` to calls.log beside the module, so tests see what ran. */
 const TOOLS = `
@@ -418,60 +419,27 @@ describe('plan run', () => {
   });
 
   it('exit 130: Ctrl-C cancels the running calls, prints the result, and exits 130', async () => {
-    const child = spawn(
-      process.execPath,
-      [BIN, 'run', 'hang.json', '--tools', 'tools.mjs', '--events', '--json'],
-      {
-        cwd: dir,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`no call:start for hang\n${stdout}\n${stderr}`)),
-        20_000,
-      );
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout += chunk;
-        if (/"type":"call:start","call":"hang"/.test(stdout)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    const lines = stdout.trimEnd().split('\n');
+    const plan = spawnPlan(['run', 'hang.json', '--tools', 'tools.mjs', '--events', '--json'], { cwd: dir });
+    await plan.waitFor('stdout', /"type":"call:start","call":"hang"/);
+    plan.child.kill('SIGINT');
+    expect(await plan.exited).toBe(130);
+    const lines = plan.stdout.trimEnd().split('\n');
     const out = JSON.parse(lines.at(-1)!);
     expect(out.status).toBe('cancelled');
     const status = Object.fromEntries(out.calls.map((c: { id: string; status: string }) => [c.id, c.status]));
     expect(status).toEqual({ hang: 'cancelled', quick: 'succeeded', after: 'cancelled' });
     expect(out.calls[0].attempts).toBe(1);
     expect(JSON.parse(lines.at(-2)!)).toMatchObject({ type: 'run:end', status: 'cancelled' });
-    expect(stderr).toBe('');
+    expect(plan.stderr).toBe('');
   });
 
   it('exit 130 with the human summary, off a terminal', async () => {
-    const child = spawn(process.execPath, [BIN, 'run', 'hang.json', '--tools', 'tools.mjs', '--events'], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    await new Promise<void>((resolve) => {
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-        stderr += chunk;
-        if (stderr.includes('call:start hang hang\n')) resolve();
-      });
-    });
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    expect(stderr).toMatch(/^call:end hang cancelled \d+ms$/m);
-    expect(stderr).toMatch(/hang\.json: run interrupted after .*, 3 calls: 1 succeeded, 2 cancelled\n/);
+    const plan = spawnPlan(['run', 'hang.json', '--tools', 'tools.mjs', '--events'], { cwd: dir });
+    await plan.waitFor('stderr', /^call:start hang hang$/m);
+    plan.child.kill('SIGINT');
+    expect(await plan.exited).toBe(130);
+    expect(plan.stderr).toMatch(/^call:end hang cancelled \d+ms$/m);
+    expect(plan.stderr).toMatch(/hang\.json: run interrupted after .*, 3 calls: 1 succeeded, 2 cancelled\n/);
   });
 
   // script(1) from util-linux runs the CLI in a pseudo-terminal; without it these are skipped.
