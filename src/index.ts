@@ -58,6 +58,10 @@ export {
 // Run.
 export {
   type ApprovalRequest,
+  type ApprovalResponse,
+  type Approve,
+  type CallApprovalRequest,
+  type PlanApprovalRequest,
   BRANCH_KEY,
   type BranchValue,
   branch,

@@ -7,13 +7,6 @@
 export * from './model.js';
 export * from './complete.js';
 export * from './providers/index.js';
-export {
-  type ApprovalResponse,
-  type ApprovePlan,
-  type ApproveToolCall,
-  type PlanApprovalRequest,
-  type ToolApprovalRequest,
-} from './approval.js';
 export type { Glob } from './glob.js';
 export {
   type GuardedCallOptions,
@@ -97,12 +90,7 @@ export {
 export { type PlanAgentPlanModeOptions } from './plan-agent-plan-mode.js';
 export { EXIT_PLAN_TOOL, LATENT_PROMPT, PLAN_MODE_ADVICE, PLANNING_PROMPT, SOLVE_PROMPT } from './prompts.js';
 export { solutionSchema, type SolutionSchemaOptions } from './solution-schema.js';
-export {
-  type FailedCallRecord,
-  type SolveApprovalRequest,
-  type SolveOptions,
-  type SolveResult,
-} from './solve.js';
+export { type FailedCallRecord, type SolveOptions, type SolveResult } from './solve.js';
 export { MAX_APPROVAL_ROUNDS, planTodos, TodoPlan, type TodoPlanOutcome } from './todo-plan.js';
 export {
   TODO_PLAN_HOOK_NAMES,
