@@ -1,8 +1,12 @@
-/** `plan run --report <file>`: the HTML report after the run, whatever its status; bad paths are exit 2. */
+/**
+ * `plan run --report <file>` (in process through main()): the HTML report after the run,
+ * whatever its status; bad paths are exit 2.
+ */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectUsageError, ROOT, runPlan, tempDir } from './helpers.js';
+import { expectUsageError, ROOT, tempDir } from './helpers.js';
+import { planInProcess } from './in-process.js';
 
 const EXAMPLE = join(ROOT, 'fixtures/examples/weather-branch');
 const args = (city: string, report: string) => [
@@ -37,9 +41,9 @@ function reportData(file: string): { kind: string; calls: { id: string; view: st
 }
 
 describe('plan run --report', () => {
-  it('writes the report of a run that succeeded, exit 0', () => {
+  it('writes the report of a run that succeeded, exit 0', async () => {
     const file = join(temp.dir, 'ok.html');
-    const r = runPlan(args(join(temp.dir, 'paris.json'), file), { cwd: temp.dir });
+    const r = await planInProcess(args(join(temp.dir, 'paris.json'), file), '', { cwd: temp.dir });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).status).toBe('succeeded');
@@ -53,10 +57,10 @@ describe('plan run --report', () => {
     ]);
   });
 
-  it('shows a failure routed to the error branch as handled', () => {
+  it('shows a failure routed to the error branch as handled', async () => {
     const file = join(temp.dir, 'handled.html');
     // No weather station in Atlantis: the throw is written to the last alternative, the movie path.
-    const r = runPlan(args(join(temp.dir, 'atlantis.json'), file), { cwd: temp.dir });
+    const r = await planInProcess(args(join(temp.dir, 'atlantis.json'), file), '', { cwd: temp.dir });
     expect(r.code).toBe(0);
     expect(reportData(file).calls.map((c) => c.view)).toEqual([
       'handled',
@@ -66,10 +70,11 @@ describe('plan run --report', () => {
     ]);
   });
 
-  it('writes it for a run that failed too, and keeps exit 3', () => {
+  it('writes it for a run that failed too, and keeps exit 3', async () => {
     const file = join(temp.dir, 'failed.html');
-    const r = runPlan(
+    const r = await planInProcess(
       ['run', join(temp.dir, 'boom.json'), '--tools', join(temp.dir, 'boom.mjs'), '--report', file],
+      '',
       { cwd: temp.dir },
     );
     expect(r.code).toBe(3);
@@ -79,16 +84,16 @@ describe('plan run --report', () => {
     ]);
   });
 
-  it('refuses a path it cannot write before running anything: exit 2, one line', () => {
+  it('refuses a path it cannot write before running anything: exit 2, one line', async () => {
     const missingDir = join(temp.dir, 'no-such-dir', 'r.html');
     expectUsageError(
-      runPlan(args(join(temp.dir, 'paris.json'), missingDir), { cwd: temp.dir }),
+      await planInProcess(args(join(temp.dir, 'paris.json'), missingDir), '', { cwd: temp.dir }),
       /^plan: error: --report '.*no-such-dir\/r\.html' cannot be written: the directory .*no-such-dir does not exist$/m,
     );
     const dir = join(temp.dir, 'a-dir');
     mkdirSync(dir);
     expectUsageError(
-      runPlan(args(join(temp.dir, 'paris.json'), dir), { cwd: temp.dir }),
+      await planInProcess(args(join(temp.dir, 'paris.json'), dir), '', { cwd: temp.dir }),
       /^plan: error: --report '.*a-dir' cannot be written: it is a directory$/m,
     );
     expect(existsSync(missingDir)).toBe(false);
@@ -97,7 +102,7 @@ describe('plan run --report', () => {
 
 describe('plan simulate --report', () => {
   const simulate = (report: string, extra: string[] = []) =>
-    runPlan(
+    planInProcess(
       [
         'simulate',
         join(EXAMPLE, 'plan.json'),
@@ -109,12 +114,13 @@ describe('plan simulate --report', () => {
         report,
         ...extra,
       ],
+      '',
       { cwd: temp.dir },
     );
 
-  it('writes the dry-run report: every call, kind simulation, and the output of --json unchanged', () => {
+  it('writes the dry-run report: every call, kind simulation, and the output of --json unchanged', async () => {
     const file = join(temp.dir, 'dry.html');
-    const r = simulate(file, ['--json']);
+    const r = await simulate(file, ['--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).scenarios.length).toBeGreaterThan(1);
     const data = reportData(file);
@@ -122,10 +128,10 @@ describe('plan simulate --report', () => {
     expect(data.calls.map((c) => c.id)).toEqual(['weather', 'park', 'movie', 'present']);
   });
 
-  it('refuses a path it cannot write: exit 2, one line, nothing written', () => {
+  it('refuses a path it cannot write: exit 2, one line, nothing written', async () => {
     const missingDir = join(temp.dir, 'nowhere', 'dry.html');
     expectUsageError(
-      simulate(missingDir),
+      await simulate(missingDir),
       /^plan: error: --report '.*nowhere\/dry\.html' cannot be written: the directory .*nowhere does not exist$/m,
     );
     expect(existsSync(missingDir)).toBe(false);
