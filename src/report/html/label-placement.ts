@@ -38,30 +38,35 @@ export function labelOffset(direction: Direction, size: Box): number {
  */
 export function placeEdgeLabels(layout: GraphLayout, sizes: readonly Box[], margin: number): GraphLayout {
   const lines = layout.edges.map((e) => edgePolyline(e.points, e.curved, layout.direction));
-  const segments = new Grid<readonly [Point, Point]>();
+  // Flat coordinates filed by index: a 1,000-call graph has tens of thousands of pieces.
+  const ends: number[] = [];
+  const segments = new Grid();
   for (const line of lines) {
     for (let k = 1; k < line.length; k++) {
       const a = line[k - 1]!;
       const b = line[k]!;
-      segments.add(rectOf(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y)), [
-        a,
-        b,
-      ]);
+      const i = ends.push(a.x, a.y, b.x, b.y) / 4 - 1;
+      segments.add(rectOf(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y)), i);
     }
   }
-  const boxes = new Grid<Rect>();
-  for (const n of layout.nodes) {
-    const r = rectOf(n.x - n.w / 2, n.y - n.h / 2, n.x + n.w / 2, n.y + n.h / 2);
-    boxes.add(r, r);
-  }
+  const rects: Rect[] = [];
+  const boxes = new Grid();
+  const addBox = (r: Rect) => boxes.add(r, rects.push(r) - 1);
+  for (const n of layout.nodes) addBox(rectOf(n.x - n.w / 2, n.y - n.h / 2, n.x + n.w / 2, n.y + n.h / 2));
+  const isClear = (r: Rect): boolean =>
+    !segments.some(r, (i) =>
+      segmentMeets(ends[i * 4]!, ends[i * 4 + 1]!, ends[i * 4 + 2]!, ends[i * 4 + 3]!, r),
+    ) &&
+    !boxes.some(r, (i) => {
+      const box = rects[i]!;
+      return box.x0 < r.x1 && r.x0 < box.x1 && box.y0 < r.y1 && r.y0 < box.y1;
+    });
 
   const placed: (Point | null)[] = layout.edges.map((edge, k) => {
     const size = sizes[k]!;
     for (const at of candidates(edge, lines[k]!, layout.direction, size)) {
-      const padded = around(at, size, PAD);
-      if (isClear(padded, segments, boxes)) {
-        const box = around(at, size, 0);
-        boxes.add(box, box);
+      if (isClear(around(at, size, PAD))) {
+        addBox(around(at, size, 0));
         return at;
       }
     }
@@ -127,9 +132,14 @@ function* candidates(
           { x: last.x, y: last.y - tuck },
           { x: first.x, y: first.y + tuck },
         ];
-  const anchors = [{ x: edge.labelX, y: edge.labelY }, ...ALONG.map((t) => pointAlong(line, t)), ...ends];
+  // Lazily: most labels take the first spot, and walking the edge for the others costs.
+  function* anchors(): Generator<Point> {
+    yield { x: edge.labelX, y: edge.labelY };
+    for (const t of ALONG) yield pointAlong(line, t);
+    yield* ends;
+  }
   for (const reach of [1, 2]) {
-    for (const a of anchors) {
+    for (const a of anchors()) {
       for (const side of [1, -1]) {
         yield direction === 'LR'
           ? { x: a.x, y: a.y + side * off * reach }
@@ -137,15 +147,6 @@ function* candidates(
       }
     }
   }
-}
-
-/** Whether `r` meets no edge and no box. */
-function isClear(r: Rect, segments: Grid<readonly [Point, Point]>, boxes: Grid<Rect>): boolean {
-  for (const [a, b] of segments.near(r)) if (segmentMeetsRect(a, b, r)) return false;
-  for (const box of boxes.near(r)) {
-    if (box.x0 < r.x1 && r.x0 < box.x1 && box.y0 < r.y1 && r.y0 < box.y1) return false;
-  }
-  return true;
 }
 
 /** A label's box centered at `at`, grown by `pad` on every side. */
@@ -160,21 +161,17 @@ function around(at: Point, size: Box, pad: number): Rect {
 
 /** Liang-Barsky: whether the segment from `a` to `b` has a point inside `r`. */
 export function segmentMeetsRect(a: Point, b: Point, r: Rect): boolean {
-  const dx = b.x - a.x;
-  const dy = b.y - a.y;
+  return segmentMeets(a.x, a.y, b.x, b.y, r);
+}
+
+function segmentMeets(x1: number, y1: number, x2: number, y2: number, r: Rect): boolean {
+  if (Math.max(x1, x2) < r.x0 || Math.min(x1, x2) > r.x1) return false;
+  if (Math.max(y1, y2) < r.y0 || Math.min(y1, y2) > r.y1) return false;
   let t0 = 0;
   let t1 = 1;
-  const sides: [number, number][] = [
-    [-dx, a.x - r.x0],
-    [dx, r.x1 - a.x],
-    [-dy, a.y - r.y0],
-    [dy, r.y1 - a.y],
-  ];
-  for (const [p, q] of sides) {
-    if (p === 0) {
-      if (q < 0) return false;
-      continue;
-    }
+  // Each side of the box in turn: p is the segment's motion across it, q the room before it.
+  const clip = (p: number, q: number): boolean => {
+    if (p === 0) return q >= 0;
     const t = q / p;
     if (p < 0) {
       if (t > t1) return false;
@@ -183,38 +180,44 @@ export function segmentMeetsRect(a: Point, b: Point, r: Rect): boolean {
       if (t < t0) return false;
       if (t < t1) t1 = t;
     }
-  }
-  return true;
+    return true;
+  };
+  const dx = x2 - x1;
+  const dy = y2 - y1;
+  return clip(-dx, x1 - r.x0) && clip(dx, r.x1 - x1) && clip(-dy, y1 - r.y0) && clip(dy, r.y1 - y1);
 }
 
 function rectOf(x0: number, y0: number, x1: number, y1: number): Rect {
   return { x0, y0, x1, y1 };
 }
 
-/** Items filed under every cell their bounding rectangle covers. */
-class Grid<T> {
-  readonly #cells = new Map<number, T[]>();
+/** Item numbers filed under every cell their bounding rectangle covers. */
+class Grid {
+  readonly #cells = new Map<number, number[]>();
 
-  add(r: Rect, item: T): void {
-    for (const key of this.#keys(r)) {
+  add(r: Rect, item: number): void {
+    this.#each(r, (key) => {
       const list = this.#cells.get(key);
       if (list) list.push(item);
       else this.#cells.set(key, [item]);
-    }
+      return false;
+    });
   }
 
-  /** Each item filed under a cell `r` covers (an item spanning several cells may come twice). */
-  *near(r: Rect): Generator<T> {
-    for (const key of this.#keys(r)) yield* this.#cells.get(key) ?? [];
+  /** Whether `test` holds for some item filed under a cell `r` covers. */
+  some(r: Rect, test: (item: number) => boolean): boolean {
+    return this.#each(r, (key) => this.#cells.get(key)?.some(test) ?? false);
   }
 
-  /** Cells as numbers (a column and row of up to 2^20 cells each), cheaper to hash than text. */
-  *#keys(r: Rect): Generator<number> {
+  /** Visits `r`'s cells (as numbers: a column and row of up to 2^20 cells each) until `visit` says stop. */
+  #each(r: Rect, visit: (key: number) => boolean): boolean {
     const col0 = Math.floor(r.x0 / CELL);
     const col1 = Math.floor(r.x1 / CELL);
     const row0 = Math.floor(r.y0 / CELL);
     const row1 = Math.floor(r.y1 / CELL);
     for (let col = col0; col <= col1; col++)
-      for (let row = row0; row <= row1; row++) yield (col + 2 ** 19) * 2 ** 20 + (row + 2 ** 19);
+      for (let row = row0; row <= row1; row++)
+        if (visit((col + 2 ** 19) * 2 ** 20 + (row + 2 ** 19))) return true;
+    return false;
   }
 }
