@@ -176,7 +176,17 @@ export const CLIENT_SCRIPT = String.raw`(() => {
   document.addEventListener('keydown', (ev) => {
     if (ev.key === 'Escape') select(-1, false);
   });
-  if (svg) setZoom(fitWidth());
+  if (svg) {
+    setZoom(fitWidth());
+    // A top-to-bottom graph wider than its box starts scrolled to its first call, not to an
+    // empty left corner (a left-to-right one starts at its left end anyway).
+    const first = (byIndex.get(0) || []).find((e) => e.closest('#graph'));
+    if (first && svg.getAttribute('data-direction') === 'TB' && graphBox.scrollWidth > graphBox.clientWidth) {
+      const box = graphBox.getBoundingClientRect();
+      const node = first.getBoundingClientRect();
+      graphBox.scrollLeft += node.left + node.width / 2 - (box.left + graphBox.clientWidth / 2);
+    }
+  }
   // The timeline is drawn 1,000 px wide: shrink it to its box (never below 60%), text and all.
   const tl = document.getElementById('timeline-svg');
   const tlBox = document.getElementById('timeline');
