@@ -107,6 +107,12 @@ describe('README.md and docs/', () => {
     });
   }
 
+  it('README.md links every page of docs/', () => {
+    const linked = new Set(linkTargets(read('README.md')).map((target) => target.split('#')[0]));
+    const pages = PAGES.filter((page) => page.startsWith('docs/'));
+    expect(pages.filter((page) => !linked.has(page))).toEqual([]);
+  });
+
   it('README.md stays under 16 KB', () => {
     expect(statSync(join(ROOT, 'README.md')).size).toBeLessThan(16 * 1024);
   });
