@@ -72,7 +72,7 @@ const writeWhatWasRead: ScriptedTurn = (request: RecordedRequest) => {
 
 const READ_SOURCE: ScriptedTurn = { toolCalls: [{ name: 'read', arguments: { path: 'src.txt' } }] };
 
-/** The seed's walkthrough: the plan is the model's plain-text answer. */
+/** mini-claw-code's own walkthrough: the plan is the model's plain-text answer. */
 const PLAIN_TEXT: readonly ScriptedTurn[] = [
   READ_SOURCE,
   { text: PLAN_TEXT },

@@ -1,15 +1,16 @@
 /**
- * The plan loop of the Acts walkthroughs ("Agent/Plan"), fed their own text.
+ * The plan loop (PlanAgent.solve) on two worked examples of the plan language, fed plans as a
+ * person writes them by hand, `//` comments and all.
  *
  * 1. Planning one step ahead: a customer asks for a refund. The model's first solution checks
  *    the billing history and issues the refund; its second, shown the plan with how each call
  *    ended, lists the refund again and gives the answer. The loop does not run the refund
  *    twice: the second call reuses the first one's result, and the customer is refunded once.
  * 2. Schema-guided planning: the context names its tools with tool messages and gives a state
- *    schema; the model's solution, with the walkthrough's `//` comments in it, compiles (each
- *    comment a warning with its place) and fills the schema's slots.
+ *    schema; the model's solution, with `//` comments in it, compiles (each comment a warning
+ *    with its place) and fills the schema's slots.
  *
- * The model is scripted: it plays the walkthrough's solutions exactly as written.
+ * The model is scripted: it plays the solutions below exactly as written.
  */
 import { PlanAgent, ScriptedProvider } from '../src/agent/index.js';
 import type { AgentEvent } from '../src/agent/agent-events.js';
@@ -20,7 +21,7 @@ import type { Example, ExampleOptions, ExampleOutcome } from './example.js';
 
 const SEED = '004';
 
-/** "Context & Schema for Request", as the walkthrough writes it (its first line is a comment). */
+/** The refund request's context and state schema, as written by hand (its first line is a comment). */
 const REFUND_REQUEST = `// Agent.Request(config, schema, context)
 {
   "schema": {
@@ -100,7 +101,7 @@ const TRANSLATION_CONTEXT = `[
   }
 ]`;
 
-/** The model's solution, with the walkthrough's comments. */
+/** The model's solution, with comments that say why each call is wired as it is. */
 const TRANSLATION_SOLUTION = `{
   "calls": [
     {
@@ -125,10 +126,10 @@ const TRANSLATION_SOLUTION = `{
   "output": null
 }`;
 
-/** The loop's closing turn (the walkthrough stops at the solution): the answer, from the state. */
+/** The loop's closing turn (the solution above leaves `output` null): the answer, from the state. */
 const TRANSLATION_ANSWER = '{"calls": [], "output": "Hello world"}';
 
-/** JSON as the walkthroughs write it: comments read as space. */
+/** JSON as people write it: comments read as space. */
 function readCommentedJson(text: string): unknown {
   const blanked = blankJsonExtensions(text);
   if ('unterminatedComment' in blanked) throw new Error('a comment never ends');
@@ -312,6 +313,6 @@ async function run(_options?: ExampleOptions): Promise<ExampleOutcome> {
 
 export const example: Example = {
   seed: SEED,
-  title: 'Acts: the plan loop runs the walkthroughs as written, and refunds once',
+  title: 'Acts: the plan loop runs hand-written plans, comments and all, and refunds once',
   run,
 };

@@ -1,5 +1,5 @@
 /**
- * What every example is: one seed's walkthrough, run offline with the scripted provider in a
+ * What every example is: one agent framework's plan mode, walked through once, run offline with the scripted provider in a
  * folder of its own, ending in an outcome that says what happened (files written, tools
  * called, latch states, refunds issued). `npm run examples` runs them all; the tests assert
  * each outcome.
@@ -24,7 +24,7 @@ export interface ExampleOptions {
 }
 
 export interface Example {
-  /** The seed the walkthrough comes from: `000` to `004`. */
+  /** The example's number, `000` to `004`: its file name's prefix, and what `npm run examples -- 001` picks. */
   readonly seed: string;
   /** One line: whose walkthrough, and what it shows. */
   readonly title: string;

@@ -1,4 +1,4 @@
-/** The examples, one per seed walkthrough, in seed order. */
+/** The examples, one per walkthrough, in number order. */
 import { example as adkFluent } from './000-adk-fluent.js';
 import { example as miniClawCode } from './001-mini-claw-code.js';
 import { example as agentscope } from './002-agentscope.js';

@@ -25,7 +25,7 @@ export interface PermissionDecision {
  *
  * `definition` is the tool object that would run, when the caller has it (guardTools and
  * PlanAgent always pass it): trust in a read-only definition binds to that object, so a
- * different definition under the same name is mutating (SPEC 8). A policy that combines
+ * different definition under the same name is mutating. A policy that combines
  * others passes it on.
  */
 export interface PermissionChecker {

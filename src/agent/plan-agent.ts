@@ -10,7 +10,8 @@
  *   is the caller's approval: a latch that plan() left planning (out of turns) leaves planning
  *   first. A latch put in planning by anything else (a parent, enter_plan_mode) is left alone,
  *   so a child never writes while its parent plans.
- * - `solve(input)`: the plan loop of seeds/004 (see solve.ts).
+ * - `solve(input)`: the plan loop: the model writes a solution `{calls, output}`, its calls run,
+ *   and it is asked again with the state until it gives an output (see solve.ts).
  *
  * The same message array flows through both phases: each appends to it. Children share the
  * parent's latch and policy, so no subagent can write while the parent plans.
@@ -319,7 +320,10 @@ export class PlanAgent {
     return { status, text: result.text, messages };
   }
 
-  /** The plan loop of seeds/004: see {@link solve}. */
+  /**
+   * The plan loop: the model answers with a solution `{calls, output}`, its calls run, and the
+   * model is asked again with the state and its plan until it gives an output. See {@link solve}.
+   */
   async solve(input: string | Record<string, unknown>, options: SolveOptions = {}): Promise<SolveResult> {
     try {
       const classifier = classifierOf(this.context.policy);

@@ -38,7 +38,7 @@ export const PLAN_MODE_ADVICE = {
   finishPlanning: 'Do not call it while planning: finish planning first; it can run once plan mode is over.',
 } as const;
 
-/** The system prompt of solve(): the plan language in brief (SPEC 2-5). */
+/** The system prompt of solve(): the plan language in brief (calls, references, output paths). */
 export const SOLVE_PROMPT = [
   'You solve tasks by writing a plan of tool calls as JSON: {"calls": [...], "output": ...}.',
   'Each call is an object with "_tool" (a tool name) and the tool\'s arguments.',

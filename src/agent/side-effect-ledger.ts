@@ -1,7 +1,7 @@
 /**
  * What the plan loop remembers so that a side effect happens once per `solve()`. The model
- * sees its previous plan and often lists a call that already ran again (the refund
- * walkthrough's second turn lists `issueRefund` again): run again, the customer would be
+ * sees its previous plan and often lists a call that already ran again (asked again after a
+ * refund, a model lists `issueRefund` again): run again, the customer would be
  * refunded twice. So each call of a mutating tool that succeeded is recorded under its tool and
  * its resolved arguments (canonical JSON: key order does not matter), and a later turn's call
  * with the same key is not run; its earlier result is written in its place (RunOptions.reuse).

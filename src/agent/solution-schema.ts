@@ -1,7 +1,7 @@
 /**
- * The JSON Schema of a solution (`{calls, output}`, seeds/004) for a set of tools, sent to the
- * model as its structured-output format: every call names one of the tools, with that tool's
- * own argument schema, so the model is steered towards calls that compile.
+ * The JSON Schema of a solution (`{calls, output}`: the plan loop's answer) for a set of tools,
+ * sent to the model as its structured-output format: every call names one of the tools, with
+ * that tool's own argument schema, so the model is steered towards calls that compile.
  */
 import { ToolRegistry } from '../tools/registry.js';
 import type { JsonSchema, Tool } from '../tools/tool.js';

@@ -4,7 +4,7 @@
  *
  * Where the model stands is written into the plan message as a comment before each call (how
  * it ended, and whether an earlier result stood in for it), so the model reads its position
- * the way the plan language's walkthroughs show it, next to the call itself. A comment cannot
+ * the way a person would annotate a plan, next to the call itself. A comment cannot
  * be mistaken for plan syntax: a `_status` key would be an unknown meta key if the model copied
  * the plan back, while a copied comment is read as space (W_JSON_EXTENSION, a warning). The
  * whole context still parses as a planmode context.

@@ -1,7 +1,7 @@
 /**
  * Where the plan loop starts: the task's input, the initial state and its schema, the plan the
  * model is shown first, and the tools it is offered, from solve()'s options. A `context` in the
- * plan language (the walkthroughs' own text: tool, input, state and plan messages, comments
+ * plan language (as written by hand: tool, input, state and plan messages, comments
  * and all) gives each of these; the options override it. What the caller passes is checked
  * here, once, before the model is asked anything: a bad value is a TypeError naming the option
  * and, for a context or schema, every problem with its line and column.

@@ -1,5 +1,5 @@
 /**
- * The plan loop of seeds/004: the model answers with a solution `{calls, output}` in a JSON
+ * The plan loop: the model answers with a solution `{calls, output}` in a JSON
  * Schema generated from the tools; the solution is compiled (comments and trailing commas read
  * as space), and its diagnostics go back for a bounded number of repairs; the calls run
  * (eager), or are simulated, approved and run (lazy); then the model is asked again with the

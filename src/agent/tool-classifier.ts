@@ -3,7 +3,7 @@
  * tools. PermissionPolicy's `plan` and `acceptEdits` modes and PlanModePolicy all ask the same
  * classifier, so there are never two lists of "mutating" tools to drift apart.
  *
- * Read-only (SPEC 8): a tool counts as read-only only when the `readOnly` allowlist names it,
+ * Read-only: a tool counts as read-only only when the `readOnly` allowlist names it,
  * or when its definition says `readOnlyHint: true` and that definition is trusted. By default
  * the definitions you write in code are trusted, and those an adapter made from a third
  * party's (an MCP server's: `annotationsTrusted: false`) are not; `trustAnnotations` changes

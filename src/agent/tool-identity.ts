@@ -1,6 +1,6 @@
 /**
- * Which definition a tool object stands for (SPEC 8: trust binds to the definition object, not
- * to its name). guardTools hands out wrappers, `{...tool, execute}`, that run the original's
+ * Which definition a tool object stands for (trust binds to the definition object, not to its
+ * name). guardTools hands out wrappers, `{...tool, execute}`, that run the original's
  * `execute` behind the guard; a wrapper stands for its original, so trust given to the original
  * holds for its wrappers, and for nothing else that merely shares the name.
  */

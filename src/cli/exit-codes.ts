@@ -1,4 +1,4 @@
-/** The `plan` command's exit codes (SPEC 12). */
+/** The `plan` command's exit codes: the same number means the same thing for every subcommand. */
 export const ExitCode = {
   /** Valid plan (warnings allowed), or the command did what was asked. */
   OK: 0,

@@ -1,7 +1,8 @@
 /**
- * SPEC 4, incrementally: calls are added in array order (so a stream of calls can be bound as
- * it arrives) and each read and write is bound against what came before. Forward references
- * wait for `finish()`.
+ * The data-flow graph (read after write, write after write, write after read, as if the calls
+ * ran one at a time in array order), built incrementally: calls are added in array order (so a
+ * stream of calls can be bound as it arrives) and each read and write is bound against what
+ * came before. Forward references wait for `finish()`.
  *
  * The *frontier* trie keeps, per path, only what a newcomer must order itself after: the last
  * writer at that exact path and the readers since. A write at P supersedes everything under P

@@ -2,7 +2,8 @@
  * Which calls can never both run. A call that needs a value only one alternative of a
  * branching call writes (`†state.sunny` of `†state.sunny || †state.rainy`) runs only when
  * that alternative is taken; two calls guarded by different alternatives of the same call
- * are exclusive, and their writes to one path (the join pattern of SPEC 5) are no conflict.
+ * are exclusive, and their writes to one path (the join pattern: each side of a branch writes
+ * the value a `||` reader joins on) are no conflict.
  */
 import { pathsOverlap } from '../language/paths.js';
 import type { CallSpec } from './read-call.js';

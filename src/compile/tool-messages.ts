@@ -1,6 +1,6 @@
 /**
- * A context's `tool` messages name the tools it offers (the plan language's walkthroughs list
- * them so). With a tool set given, each must be one of its tools: a name that is not is
+ * A context's `tool` messages name the tools it offers, one per message:
+ * `{"type": "tool", "tool": "Tool.detectLanguage"}`. With a tool set given, each must be one of its tools: a name that is not is
  * E_UNKNOWN_TOOL at the message's `tool` value, with the nearest name as a hint, like a call's.
  */
 import { countedIfFull, type DiagnosticSink, error } from '../language/diagnostics.js';

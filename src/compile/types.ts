@@ -15,8 +15,8 @@ export interface ArgumentReference {
 }
 
 /**
- * How a read was bound (SPEC 4): to calls before it, to the initial state or input, to calls
- * after it (a forward reference), or to nothing but a state-schema declaration.
+ * How a read was bound, in this order of preference: to calls before it, to the initial state
+ * or input, to calls after it (a forward reference), or to nothing but a state-schema declaration.
  */
 export type BindingKind = 'earlier' | 'initial' | 'later' | 'schema' | 'input';
 

@@ -1,7 +1,7 @@
 /** Severity of a diagnostic: errors make a plan invalid, warnings do not. */
 export type Severity = 'error' | 'warning';
 
-/** The stable diagnostic codes of SPEC 11. */
+/** The diagnostic codes: stable, so tools and scripts may match on them. */
 export const DIAGNOSTIC_CODES = [
   'E_JSON',
   'E_SHAPE',

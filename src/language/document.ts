@@ -1,4 +1,7 @@
-/** The four document shapes of SPEC 1, reduced to one form. */
+/**
+ * The four document shapes (bare call array, plan message, solution, context array), reduced to
+ * one form.
+ */
 import { error, type DiagnosticSink } from './diagnostics.js';
 import { joinPointer } from './pointer.js';
 import { checkJson } from './json-value.js';
@@ -41,13 +44,13 @@ export interface PlanDocument {
 
 /** A tool a context's `tool` message names. */
 export interface ToolMention {
-  /** The name, without the `Tool.` prefix the plan language's walkthroughs write. */
+  /** The name, without the optional `Tool.` prefix (`Tool.detectLanguage`). */
   readonly name: string;
   /** Pointer to the message's `tool` value. */
   readonly pointer: string;
 }
 
-/** How the walkthroughs of the plan language refer to a tool: `Tool.detectLanguage`. */
+/** The prefix a context's tool message may put before a tool's name: `Tool.detectLanguage`. */
 const TOOL_PREFIX = 'Tool.';
 
 export function isJsonObject(value: unknown): value is JsonObject {
@@ -157,9 +160,9 @@ function readPlanMessage(
 }
 
 /**
- * Reads a context array (SPEC 1) whose plan message may be missing, as the context of a first
- * request is: then the document has no calls (and `callsPointer` points at the array). Anything
- * else than an array of messages is E_SHAPE.
+ * Reads a context array (input, state, tool and plan messages) whose plan message may be
+ * missing, as the context of a first request is: then the document has no calls (and
+ * `callsPointer` points at the array). Anything else than an array of messages is E_SHAPE.
  */
 export function readContextMessages(
   value: unknown,

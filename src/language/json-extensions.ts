@@ -1,6 +1,6 @@
 /**
- * JSON as people and models write it: `//` and `/* *\/` comments and trailing commas (the plan
- * language's own walkthroughs have them). JSON.parse refuses them, so a text it refused is
+ * JSON as people and models write it: `//` and `/* *\/` comments and trailing commas (plans
+ * annotated by hand, or copied back by a model, often have them). JSON.parse refuses them, so a text it refused is
  * blanked: each comment and each trailing comma becomes spaces of the same length, line breaks
  * kept, and the text is parsed again. Every offset, line and column of the blanked text is the
  * original's, so diagnostics point into the text as written.

@@ -40,9 +40,10 @@ export function parsePlan(input: string | unknown, options: ParsePlanOptions = {
 }
 
 /**
- * Parses a context array (SPEC 1) whose plan message may be missing, as the context of a first
- * request is (the plan loop starts from one): input, state and its schema, tool messages, and
- * the plan's calls when there is a plan message (else none). Never throws on bad input.
+ * Parses a context array (input, state, tool and plan messages) whose plan message may be
+ * missing, as the context of a first request is (the plan loop starts from one): input, state
+ * and its schema, tool messages, and the plan's calls when there is a plan message (else none).
+ * Never throws on bad input.
  */
 export function parseContext(input: string | unknown, options: ParsePlanOptions = {}): ParsePlanResult {
   return parseWith(input, options, readContextMessages);

@@ -20,7 +20,7 @@ export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'pr
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 
 /**
- * The path a read covers in the graph: everything before its first `[*]` (SPEC 3). A reference
+ * The path a read covers in the graph: everything before its first `[*]`. A reference
  * without `[*]` is its own path.
  */
 export function coveredPath(ref: {

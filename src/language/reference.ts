@@ -1,5 +1,5 @@
 /**
- * The reference grammar of SPEC 3:
+ * The reference grammar:
  *
  *     expr    := ref ( ws op ws ref )*        one kind of op per expression
  *     op      := "||" | "&&"

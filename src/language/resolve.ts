@@ -1,4 +1,4 @@
-/** Run-time values of references and expressions (SPEC 3 and 6). */
+/** Run-time values of references and expressions. */
 import { JSONPath } from 'jsonpath-plus';
 import { getAtPath, type PathSegment, WILDCARD } from './paths.js';
 import type { Expression, Reference } from './reference.js';
@@ -45,7 +45,7 @@ export type ExpressionValue = { readonly exists: true; readonly value: unknown }
 const MISSING: ExpressionValue = { exists: false };
 
 /**
- * SPEC 6: `†a` is the value at a; `†a || †b` the first that exists; `†a && †b` the last, once
+ * `†a` is the value at a; `†a || †b` the first that exists; `†a && †b` the last, once
  * all exist. "Exists" means not undefined: null, false, 0 and "" exist.
  */
 export function resolveExpression(expression: Expression, roots: Roots): ExpressionValue {

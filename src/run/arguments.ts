@@ -1,4 +1,4 @@
-/** A call's arguments with every reference replaced by its value (SPEC 6). */
+/** A call's arguments with every reference replaced by its value, or why the call cannot run. */
 import type { CompiledCall } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
 import { splitPointer } from '../language/pointer.js';

@@ -1,4 +1,4 @@
-/** Branch values (SPEC 5): how a tool picks one of its output alternatives. */
+/** Branch values: how a tool picks one of its output alternatives (a plain value goes to the first). */
 
 /** The key that marks a branch value. */
 export const BRANCH_KEY = '†branch';

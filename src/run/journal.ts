@@ -1,5 +1,5 @@
 /**
- * The run journal (issue 3, point 7): every event of a run appended to one JSONL file, synced
+ * The run journal: every event of a run appended to one JSONL file, synced
  * after every call completion, so that a run killed at any moment can be resumed without running
  * a completed call again. Synchronous on purpose: an event is in the kernel before `append`
  * returns, and on disk before `sync` returns, whatever the event loop does next.

@@ -1,5 +1,6 @@
 /**
- * run(): executes a compiled plan against a state object (SPEC 5-7, 9).
+ * run(): executes a compiled plan against a state object: writes outputs to their paths, runs
+ * each call once its inputs are settled, ends every call in one terminal state (eager or lazy).
  *
  * Event-driven: a call is looked at once, when its last dependency ends; ready calls go to a
  * p-queue that bounds concurrency. No polling and no timer ticks (timers only for timeouts
@@ -978,7 +979,8 @@ class Runner {
     const output = call.outputPath;
     const tool = this.#tools.get(call.tool)?.tool;
     if (output?.op === '||' && output.paths.length > 1 && tool?.errorBranch !== false) {
-      // SPEC 5: a throw goes to the last alternative; the call failed, and the plan handled it.
+      // With two or more alternatives a throw goes to the last one: the call failed, and the
+      // plan handled it.
       const last = output.paths.length - 1;
       const errorValue = { ...record.error };
       try {
@@ -1137,9 +1139,9 @@ class Runner {
   }
 
   /**
-   * SPEC 7. When several apply: an aborted run is `cancelled`; otherwise an unhandled failure
-   * makes it `failed` (calls that fail-fast cancelled are its consequence); then `rejected`,
-   * then `cancelled`.
+   * The run's status: `succeeded` unless a call ended otherwise. When several apply: an aborted
+   * run is `cancelled`; otherwise an unhandled failure makes it `failed` (calls that fail-fast
+   * cancelled are its consequence); then `rejected`, then `cancelled`.
    */
   #status(): RunStatus {
     if (this.options.signal?.aborted) return 'cancelled';

@@ -1,7 +1,8 @@
 /**
- * Why a value is missing (SPEC 7): `upstream_failed` when a call that writes it failed (or was
- * itself upstream_failed) and nothing wrote it since, `skipped` otherwise. Failed writes mark
- * their paths; a later successful write clears its path and what lies under it.
+ * Why a value is missing, which decides the terminal state of a call that needs it:
+ * `upstream_failed` when a call that writes it failed (or was itself upstream_failed) and nothing
+ * wrote it since, `skipped` otherwise. Failed writes mark their paths; a later successful write
+ * clears its path and what lies under it.
  */
 import type { PathSegment } from '../language/paths.js';
 import { PathTrie, type TrieNode } from '../compile/path-trie.js';

@@ -1,4 +1,4 @@
-/** The executor's public shapes (SPEC 5-7, 12): options, events, results. */
+/** The executor's public shapes: options, events, results. */
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
@@ -7,7 +7,7 @@ import type { Tool } from '../tools/tool.js';
 import type { Approve } from './approval.js';
 import type { Retries } from './retry.js';
 
-/** Every call of a run ends in exactly one of these (SPEC 7), in this order of reporting. */
+/** Every call of a run ends in exactly one of these terminal states, in this order of reporting. */
 export const CALL_STATUSES = [
   'succeeded',
   'failed',
@@ -33,7 +33,7 @@ export interface CallReport {
   readonly status: CallStatus;
   /** Index of the output alternative written, or null (nothing written, or no alternatives). */
   readonly branch: number | null;
-  /** True when a throw was routed to the error alternative (SPEC 5). */
+  /** True when a throw was routed to the error alternative (the last of two or more). */
   readonly handled: boolean;
   /** How many times the tool was started (0 for calls that never ran). */
   readonly attempts: number;

@@ -45,8 +45,8 @@ const FAKER_OPTIONS = {
 
 /**
  * One sample per tool, not per call: a call's output does not depend on its inputs in a dry
- * run, and sampling 100k calls would cost more than walking them. The seed of a tool's sample
- * mixes the simulation's seed with the tool's name, so adding a tool changes no other sample.
+ * run, and sampling 100k calls would cost more than walking them. A tool's sample is seeded
+ * with the simulation's seed mixed with the tool's name, so adding a tool changes no other sample.
  */
 export class OutputSampler {
   readonly #byTool = new Map<string, Sample>();
@@ -92,7 +92,7 @@ function namesNull(schema: JsonSchema): boolean {
   return typeof schema === 'object' && /"null"|:null\b|\bnull[,\]]/.test(JSON.stringify(schema));
 }
 
-/** FNV-1a of the name, mixed with the seed: a whole number faker's generator accepts. */
+/** FNV-1a of the name, mixed with the simulation's seed: a whole number faker's generator accepts. */
 function mixSeed(seed: number, name: string): number {
   let hash = 0x811c9dc5 ^ (seed >>> 0);
   for (let i = 0; i < name.length; i++) {

@@ -1,4 +1,7 @@
-/** simulate(): the dry run of SPEC 10. Executes nothing. */
+/**
+ * simulate(): the dry run. Executes nothing: samples each tool's output from its `outputSchema`,
+ * walks the graph once per combination of alternatives taken, and checks every resolved argument.
+ */
 import { compile } from '../compile/compile.js';
 import type { CompiledPlan } from '../compile/types.js';
 import { PlanValidationError } from '../errors.js';

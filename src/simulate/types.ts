@@ -1,4 +1,4 @@
-/** The dry run's public shapes (SPEC 10, 12): options and the simulation it returns. */
+/** The dry run's public shapes: options and the simulation it returns. */
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -70,7 +70,7 @@ export interface Scenario {
   readonly choices: Readonly<Record<string, number>>;
   /** Ids of the calls that run (a handled throw into the error alternative counts), in array order. */
   readonly run: readonly string[];
-  /** Ids of the calls that are skipped (SPEC 6-7), in array order. */
+  /** Ids of the calls that are skipped (a value they need is never written), in array order. */
   readonly skipped: readonly string[];
   readonly argumentErrors: readonly ArgumentError[];
   /**

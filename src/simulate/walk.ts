@@ -1,11 +1,11 @@
 /**
  * One walk of the graph for one combination of choices: what the executor would do if every
  * tool returned its sample. Calls are visited in topological order against one state object;
- * SPEC 4's edges make that state, for every path a call reads, the one the executor would
+ * the graph's edges make that state, for every path a call reads, the one the executor would
  * show it. A call whose arguments resolve runs and writes its sample (to the alternative
- * chosen for it); one whose arguments do not is skipped (SPEC 6-7, the same resolution rules
- * as `run`). A choice of the last alternative of a call whose tool allows the error branch
- * writes the error object a throw would (SPEC 5).
+ * chosen for it); one whose arguments do not is skipped (the same resolution rules and
+ * terminal states as `run`). A choice of the last alternative of a call whose tool allows the
+ * error branch writes the error object a throw would: `{message, code?}`.
  */
 import type { ArgumentReference, CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
@@ -121,7 +121,10 @@ export function walk(
  */
 const UNBOUNDED = { ...DEFAULT_LIMITS, maxTextLength: Number.MAX_SAFE_INTEGER };
 
-/** SPEC 6: a single reference, the first of a `||` that exists, the last of an `&&` once all do. */
+/**
+ * An argument's value, as `run` resolves it: a single reference, the first of a `||` that exists,
+ * the last of an `&&` once all exist.
+ */
 function resolveArgument(
   p: WalkPlan,
   call: CompiledCall,

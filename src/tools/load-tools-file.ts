@@ -1,5 +1,5 @@
 /**
- * Tools files for the CLI (SPEC 8): a JSON manifest `{"tools": [...]}` (definitions without
+ * Tools files for the CLI: a JSON manifest `{"tools": [...]}` (definitions without
  * `execute`: enough to validate and simulate) or an ES module exporting `tools` or a default
  * array (needed to run). Every problem is a ToolsFileError that says what, where and how to fix.
  */

@@ -1,5 +1,5 @@
 /**
- * Checks of a tool definition's numbers (SPEC 8): `timeoutMs`, `estimatedMs` and `retries`.
+ * Checks of a tool definition's numbers: `timeoutMs`, `estimatedMs` and `retries`.
  * A retry policy is checked key by key, unknown keys included: a typo such as `dealyMs` would
  * otherwise fall back to the default delay without a word.
  */

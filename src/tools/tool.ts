@@ -1,4 +1,4 @@
-/** What a tool is (SPEC 8). */
+/** What a tool is: its name, schemas, annotations, flags and `execute`. */
 
 export type JsonSchema = { [key: string]: unknown } | boolean;
 

@@ -1,7 +1,7 @@
 /**
  * `plan agent "<task>" --tools <module> --model <provider>:<model>`: the agent in a terminal.
  *
- * Without --plan-mode it is the plan loop of seeds/004 (PlanAgent.solve): each solution's run
+ * Without --plan-mode it is the plan loop (PlanAgent.solve): each solution's run
  * shows in the live view of `plan run`, a lazy solution is shown (listing and dry run) and
  * approved on a terminal. With --plan-mode the model first investigates with read-only tools
  * and submits a plan, which a person approves, and then carries it out with every tool.

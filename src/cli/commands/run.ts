@@ -85,13 +85,13 @@ export interface RunFlags extends CommonFlags, RedisFlags {
   readonly report?: string;
 }
 
-/** One call in the `--json` object: exactly SPEC 12's keys. */
+/** One call in the `--json` object: exactly these keys, a stable contract for scripts. */
 export type RunJsonCall = Pick<
   CallReport,
   'id' | 'tool' | 'status' | 'branch' | 'handled' | 'attempts' | 'startedAt' | 'endedAt' | 'error'
 >;
 
-/** What `run --json` prints: SPEC 12's keys, then the run's timing. */
+/** What `run --json` prints: status, state, calls and diagnostics, then the run's timing. */
 export interface RunJson {
   readonly status: RunResult['status'];
   readonly state: RunResult['state'];

@@ -1,4 +1,4 @@
-/** `plan simulate <file|->`: the dry run of SPEC 10 on the terminal, or as one JSON object. */
+/** `plan simulate <file|->`: the dry run (nothing executes) on the terminal, or as one JSON object. */
 import { compile } from '../../compile/compile.js';
 import { simulateCompiled } from '../../simulate/simulate.js';
 import type { ArgumentError, Simulation } from '../../simulate/types.js';
@@ -34,7 +34,7 @@ export interface SimulateFlags extends CommonFlags {
   readonly report?: string;
 }
 
-/** One scenario in the `--json` object: SPEC 12's keys, then ours. */
+/** One scenario in the `--json` object: `choices`, `run`, `skipped`, `argumentErrors`, then `varies`. */
 export interface SimulateJsonScenario {
   readonly choices: Readonly<Record<string, number>>;
   readonly run: readonly string[];
@@ -43,7 +43,7 @@ export interface SimulateJsonScenario {
   readonly varies: readonly string[];
 }
 
-/** What `simulate --json` prints (SPEC 12; schemas/simulate-output.schema.json describes it). */
+/** What `simulate --json` prints (schemas/simulate-output.schema.json describes it). */
 export interface SimulateJson {
   readonly scenarios: readonly SimulateJsonScenario[];
   readonly truncated: boolean;

@@ -45,7 +45,7 @@ export async function validateCommand(file: string, flags: ValidateFlags, io: Cl
 
 /**
  * @param skipped The checks skipped, when known: the CLI always gives them; without them the
- *   object has exactly SPEC 12's keys.
+ *   object has exactly `ok`, `mode`, `calls`, `edges`, `order` and `diagnostics`.
  */
 export function toValidateJson(result: CompileResult, skipped?: SkippedCheck[]): ValidateJson {
   const plan = result.plan;

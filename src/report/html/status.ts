@@ -1,5 +1,5 @@
 /**
- * How each call is drawn: its terminal state (SPEC 7), split where a reader of the picture
+ * How each call is drawn: its terminal state, split where a reader of the picture
  * needs it (a failure routed to the error branch is not an unhandled one; a timeout is a
  * failure worth telling apart), and the dry run's two outcomes per scenario.
  */
