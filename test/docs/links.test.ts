@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { INTERNAL_REFS } from './internal-refs.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGES = [
@@ -15,17 +16,6 @@ const PAGES = [
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
   ...(existsSync(join(ROOT, 'CHANGELOG.md')) ? ['CHANGELOG.md'] : []),
-];
-
-/** Words that point outside the package: its working documents, its tracker, its test seeds. */
-const BANNED: readonly [RegExp, string][] = [
-  [/\bSPEC\b/, 'SPEC'],
-  [/\bDESIGN\.md\b/, 'DESIGN.md'],
-  [/\.\.\/shared\b/, '../shared'],
-  [/\bseeds?\/\d/, 'seeds/NNN'],
-  [/\bthe seed\b/i, 'the seed'],
-  [/\b(the|this) issue\b/i, 'the issue'],
-  [/\bissue #?\d+/i, 'issue N'],
 ];
 
 /** The page without its fenced code blocks: links and headings there are not markdown. */
@@ -102,7 +92,7 @@ describe('README.md and docs/', () => {
 
     it(`${page}: refers to nothing outside the package`, () => {
       const text = read(page);
-      const found = BANNED.filter(([pattern]) => pattern.test(text)).map(([, name]) => name);
+      const found = INTERNAL_REFS.filter(([pattern]) => pattern.test(text)).map(([, name]) => name);
       expect(found).toEqual([]);
     });
   }
