@@ -240,10 +240,9 @@ describe('plan worker and plan run --redis', () => {
     const jobs = new Queue(queue, { connection: redisOptions(redis.url) });
     try {
       await waitFor(run, 'stdout', /"call:start"[^]*"call:start"/);
-      const t = Date.now();
+      // No worker will ever take the jobs: a run that waited for them would hang to the test's timeout.
       run.process.kill('SIGINT');
       expect(await run.exited).toBe(130);
-      expect(Date.now() - t).toBeLessThan(5_000);
       expect(run.stderr).toMatch(/cancelled/);
       expect(await jobs.getJobCounts('wait', 'delayed', 'active', 'prioritized')).toEqual({
         wait: 0,
