@@ -1,5 +1,5 @@
 /**
- * The HTML report in a real headless Chromium (Debian's `chromium` package; .ci/run installs it):
+ * The HTML report in a real headless Chromium (Debian's `chromium` package; npm test installs it when it can):
  * a bundled example run for real, and a 1,000-call run. The pages and a screenshot go to
  * test-output/report/. Without a browser this file fails with a message saying how to get one.
  */
@@ -30,7 +30,7 @@ let browser: Browser;
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `the browser test needs Chromium at ${CHROMIUM}: install it with 'apt-get install -y chromium' (.ci/run does), or point PLAN_CHROMIUM at a Chromium binary`,
+      `the browser test needs Chromium at ${CHROMIUM}: install it with 'apt-get install -y chromium' (npm test does when it can), or point PLAN_CHROMIUM at a Chromium binary`,
     );
   }
   mkdirSync(OUT, { recursive: true });
