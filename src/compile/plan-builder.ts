@@ -12,6 +12,7 @@ import { checkOutputAgainstSchema, checkTool, placeholder } from './call-checks.
 import { DataFlow } from './data-flow.js';
 import { DuplicateIds } from './duplicate-ids.js';
 import { reportCycles, reportMultipleWriters } from './graph-checks.js';
+import { type BareReference, reportMissingDaggers } from './missing-daggers.js';
 import { type Ordering, orderCalls } from './order.js';
 import { type CallSpec, readCall } from './read-call.js';
 
@@ -40,6 +41,7 @@ export class PlanBuilder {
   readonly #flow: DataFlow;
   readonly #ids = new DuplicateIds();
   readonly #parser = createStringParser();
+  readonly #bareReferences: BareReference[] = [];
 
   constructor(private readonly options: PlanBuilderOptions) {
     this.pending = options.diagnostics ?? new DiagnosticList(options.limits.maxDiagnostics);
@@ -59,8 +61,11 @@ export class PlanBuilder {
     const index = this.#flow.calls.length;
     const pointer = joinPointer(callsPointer, index);
     const spec =
-      readCall(raw, { index, pointer, mode, limits, parser: this.#parser }, this.pending) ??
-      placeholder(index, pointer);
+      readCall(
+        raw,
+        { index, pointer, mode, limits, parser: this.#parser, bareReferences: this.#bareReferences },
+        this.pending,
+      ) ?? placeholder(index, pointer);
     this.#ids.add(spec, raw !== null && typeof raw === 'object' && '_id' in raw);
     if (tools && spec.tool !== null) checkTool(spec, tools, mode, this.pending);
     if (stateSchema && spec.outputPath) checkOutputAgainstSchema(spec, stateSchema, this.pending);
@@ -73,6 +78,14 @@ export class PlanBuilder {
     this.#flow.finish();
     const specs = this.#flow.calls;
     this.#ids.report(specs, this.pending);
+    const { input, state, stateSchema } = this.options;
+    reportMissingDaggers(
+      this.#bareReferences,
+      specs,
+      { input, state, stateSchema },
+      this.#parser,
+      this.pending,
+    );
     const ordering = orderCalls(specs);
     if (ordering.order.length < specs.length) reportCycles(specs, ordering.order, this.pending);
     if (this.#flow.overlappingWrites.length > 0) {

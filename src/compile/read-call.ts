@@ -6,6 +6,7 @@ import { joinPointer } from '../language/pointer.js';
 import { checkJson } from '../language/json-value.js';
 import type { Limits } from '../language/limits.js';
 import { DAGGER, type Reference, type StringParser } from '../language/reference.js';
+import { type BareReference, mayBeBareReference } from './missing-daggers.js';
 import type { ArgumentReference, Dependency, OutputPath, ReadBinding } from './types.js';
 
 const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id']);
@@ -40,6 +41,12 @@ export interface ReadCallOptions {
   readonly limits: Limits;
   /** Parses reference strings; one per compile, so equal strings are parsed once. */
   readonly parser: StringParser;
+  /**
+   * Where strings that may be references without their dagger are noted, for W_MISSING_DAGGER
+   * once every call is in; not noted when undefined.
+   * @default undefined
+   */
+  readonly bareReferences?: BareReference[];
 }
 
 /** Checks one call on its own. Returns null when it is not even an object. */
@@ -162,7 +169,7 @@ function scanArguments(
   args: JsonObject,
   callPointer: string,
   id: string,
-  { limits, parser }: ReadCallOptions,
+  { limits, parser, bareReferences, index }: ReadCallOptions,
   diagnostics: DiagnosticSink,
 ): { refs: ArgumentReference[]; literals: string[] } {
   const refs = scratchRefs;
@@ -172,7 +179,12 @@ function scanArguments(
   const stack: { value: unknown; at: string; depth: number }[] = [];
   const visit = (value: unknown, at: string, depth: number) => {
     if (typeof value === 'string') {
-      if (value.indexOf(DAGGER) < 0) return; // the common case: plain text, nothing to parse
+      if (value.indexOf(DAGGER) < 0) {
+        // The common case: plain text, nothing to parse, unless it starts like "state.x".
+        if (bareReferences && mayBeBareReference(value))
+          bareReferences.push({ call: index, at, text: value });
+        return;
+      }
       const parsed = parser.parseString(value);
       switch (parsed.kind) {
         case 'expression':

@@ -22,6 +22,8 @@ export const DIAGNOSTIC_CODES = [
   'E_LIMIT',
   'W_MULTIPLE_WRITERS',
   'W_DAGGER_TEXT',
+  // "state.x" or "$state.x" where †state.x was surely meant: the path is written or given.
+  'W_MISSING_DAGGER',
   // Past limits.maxDiagnostics, only warnings were left out: the plan stays valid.
   'W_LIMIT',
   // A comment or trailing comma in the text: read as space, said where.

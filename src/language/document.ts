@@ -126,6 +126,21 @@ function readPlanMessage(
   pointer: string,
   diagnostics: DiagnosticSink,
 ): { mode: ExecutionMode; calls: unknown[]; callsPointer: string } | null {
+  if (message.plan === undefined && Array.isArray(message.calls)) {
+    // A solution's key in a plan message: say so once, rather than "unknown key" and "needs plan".
+    diagnostics.push(
+      error(
+        'E_SHAPE',
+        joinPointer(pointer, 'calls'),
+        'a plan message holds its calls in "plan", not "calls"',
+        {
+          atKey: true,
+          hint: 'rename "calls" to "plan": {"type": "plan", "plan": [{"_tool": ...}]}',
+        },
+      ),
+    );
+    return null;
+  }
   unknownKeys(message, PLAN_MESSAGE_KEYS, pointer, 'plan message', diagnostics);
   let mode: ExecutionMode = 'eager';
   if (message.mode !== undefined) {
@@ -215,9 +230,11 @@ function readContext(
         plan = readPlanMessage(m, pointer, diagnostics);
         return;
       case 'input':
+        if (wrappedValues(m, 'input', pointer, diagnostics)) return;
         input = merged(input, withinLimits(withoutKey(m, 'type'), pointer, limits, diagnostics));
         return;
       case 'state': {
+        if (wrappedValues(m, 'state', pointer, diagnostics)) return;
         const { schema, ...values } = withoutKey(m, 'type');
         state = merged(state, withinLimits(values, pointer, limits, diagnostics));
         if (schema !== undefined) {
@@ -287,6 +304,39 @@ function readContext(
     callsPointer: found.callsPointer,
     ...extras,
   };
+}
+
+/**
+ * True (with E_SHAPE) when an input or state message wraps its values in a member named after
+ * its type, `{"type": "input", "input": {"city": "Paris"}}`: read as written, that would make
+ * `†input.input.city` of what the model means as `†input.city`. Only a lone wrapper object is
+ * taken for one (a state message may keep its schema beside it); a member of that name among
+ * others is a value like any.
+ */
+function wrappedValues(
+  message: JsonObject,
+  type: 'input' | 'state',
+  pointer: string,
+  diagnostics: DiagnosticSink,
+): boolean {
+  const inner = message[type];
+  if (!isJsonObject(inner)) return false;
+  for (const key of Object.keys(message)) {
+    if (key !== 'type' && key !== type && !(type === 'state' && key === 'schema')) return false;
+  }
+  const example = type === 'input' ? '{"type": "input", "city": "Paris"}' : '{"type": "state", "count": 0}';
+  diagnostics.push(
+    error(
+      'E_SHAPE',
+      joinPointer(pointer, type),
+      `${type === 'input' ? 'an' : 'a'} ${type} message holds its values beside "type", not inside "${type}"`,
+      {
+        atKey: true,
+        hint: `move the members of "${type}" up one level: ${example}${type === 'state' ? ' (with "schema" beside them, if any)' : ''}`,
+      },
+    ),
+  );
+  return true;
 }
 
 /** `{"type": "tool", "tool": "Tool.name"}`: the name, or null (with a diagnostic) when there is none. */

@@ -325,7 +325,7 @@ describe('all diagnostics in one pass', () => {
           { _tool: 'search', _id: 'a', v: '†state.x.', w: '†sate.y', z: '†state.a || †state.b && †state.c' },
           { _tool: 'search', _id: 'p', bad: '†state.__proto__', _outputPath: '†input.z' },
           { _tool: 'think', _output: 'hi', _outputPath: '†state.nope' },
-          { _tool: 'search', _id: 'c1', v: '†state.ok', _outputPath: '†state.out' },
+          { _tool: 'search', _id: 'c1', v: '†state.ok', m: '$state.out', _outputPath: '†state.out' },
           { _tool: 'search', _id: 'c2', v: '†state.out', _outputPath: '†state.ok' },
           { _tool: 'serch', note: 'see †state.ok', deep: [[[[[1]]]]], _outputPath: '†state.x' },
           { _tool: 'search', _outputPath: '†state.x' },
@@ -359,6 +359,7 @@ describe('all diagnostics in one pass', () => {
       'E_ARGS',
       'E_LIMIT',
       'W_DAGGER_TEXT',
+      'W_MISSING_DAGGER',
       'W_MULTIPLE_WRITERS',
     ]) {
       expect(found, code).toContain(code);
