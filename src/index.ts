@@ -41,6 +41,7 @@ export {
   type OutputPath,
   type ReadBinding,
 } from './compile/index.js';
+export { planSchema, type PlanSchemaOptions } from './compile/plan-schema.js';
 
 // Tools.
 export {

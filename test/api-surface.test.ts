@@ -67,6 +67,7 @@ const ENTRIES: readonly Entry[] = [
       'loadToolsFile',
       'parseContext',
       'parsePlan',
+      'planSchema',
       'resolveLimits',
       'run',
       'simulate',

@@ -12,6 +12,7 @@
  */
 import { type CompileResult, compile } from '../compile/compile.js';
 import type { CompiledPlan } from '../compile/types.js';
+import { planSchema } from '../compile/plan-schema.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
@@ -28,7 +29,6 @@ import { LATENT_PROMPT, SOLVE_PROMPT } from './prompts.js';
 import { annotatedReadOnly, SideEffectLedger } from './side-effect-ledger.js';
 import { solveContextText } from './solve-context.js';
 import { checkSolveOptions, solveStart } from './solve-start.js';
-import { solutionSchema } from './solution-schema.js';
 
 export interface SolveOptions {
   /**
@@ -193,7 +193,9 @@ export async function solve(
       ...(options.history ?? []),
       { role: 'user', content: solveContextText(context) },
     ];
-    const format = { name: 'solution', schema: solutionSchema(tools, outputSchemaOf(options)) };
+    // Over exactly the tools offered now, so the model cannot name one that does not exist.
+    const schema = planSchema(tools, { shape: 'solution', mode, ...outputSchemaOf(options) });
+    const format = { name: 'solution', schema };
     const answer = await askForSolution(deps, messages, format, {
       tools,
       input,

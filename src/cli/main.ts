@@ -12,6 +12,13 @@ import type { WorkerFlags } from './commands/worker.js';
 import { GRAPH_FORMATS, type GraphFlags, graphCommand } from './commands/graph.js';
 import { RUN_MODES, type RunFlags, runCommand } from './commands/run.js';
 import { type SimulateFlags, simulateCommand } from './commands/simulate.js';
+import {
+  PLAN_SCHEMA_FORMATS,
+  PLAN_SCHEMA_MODES,
+  PLAN_SCHEMA_SHAPES,
+  type SchemaFlags,
+  schemaCommand,
+} from './commands/schema.js';
 import { type ValidateFlags, validateCommand } from './commands/validate.js';
 import { collect, withMcpServers } from './mcp-servers.js';
 import { ExitCode } from './exit-codes.js';
@@ -219,6 +226,30 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--queue <name>', 'with --redis: the queue (default: planmode)')
     .action(async (file: string, flags: RunFlags) =>
       setExitCode(await withMcpServers(flags, io, (f) => runCommand(file, f, io))),
+    );
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of a plan over exactly these tools, for structured output')
+    .option('--tools <file>', 'tools: a .json manifest {"tools": [...]} or a .js/.mjs module exporting tools')
+    .option('--load-timeout <ms>', LOAD_TIMEOUT_HELP)
+    .option('--mcp <command>', MCP_HELP, collect)
+    .addOption(
+      new Option('--mode <mode>', 'lazy plans carry no _output (default: eager)').choices(PLAN_SCHEMA_MODES),
+    )
+    .addOption(
+      new Option(
+        '--format <format>',
+        "openai-strict: OpenAI's strict structured outputs (default: json-schema)",
+      ).choices(PLAN_SCHEMA_FORMATS),
+    )
+    .addOption(
+      new Option('--shape <shape>', 'the call array, or a solution {calls, output} (default: calls)').choices(
+        PLAN_SCHEMA_SHAPES,
+      ),
+    )
+    .action(async (flags: SchemaFlags) =>
+      setExitCode(await withMcpServers(flags, io, (f) => schemaCommand(f, io))),
     );
 
   program

@@ -1,0 +1,392 @@
+/**
+ * The JSON Schema of a plan over exactly a given set of tools, for constrained decoding: a
+ * model whose output follows it can only name those tools, with their own arguments, and write
+ * references and output paths that parse. Each call is one branch of an `anyOf` told apart by
+ * `_tool: {const: name}`; every top-level argument also admits a reference expression.
+ *
+ * Two formats. `json-schema` embeds each tool's argument schemas as they are. `openai-strict`
+ * rewrites them into the subset OpenAI's structured outputs accept in strict mode: every object
+ * closed (`additionalProperties: false`) with every property required (an optional one becomes
+ * `<schema> | null`), `anyOf` only (a `oneOf` becomes `anyOf`; `allOf`, `not`, `if`, `$ref` are
+ * dropped, so the schema may admit more than the tool does: the compiler still checks every
+ * argument), an object root, at most 10 levels of nesting and 5000 properties. A schema that
+ * says nothing about its type becomes "any JSON scalar" (strict mode has no "anything"), and
+ * what sits deeper than the nesting limit becomes that too.
+ *
+ * The tools' schemas come from tools files and MCP servers, so the rewrite walks them with an
+ * explicit stack and a node budget: a schema deep or large enough to matter cannot overflow the
+ * stack or run unbounded.
+ */
+import { setOwnProperty } from '../language/set-own-property.js';
+import { ToolRegistry } from '../tools/registry.js';
+import type { JsonSchema, Tool } from '../tools/tool.js';
+
+export const PLAN_SCHEMA_MODES = ['eager', 'lazy'] as const;
+export const PLAN_SCHEMA_FORMATS = ['json-schema', 'openai-strict'] as const;
+export const PLAN_SCHEMA_SHAPES = ['calls', 'solution'] as const;
+
+export interface PlanSchemaOptions {
+  /**
+   * eager: a latent tool's call may carry `_output` (its result, written by the model); lazy:
+   * no call may.
+   * @default 'eager'
+   */
+  readonly mode?: (typeof PLAN_SCHEMA_MODES)[number];
+  /**
+   * `json-schema`: the tools' schemas as they are. `openai-strict`: rewritten for OpenAI's
+   * strict structured outputs (and usable as an Anthropic tool input schema: its root is an
+   * object). In strict mode an optional key the model leaves out comes back as `null`.
+   * @default 'json-schema'
+   */
+  readonly format?: (typeof PLAN_SCHEMA_FORMATS)[number];
+  /**
+   * `calls`: the bare call array (with `openai-strict`, whose root must be an object, the
+   * object `{calls: [...]}`). `solution`: `{calls, output}`, the plan loop's answer.
+   * @default 'calls'
+   */
+  readonly shape?: (typeof PLAN_SCHEMA_SHAPES)[number];
+  /**
+   * Schema of a solution's final `output` (shape `solution` only); `null` is always allowed.
+   * @default {} (any JSON value)
+   */
+  readonly outputSchema?: JsonSchema;
+}
+
+/** OpenAI's strict-mode limits (its structured-outputs guide). */
+export const STRICT_LIMITS = {
+  /** Levels of object and array nesting, the root included. */
+  maxDepth: 10,
+  maxProperties: 5000,
+  maxEnumValues: 1000,
+} as const;
+
+/** Most schema nodes the strict rewrite visits, over all tools: bounds the work on untrusted schemas. */
+const MAX_NODES = 100_000;
+
+const STRICT_FORMATS = new Set([
+  'date-time',
+  'time',
+  'date',
+  'duration',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uuid',
+]);
+const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
+const META_KEYS = ['_tool', '_id', '_outputPath', '_output'];
+
+// The reference grammar as a linear pattern (no nested quantifiers that can backtrack badly).
+const SEGMENT = String.raw`(?:\.(?:[A-Za-z_$][A-Za-z0-9_$-]*|[0-9]+)|\[[0-9]+\]|\["(?:[^"\\]|\\.)*"\])`;
+const READ_SEGMENT = String.raw`(?:${SEGMENT}|\[\*\])`;
+const READ = `†(?:input|state)${READ_SEGMENT}*`;
+const WRITE = `†state${SEGMENT}*`;
+const expression = (ref: string) => String.raw`^(?:${ref}(?:\s*\|\|\s*${ref})*|${ref}(?:\s*&&\s*${ref})*)$`;
+
+/** A reference expression: `†input.<path>` or `†state.<path>`, alternatives with `||` or all with `&&`. */
+export const REFERENCE_PATTERN = expression(READ);
+/** An `_outputPath`: `†state.<path>`, alternatives with `||` or fan-out with `&&`; no `[*]`. */
+export const OUTPUT_PATH_PATTERN = expression(WRITE);
+/** An `_id`: any non-empty string. */
+export const ID_PATTERN = String.raw`^[\s\S]+$`;
+
+const REFERENCE = {
+  type: 'string',
+  pattern: REFERENCE_PATTERN,
+  description: 'A reference to data: †input.<path> or †state.<path>',
+};
+const OUTPUT_PATH = {
+  type: 'string',
+  pattern: OUTPUT_PATH_PATTERN,
+  description:
+    'Where the result goes: †state.<path>; alternatives with || (first: the plain result, last: an error), all paths with &&',
+};
+const ID = { type: 'string', pattern: ID_PATTERN, description: 'Optional stable id of the call' };
+const NULL = { type: 'null' };
+
+/** The strict stand-in for "any value": strict mode cannot say "anything". */
+function anyScalar(description?: string): Record<string, unknown> {
+  return {
+    anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, NULL],
+    ...(description !== undefined && { description }),
+  };
+}
+
+/**
+ * The JSON Schema of a plan over exactly these tools.
+ * @throws {TypeError} for an option value that is not one of its choices.
+ * @throws {RangeError} (`openai-strict`) when the tools need more properties or enum values than
+ *   strict mode allows, or their schemas are too large to rewrite.
+ */
+export function planSchema(
+  tools: ToolRegistry | Iterable<Tool>,
+  options: PlanSchemaOptions = {},
+): Record<string, unknown> {
+  const mode = choice('mode', options.mode, PLAN_SCHEMA_MODES, 'eager');
+  const format = choice('format', options.format, PLAN_SCHEMA_FORMATS, 'json-schema');
+  const shape = choice('shape', options.shape, PLAN_SCHEMA_SHAPES, 'calls');
+  const strict = format === 'openai-strict';
+  const registry = ToolRegistry.from(tools);
+  const budget: Budget = { nodes: 0, properties: 0, enumValues: 0 };
+  // Nesting level of a call object: root object (1), calls array (2), call (3).
+  const callDepth = 3;
+  const calls = registry.tools().map((tool) => {
+    // The call's own keys and the `_tool` enum count against strict mode's limits.
+    budget.enumValues++;
+    return strict ? strictCall(tool, mode, callDepth, budget) : plainCall(tool, mode);
+  });
+  const callArray = {
+    type: 'array',
+    description: 'Tool calls to run; results flow between them through †state paths',
+    ...(calls.length === 0
+      ? { maxItems: 0, items: strict ? closedObject({}, []) : {} }
+      : { items: calls.length === 1 ? calls[0] : { anyOf: calls } }),
+  };
+  if (shape === 'calls' && !strict) return callArray;
+  const properties: Record<string, unknown> = { calls: callArray };
+  if (shape === 'solution') {
+    const output = options.outputSchema ?? {};
+    properties.output = {
+      description: 'The final answer once the task is done, else null',
+      anyOf: strict ? nullable(toStrict(output, 1, budget)).anyOf : [NULL, withoutDialect(output)],
+    };
+  }
+  if (strict) checkLimits(budget, Object.keys(properties).length);
+  return closedObject(properties, Object.keys(properties));
+}
+
+interface Budget {
+  nodes: number;
+  properties: number;
+  enumValues: number;
+}
+
+function choice<T extends string>(name: string, value: unknown, choices: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!(choices as readonly unknown[]).includes(value)) {
+    throw new TypeError(
+      `planSchema: ${name} must be one of ${choices.join(', ')}, not ${JSON.stringify(value)}`,
+    );
+  }
+  return value as T;
+}
+
+function checkLimits(budget: Budget, rootProperties: number): void {
+  const properties = budget.properties + rootProperties;
+  if (properties > STRICT_LIMITS.maxProperties) {
+    throw new RangeError(
+      `planSchema: these tools need ${properties} properties; OpenAI strict mode allows ${STRICT_LIMITS.maxProperties}: offer fewer tools or use format 'json-schema'`,
+    );
+  }
+  if (budget.enumValues > STRICT_LIMITS.maxEnumValues) {
+    throw new RangeError(
+      `planSchema: these tools need ${budget.enumValues} enum values; OpenAI strict mode allows ${STRICT_LIMITS.maxEnumValues}: offer fewer tools or use format 'json-schema'`,
+    );
+  }
+}
+
+function closedObject(properties: Record<string, unknown>, required: string[]): Record<string, unknown> {
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+function toolConst(tool: Tool): Record<string, unknown> {
+  return { type: 'string', const: tool.name, ...(tool.description && { description: tool.description }) };
+}
+
+function inputOf(tool: Tool): Record<string, unknown> {
+  return typeof tool.inputSchema === 'object' ? tool.inputSchema : {};
+}
+
+function declaredProperties(input: Record<string, unknown>): [string, unknown][] {
+  const declared = input.properties;
+  if (typeof declared !== 'object' || declared === null || Array.isArray(declared)) return [];
+  // Meta keys are the plan's own, whatever a tool declares under those names.
+  return Object.entries(declared).filter(([name]) => !name.startsWith('_'));
+}
+
+function requiredOf(input: Record<string, unknown>): Set<string> {
+  return new Set(Array.isArray(input.required) ? input.required.filter((n) => typeof n === 'string') : []);
+}
+
+function plainCall(tool: Tool, mode: string): Record<string, unknown> {
+  const input = inputOf(tool);
+  const properties: Record<string, unknown> = { _tool: toolConst(tool), _id: ID, _outputPath: OUTPUT_PATH };
+  if (tool.latent && mode === 'eager') {
+    const output = typeof tool.outputSchema === 'object' ? withoutDialect(tool.outputSchema) : {};
+    properties._output = {
+      allOf: [output],
+      description: "The result, written by you (this tool's result comes from the model)",
+    };
+  }
+  for (const [name, schema] of declaredProperties(input)) {
+    setOwnProperty(properties, name, { anyOf: [withoutDialect(schema as JsonSchema), REFERENCE] });
+  }
+  const required = [...requiredOf(input)].filter((name) => !name.startsWith('_'));
+  return {
+    type: 'object',
+    properties,
+    required: ['_tool', ...required],
+    // Other keys are what the tool's schema says; other `_` keys are never meta.
+    additionalProperties: input.additionalProperties ?? true,
+    propertyNames: {
+      anyOf: [{ not: { pattern: '^_' } }, { enum: META_KEYS.filter((key) => key in properties) }],
+    },
+  };
+}
+
+function strictCall(tool: Tool, mode: string, depth: number, budget: Budget): Record<string, unknown> {
+  const input = inputOf(tool);
+  const required = requiredOf(input);
+  const properties: Record<string, unknown> = {
+    _tool: toolConst(tool),
+    _id: nullable(ID),
+    _outputPath: nullable(OUTPUT_PATH),
+  };
+  if (tool.latent && mode === 'eager') {
+    const output = toStrict(tool.outputSchema ?? {}, depth, budget);
+    properties._output = {
+      ...nullable(output),
+      description:
+        "The result, written by you (this tool's result comes from the model); null when not written",
+    };
+  }
+  for (const [name, schema] of declaredProperties(input)) {
+    const value = toStrict(schema, depth, budget);
+    const alternatives = [...branches(value), REFERENCE, ...(required.has(name) ? [] : [NULL])];
+    setOwnProperty(properties, name, { anyOf: alternatives });
+  }
+  budget.properties += Object.keys(properties).length;
+  return closedObject(properties, Object.keys(properties));
+}
+
+/** A schema's alternatives, so that wrapping it in another `anyOf` adds no level. */
+function branches(schema: Record<string, unknown>): unknown[] {
+  const keys = Object.keys(schema).filter((key) => key !== 'description');
+  return keys.length === 1 && Array.isArray(schema.anyOf) ? schema.anyOf : [schema];
+}
+
+function nullable(schema: Record<string, unknown>): { anyOf: unknown[] } & Record<string, unknown> {
+  return {
+    anyOf: [...branches(schema), NULL],
+    ...(typeof schema.description === 'string' && { description: schema.description }),
+  };
+}
+
+/** A sub-schema without its own `$schema`: inside another schema only the root may name one. */
+function withoutDialect(schema: JsonSchema): JsonSchema {
+  if (typeof schema !== 'object' || !('$schema' in schema)) return schema;
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+interface Task {
+  readonly schema: unknown;
+  /** Levels of object and array nesting of the container this schema's value sits in. */
+  readonly depth: number;
+  readonly put: (schema: Record<string, unknown>) => void;
+}
+
+/**
+ * `schema` rewritten into strict mode's subset, for a value nested inside `depth` levels.
+ * Iterative: each task fills one node and pushes its children.
+ */
+function toStrict(schema: unknown, depth: number, budget: Budget): Record<string, unknown> {
+  let result: Record<string, unknown> = anyScalar();
+  const stack: Task[] = [{ schema, depth, put: (s) => (result = s) }];
+  while (stack.length > 0) {
+    const task = stack.pop()!;
+    if (++budget.nodes > MAX_NODES) {
+      throw new RangeError(
+        `planSchema: the tools' schemas have more than ${MAX_NODES} nodes; offer fewer tools or use format 'json-schema'`,
+      );
+    }
+    task.put(strictNode(task, stack, budget));
+  }
+  return result;
+}
+
+function strictNode(task: Task, stack: Task[], budget: Budget): Record<string, unknown> {
+  const source = task.schema;
+  if (typeof source !== 'object' || source === null || Array.isArray(source)) return anyScalar();
+  const s = source as Record<string, unknown>;
+  const description = typeof s.description === 'string' ? s.description : undefined;
+  const out: Record<string, unknown> = description === undefined ? {} : { description };
+  const types = typesOf(s.type);
+
+  if (Array.isArray(s.enum) && s.enum.length > 0 && s.enum.every(isScalar)) {
+    budget.enumValues += s.enum.length;
+    return { ...(types.length > 0 && { type: typeValue(types) }), ...out, enum: [...s.enum] };
+  }
+  if ('const' in s && isScalar(s.const)) {
+    budget.enumValues++;
+    return { ...(types.length > 0 && { type: typeValue(types) }), ...out, const: s.const };
+  }
+  const alternatives = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
+  if (alternatives && alternatives.length > 0) {
+    const filled: unknown[] = new Array(alternatives.length);
+    alternatives.forEach((alternative, i) =>
+      stack.push({ schema: alternative, depth: task.depth, put: (child) => (filled[i] = child) }),
+    );
+    out.anyOf = filled;
+    return out;
+  }
+  if (types.length === 0) return anyScalar(description);
+  const nested = task.depth + 1;
+  if ((types.includes('object') || types.includes('array')) && nested > STRICT_LIMITS.maxDepth) {
+    const scalars = types.filter((type) => type !== 'object' && type !== 'array');
+    return scalars.length > 0 ? { ...out, type: typeValue(scalars) } : anyScalar(description);
+  }
+  out.type = typeValue(types);
+  if (types.includes('object')) {
+    const required = requiredOf(s);
+    const properties: Record<string, unknown> = {};
+    const names: string[] = [];
+    const declared = s.properties;
+    if (typeof declared === 'object' && declared !== null && !Array.isArray(declared)) {
+      for (const [name, child] of Object.entries(declared)) {
+        names.push(name);
+        setOwnProperty(properties, name, null); // keeps the declared order; filled below
+        budget.properties++;
+        const optional = !required.has(name);
+        stack.push({
+          schema: child,
+          depth: nested,
+          put: (value) => setOwnProperty(properties, name, optional ? nullable(value) : value),
+        });
+      }
+    }
+    Object.assign(out, { properties, required: names, additionalProperties: false });
+  }
+  if (types.includes('array')) {
+    const items = s.items;
+    out.items = anyScalar();
+    if (typeof items === 'object' && items !== null && !Array.isArray(items)) {
+      stack.push({ schema: items, depth: nested, put: (value) => (out.items = value) });
+    }
+    for (const key of ['minItems', 'maxItems']) if (typeof s[key] === 'number') out[key] = s[key];
+  }
+  if (types.includes('string')) {
+    if (typeof s.pattern === 'string') out.pattern = s.pattern;
+    if (typeof s.format === 'string' && STRICT_FORMATS.has(s.format)) out.format = s.format;
+  }
+  if (types.includes('number') || types.includes('integer')) {
+    for (const key of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']) {
+      if (typeof s[key] === 'number') out[key] = s[key];
+    }
+  }
+  return out;
+}
+
+function typesOf(type: unknown): string[] {
+  const list = Array.isArray(type) ? type : [type];
+  return list.filter((t): t is string => typeof t === 'string' && JSON_TYPES.has(t));
+}
+
+function typeValue(types: string[]): string | string[] {
+  return types.length === 1 ? types[0]! : types;
+}
+
+function isScalar(value: unknown): boolean {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}
