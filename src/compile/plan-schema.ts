@@ -224,6 +224,12 @@ function plainCall(tool: Tool, mode: string): Record<string, unknown> {
   }
   const required = [...requiredOf(input)].filter((name) => !name.startsWith('_'));
   return {
+    // The arguments' local `#/$defs/...` references keep pointing at the tool's definitions.
+    ...(hasDefinitions(input) && {
+      $id: resourceId('input', tool.name),
+      ...('$defs' in input && { $defs: input.$defs }),
+      ...('definitions' in input && { definitions: input.definitions }),
+    }),
     type: 'object',
     properties,
     required: ['_tool', ...required],
@@ -271,6 +277,15 @@ function nullable(schema: Record<string, unknown>): { anyOf: unknown[] } & Recor
     anyOf: [...branches(schema), NULL],
     ...(typeof schema.description === 'string' && { description: schema.description }),
   };
+}
+
+function hasDefinitions(schema: Record<string, unknown>): boolean {
+  return '$defs' in schema || 'definitions' in schema;
+}
+
+function resourceId(kind: string, tool: string): string {
+  // An ordinary URL (never fetched): ajv resolves `#/...` against it, which it cannot do for a URN.
+  return `https://planmode.invalid/tools/${encodeURIComponent(tool)}/${kind}.json`;
 }
 
 /** A sub-schema without its own `$schema`: inside another schema only the root may name one. */

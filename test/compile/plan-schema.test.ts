@@ -203,6 +203,32 @@ describe('planSchema', () => {
     expect(() => planSchema(tools, { mode: 'fast' })).toThrow(TypeError);
   });
 
+  it("keeps a tool's local $defs references working (plain format) and drops them in strict form", () => {
+    const defined: Tool = {
+      name: 'book',
+      latent: true,
+      inputSchema: {
+        type: 'object',
+        $defs: { when: { type: 'string', pattern: '^[0-9]{4}-' } },
+        properties: { date: { $ref: '#/$defs/when' } },
+        required: ['date'],
+      },
+      outputSchema: { type: 'boolean' },
+    };
+    const valid = ajv().compile(planSchema([defined]));
+    expect(valid([{ _tool: 'book', date: '2026-01-01', _output: true }])).toBe(true);
+    expect(valid([{ _tool: 'book', date: 'soon' }])).toBe(false);
+    expect(valid([{ _tool: 'book', date: '2026-01-01', _output: 'yes' }])).toBe(false);
+    expect(valid([{ _tool: 'book', date: '†input.date' }])).toBe(true);
+    const strict = planSchema([defined], { format: 'openai-strict' });
+    expect(strictModeViolations(strict)).toEqual([]);
+    expect(
+      ajv().validate(strict, {
+        calls: [{ _tool: 'book', _id: null, _outputPath: null, _output: true, date: 'x' }],
+      }),
+    ).toBe(true);
+  });
+
   it('offers no call at all when there is no tool', () => {
     const schema = planSchema([], { format: 'openai-strict' });
     expect(strictModeViolations(schema)).toEqual([]);
