@@ -14,6 +14,7 @@ import { error, type DiagnosticSink } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import { coveredPath, formatPath, getAtPath, type Path, type PathSegment } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
+import { BranchGuards } from './exclusive-branches.js';
 import { nearest } from './nearest.js';
 import { PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
 import type { CallSpec } from './read-call.js';
@@ -74,6 +75,16 @@ export class DataFlow {
   readonly #scratchDependencies: Dependency[] = [];
   readonly #scratchWriters: number[] = [];
   #adding = -1;
+  /** Which calls run only on one alternative of a branching call. */
+  readonly #branches = new BranchGuards();
+  /**
+   * Writers of exactly one path on exclusive alternatives are not ordered after each other
+   * (they never both run): the node's lastWriter and these share it, and a reader waits for all.
+   */
+  readonly #coWriters = new Map<TrieNode, number[]>();
+  /** What the writers of a node were ordered after there: an exclusive writer inherits it. */
+  readonly #base = new Map<TrieNode, Dependency[]>();
+  #collected: Dependency[] | null = null;
 
   constructor(
     private readonly options: DataFlowOptions,
@@ -95,11 +106,26 @@ export class DataFlow {
     for (const argument of call.refs) {
       for (const ref of argument.expression.refs) this.#bindRead(i, ref, argument.at);
     }
+    this.#branches.add(i, call, this.#scratchReads, this.#calls, (path) => this.#stateEmptyAt(path.segments));
     const output = call.outputPath;
     if (output) for (const ref of output.refs) this.#bindWrite(i, ref);
     call.reads = this.#scratchReads.length === 0 ? [] : this.#scratchReads.slice();
     call.dependencies = this.#scratchDependencies.length === 0 ? [] : this.#scratchDependencies.slice();
     this.#adding = -1;
+  }
+
+  /** Per call, 1 when it runs in no scenario (see BranchGuards.neverRuns). */
+  get neverRuns(): readonly number[] {
+    return this.#branches.neverRuns;
+  }
+
+  /** True when calls a and b can never both run (guarded by different alternatives of one call). */
+  exclusive(a: number, b: number): boolean {
+    return this.#branches.exclusive(a, b);
+  }
+
+  #stateEmptyAt(segments: readonly PathSegment[]): boolean {
+    return getAtPath(this.options.state, segments) === undefined;
   }
 
   /** Binds the forward references; afterwards every call's reads and dependencies are final. */
@@ -110,9 +136,9 @@ export class DataFlow {
   #depend(i: number, from: number, kind: Dependency['kind'], path: string, shared?: Dependency): void {
     if (from === i || this.#marked[from] === i) return;
     this.#marked[from] = i;
-    (i === this.#adding ? this.#scratchDependencies : this.#calls[i]!.dependencies).push(
-      shared ?? { from, kind, path },
-    );
+    const dependency = shared ?? { from, kind, path };
+    (i === this.#adding ? this.#scratchDependencies : this.#calls[i]!.dependencies).push(dependency);
+    this.#collected?.push(dependency);
   }
 
   #bindRead(i: number, ref: Reference, at: string): void {
@@ -150,30 +176,76 @@ export class DataFlow {
 
   #bindWrite(i: number, ref: Reference): void {
     const segments = ref.segments as PathSegment[];
+    let node = ref.slot as TrieNode | undefined;
+    if (!node || node.detached) {
+      node = this.#frontier.ensure(segments);
+      ref.slot = node;
+    }
+    const target = node;
+    if (!this.#stateEmptyAt(segments)) this.#branches.unclean(i);
+    // A write on one alternative over writes only on others, with nothing written or read
+    // below it since: no order between them, they never both run. It is ordered after what
+    // they were ordered after here instead, and after the readers since.
+    const exclusive =
+      target.lastWriter !== NO_WRITER &&
+      target.lastWriter !== i &&
+      !target.children?.size &&
+      this.#branches.guarded(i) &&
+      this.#writersAt(target).every((w) => w === i || this.#branches.exclusive(i, w));
+    const keepBase = this.#branches.guarded(i);
+    const collected: Dependency[] = [];
+    if (keepBase) this.#collected = collected;
     const collect = (node: TrieNode) => {
       const w = node.lastWriter;
       if (w !== NO_WRITER && w !== i) {
-        if (this.#marked[w] !== i) this.overlappingWrites.push({ earlier: w, later: i, path: ref.text });
-        this.#depend(i, w, 'order', ref.text);
+        this.#branches.unclean(i);
+        if (node === target && exclusive) {
+          const base = this.#base.get(node);
+          if (base) for (const d of base) this.#depend(i, d.from, 'order', ref.text);
+        } else {
+          for (const v of this.#writersAt(node)) {
+            if (v === i) continue;
+            if (this.#marked[v] !== i) this.overlappingWrites.push({ earlier: v, later: i, path: ref.text });
+            this.#depend(i, v, 'order', ref.text);
+          }
+        }
       }
       if (node.readers >= 0)
         this.#readers.forEach(node.readers, (r) => this.#depend(i, r, 'order', ref.text));
     };
-    let node = ref.slot as TrieNode | undefined;
-    if (node && !node.detached) {
-      for (let up: TrieNode | null = node; up; up = up.parent) collect(up);
-    } else {
-      node = this.#frontier.ensure(segments, collect);
-      ref.slot = node;
-    }
-    PathTrie.forEachDescendant(node, (d) => {
+    const chain: TrieNode[] = [];
+    for (let up: TrieNode | null = target; up; up = up.parent) chain.push(up);
+    for (let k = chain.length - 1; k >= 0; k--) collect(chain[k]!);
+    PathTrie.forEachDescendant(target, (d) => {
       collect(d);
       d.detached = true;
+      if (this.#coWriters.size > 0) this.#coWriters.delete(d);
+      if (this.#base.size > 0) this.#base.delete(d);
     });
-    node.children = null;
-    node.readers = -1;
-    node.lastWriter = i;
+    this.#collected = null;
+    if (exclusive) {
+      const co = this.#coWriters.get(target);
+      if (co) co.push(target.lastWriter);
+      else this.#coWriters.set(target, [target.lastWriter]);
+      const base = this.#base.get(target);
+      if (base) base.push(...collected);
+      else if (collected.length > 0) this.#base.set(target, collected);
+    } else {
+      if (this.#coWriters.size > 0) this.#coWriters.delete(target);
+      if (keepBase) this.#base.set(target, collected);
+      else if (this.#base.size > 0) this.#base.delete(target);
+    }
+    target.children = null;
+    target.readers = -1;
+    target.lastWriter = i;
     this.#all = undefined; // the full index, if built, is stale now
+  }
+
+  /** The node's last writer and the exclusive writers beside it. */
+  #writersAt(node: TrieNode): readonly number[] {
+    const co = this.#coWriters.size > 0 ? this.#coWriters.get(node) : undefined;
+    if (!co) return node.lastWriter === NO_WRITER ? NO_WRITERS : [node.lastWriter];
+    return [...co, node.lastWriter];
   }
 
   /**
@@ -192,6 +264,8 @@ export class DataFlow {
     if (node?.detached) node = undefined;
     if (node) {
       for (let up: TrieNode | null = node; up; up = up.parent) {
+        // Exclusive writers beside the last one came before it: array order.
+        if (this.#coWriters.size > 0) this.#pushCoWriters(up, self, out);
         if (up.lastWriter !== NO_WRITER && up.lastWriter !== self) out.push(up.lastWriter);
       }
     } else {
@@ -199,6 +273,7 @@ export class DataFlow {
       node = this.#frontier.root;
       for (let k = 0; ; k++) {
         const w = node.lastWriter;
+        if (this.#coWriters.size > 0) this.#pushCoWriters(node, self, out);
         if (w !== NO_WRITER && w !== self) out.push(w);
         if (k === segments.length) break;
         node = node.child(segments[k]!);
@@ -208,6 +283,7 @@ export class DataFlow {
     }
     if (node?.children) {
       PathTrie.forEachDescendant(node, (d) => {
+        if (this.#coWriters.size > 0) this.#pushCoWriters(d, self, out);
         if (d.lastWriter !== NO_WRITER && d.lastWriter !== self) out.push(d.lastWriter);
       });
     }
@@ -216,6 +292,11 @@ export class DataFlow {
     else if (out.length === 1 && node && node.lastWriter === out[0]) writers = soleWriter(node);
     else writers = out.slice();
     return { writers, node };
+  }
+
+  #pushCoWriters(node: TrieNode, self: number, out: number[]): void {
+    const co = this.#coWriters.get(node);
+    if (co) for (const w of co) if (w !== self) out.push(w);
   }
 
   /** Every write of every call so far, by path. */
@@ -245,13 +326,18 @@ export class DataFlow {
       const list = node.writers;
       if (!list) return;
       // Every writer here comes after the reader (none came before, or the read would be
-      // bound already), and writers of one path are chained, so the last one stands for all.
+      // bound already), and writers of one path are chained, so the last one stands for all,
+      // along with the ones just before it on other alternatives (not ordered before it).
       let k = list.length - 1;
       if (list[k] === i) {
         selfWrites = true;
         k--;
       }
-      if (k >= 0) writers.push(list[k]!);
+      if (k < 0) return;
+      const last = list[k]!;
+      let first = k;
+      while (first > 0 && list[first - 1] !== i && this.#branches.exclusive(last, list[first - 1]!)) first--;
+      for (let j = first; j <= k; j++) writers.push(list[j]!);
     };
     const all = this.#fullIndex();
     const node = all.walk(path.segments, take);

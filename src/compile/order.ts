@@ -12,16 +12,23 @@ export interface HasDependencies {
 export interface Ordering {
   /** Call indices in a topological order; shorter than n when there is a cycle. */
   readonly order: number[];
-  /** Depth of each call (0 without dependencies); -1 for calls on or after a cycle. */
+  /**
+   * Depth of each call (0 without dependencies, 1 more than its deepest dependency); -1 for
+   * calls on or after a cycle.
+   */
   readonly levels: number[];
-  /** Longest chain of dependent calls, first to last. */
+  /** Longest chain of dependent calls that can all run in one scenario, first to last. */
   readonly criticalPath: number[];
   /** Successors in compressed form: call i's are `targets[offsets[i]..offsets[i+1]]`. */
   readonly offsets: Int32Array;
   readonly targets: Int32Array;
 }
 
-export function orderCalls(calls: readonly HasDependencies[]): Ordering {
+/**
+ * @param neverRuns per call, 1 when it runs in no scenario: it adds no depth and ends no
+ *   critical path, but passes on the wait for what it follows (as a skipped call in a run).
+ */
+export function orderCalls(calls: readonly HasDependencies[], neverRuns?: readonly number[]): Ordering {
   const n = calls.length;
   const indegree = new Int32Array(n);
   const offsets = new Int32Array(n + 1);
@@ -39,19 +46,26 @@ export function orderCalls(calls: readonly HasDependencies[]): Ordering {
   for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(i);
   const order: number[] = [];
   const levels = new Array<number>(n).fill(-1);
+  // Calls that run on the longest chain into each call: the critical path's measure. A call
+  // that never runs counts none but passes its own wait on. Levels stay the plain depth, so
+  // every edge goes down a level (what a drawing by levels needs).
+  const depth = new Int32Array(n);
   const via = new Int32Array(n).fill(-1);
   while (heap.size > 0) {
     const v = heap.pop();
     order.push(v);
     let level = 0;
+    let longest = 0;
     for (const d of calls[v]!.dependencies) {
-      const l = levels[d.from]! + 1;
-      if (l > level || (l === level && via[v]! > d.from)) {
-        level = l;
+      level = Math.max(level, levels[d.from]! + 1);
+      const l = depth[d.from]! + (neverRuns?.[d.from] === 1 ? 0 : 1);
+      if (via[v]! < 0 || l > longest || (l === longest && via[v]! > d.from)) {
+        longest = l;
         via[v] = d.from;
       }
     }
     levels[v] = level;
+    depth[v] = longest;
     for (let k = offsets[v]!; k < offsets[v + 1]!; k++) {
       const w = targets[k]!;
       if (--indegree[w]! === 0) heap.push(w);
@@ -59,9 +73,11 @@ export function orderCalls(calls: readonly HasDependencies[]): Ordering {
   }
 
   let end = -1;
-  for (const v of order) if (end < 0 || levels[v]! > levels[end]!) end = v;
+  for (const v of order) {
+    if (neverRuns?.[v] !== 1 && (end < 0 || depth[v]! > depth[end]!)) end = v;
+  }
   const criticalPath: number[] = [];
-  for (let v = end; v >= 0; v = via[v]!) criticalPath.push(v);
+  for (let v = end; v >= 0; v = via[v]!) if (neverRuns?.[v] !== 1) criticalPath.push(v);
   criticalPath.reverse();
   return { order, levels, criticalPath, offsets, targets };
 }

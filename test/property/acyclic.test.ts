@@ -27,12 +27,28 @@ function checkPlan(plan: CompiledPlan): void {
     expect(plan.levels[call.index]).toBe(expected);
     maxLevel = Math.max(maxLevel, expected);
   }
-  // The critical path is a chain of dependencies as long as the deepest level.
-  expect(plan.criticalPath).toHaveLength(maxLevel + 1);
+  // The critical path is a chain of dependencies no longer than the deepest level: as long,
+  // unless a call on the deepest chain needs two alternatives of one branch and never runs
+  // (it is left out, and the chain goes on through it).
+  expect(plan.criticalPath.length).toBeLessThanOrEqual(maxLevel + 1);
   for (let k = 1; k < plan.criticalPath.length; k++) {
-    const call = plan.calls[plan.criticalPath[k]!]!;
-    expect(call.dependencies.map((d) => d.from)).toContain(plan.criticalPath[k - 1]);
+    expect(upstream(plan, plan.criticalPath[k]!).has(plan.criticalPath[k - 1]!)).toBe(true);
   }
+}
+
+/** Every call that `call` waits for, directly or not. */
+function upstream(plan: CompiledPlan, call: number): Set<number> {
+  const seen = new Set<number>();
+  const stack = [call];
+  while (stack.length > 0) {
+    for (const d of plan.calls[stack.pop()!]!.dependencies) {
+      if (!seen.has(d.from)) {
+        seen.add(d.from);
+        stack.push(d.from);
+      }
+    }
+  }
+  return seen;
 }
 
 describe('the oracle', () => {
