@@ -17,6 +17,9 @@ export const DIAGNOSTIC_CODES = [
   'E_UNRESOLVED',
   'E_CYCLE',
   'E_ARGS',
+  // A reference whose value can never fit the parameter (type flow); W_: only on some branch.
+  'E_REF_TYPE',
+  'W_REF_TYPE',
   'E_LAZY_OUTPUT',
   'E_STATE_SCHEMA',
   'E_LIMIT',

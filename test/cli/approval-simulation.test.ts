@@ -6,6 +6,8 @@ import type { Tool } from '../../src/tools/tool.js';
 const tools: Tool[] = [
   { name: 'pay', outputSchema: { type: 'number' } },
   { name: 'say', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
+  // allOf: compile's type check does not follow it, so a mismatch is left for the dry run.
+  { name: 'meter', outputSchema: { allOf: [{ type: 'number' }] } },
 ];
 
 function plan(calls: unknown[]) {
@@ -33,7 +35,7 @@ describe('the dry run shown before a lazy plan is approved', () => {
 
   it('argument errors at their position', () => {
     const { plan: p, source } = plan([
-      { _id: 'charge', _tool: 'pay', _outputPath: '†state.amount' },
+      { _id: 'charge', _tool: 'meter', _outputPath: '†state.amount' },
       { _id: 'tell', _tool: 'say', text: '†state.amount' },
     ]);
     const text = formatPlanSimulation(p, { file: 'plan.json', color: false, source });

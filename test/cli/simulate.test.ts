@@ -6,7 +6,9 @@ import { planInProcess } from './in-process.js';
 const { dir, cleanup } = tempDir({
   'tools.json': {
     tools: [
-      { name: 'thermometer', outputSchema: { type: 'number' } },
+      // allOf: compile's type check does not follow it (E_REF_TYPE would catch a plain number),
+      // so the mismatch is left for the dry run to find.
+      { name: 'thermometer', outputSchema: { allOf: [{ type: 'number' }] } },
       { name: 'speak', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } },
       { name: 'check', outputSchema: { type: 'boolean' } },
     ],

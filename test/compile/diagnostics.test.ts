@@ -330,12 +330,22 @@ describe('all diagnostics in one pass', () => {
           { _tool: 'serch', note: 'see †state.ok', deep: [[[[[1]]]]], _outputPath: '†state.x' },
           { _tool: 'search', _outputPath: '†state.x' },
           { _tool: 'search', _id: 'num', q: 1 },
+          { _tool: 'count', _id: 'n', _outputPath: '†state.t1 || †state.t2' },
+          { _tool: 'search', _id: 'typed', q: '†state.t1' },
+          { _tool: 'search', _id: 'maybe', q: '†state.t2', _outputPath: '†state.t3' },
+          { _tool: 'search', _id: 'mayfail', q: 'x', _outputPath: '†state.t4 || †state.t5' },
+          { _tool: 'search', _id: 'error', q: '†state.t5' },
         ],
       },
     ]);
     const tools = [
-      { name: 'search', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } },
+      {
+        name: 'search',
+        inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+        outputSchema: { type: 'string' },
+      },
       { name: 'think', latent: true },
+      { name: 'count', outputSchema: { type: 'number' } },
     ];
     const result = compile(text, { tools, limits: { maxDepth: 4 } });
     expect(result.ok).toBe(false);

@@ -55,7 +55,7 @@ const SEEDS: string[] = [
             later: '†state.b.x',
             _outputPath: '†state.c',
           },
-          { _tool: 'tool2', _output: { x: 1 }, _outputPath: '†state.b.x' },
+          { _tool: 'tool2', _output: 'x', _outputPath: '†state.b.x' },
         ],
       },
     ],

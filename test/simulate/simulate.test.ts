@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PlanValidationError } from '../../src/errors.js';
+import { compile } from '../../src/compile/index.js';
 import { simulate } from '../../src/simulate/index.js';
+import { simulateCompiled } from '../../src/simulate/simulate.js';
 import type { Tool } from '../../src/tools/tool.js';
 
 const check: Tool = { name: 'check', outputSchema: { type: 'number' } };
@@ -165,8 +167,13 @@ describe('simulate: samples and argument checks', () => {
   ];
 
   it('a writer whose output is a number, read where a string is wanted, is found for every seed', () => {
+    const text = JSON.stringify(mismatch, null, 2);
+    // compile sees it too (E_REF_TYPE), so simulate() refuses the plan; compiled without the
+    // type check, the dry run shows the failure as a run would meet it.
+    expect(() => simulate(text, { tools })).toThrow(/E_REF_TYPE/);
+    const compiled = compile(text, { tools, checkTypes: false });
     for (const seed of [1, 2, 3, 99, 12345]) {
-      const simulation = simulate(JSON.stringify(mismatch, null, 2), { tools, seed });
+      const simulation = simulateCompiled(compiled.plan!, compiled.document!.source, { tools, seed });
       const [error] = simulation.scenarios[0]!.argumentErrors;
       expect(error).toMatchObject({
         call: 'say',
