@@ -65,7 +65,8 @@ export function checkTypeFlow(
     let readsByRef: Map<Reference, ReadBinding> | undefined;
     for (const argument of call.refs) {
       const parameter = parameterSchema(inputSchema, argument.at);
-      if (parameter === undefined || parameter === true) continue;
+      // `{}` (or `true`) takes anything: nothing to check, and nothing to look up.
+      if (parameter === undefined || parameter === true || Object.keys(parameter).length === 0) continue;
       readsByRef ??= new Map(call.reads.map((r) => [r.ref, r]));
       const arrivals = arrivalsOf(argument, readsByRef, calls, options);
       if (!arrivals || arrivals.length === 0) continue;
