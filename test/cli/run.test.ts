@@ -420,7 +420,9 @@ describe('plan run', () => {
 
   it('exit 130: Ctrl-C cancels the running calls, prints the result, and exits 130', async () => {
     const plan = spawnPlan(['run', 'hang.json', '--tools', 'tools.mjs', '--events', '--json'], { cwd: dir });
+    // Both waits: on a loaded machine `quick` may still be running when `hang` starts.
     await plan.waitFor('stdout', /"type":"call:start","call":"hang"/);
+    await plan.waitFor('stdout', /"type":"call:end","call":"quick"/);
     plan.child.kill('SIGINT');
     expect(await plan.exited).toBe(130);
     const lines = plan.stdout.trimEnd().split('\n');
@@ -436,6 +438,7 @@ describe('plan run', () => {
   it('exit 130 with the human summary, off a terminal', async () => {
     const plan = spawnPlan(['run', 'hang.json', '--tools', 'tools.mjs', '--events'], { cwd: dir });
     await plan.waitFor('stderr', /^call:start hang hang$/m);
+    await plan.waitFor('stderr', /^call:end quick succeeded/m);
     plan.child.kill('SIGINT');
     expect(await plan.exited).toBe(130);
     expect(plan.stderr).toMatch(/^call:end hang cancelled \d+ms$/m);
@@ -487,7 +490,11 @@ describe('plan run', () => {
       }
 
       it('Ctrl-C cancels the running calls, draws them cancelled, and exits 130', async () => {
-        const r = await interruptInTerminal(['hang.json', '--tools', 'tools.mjs'], /hang\s+hang\s+\d+ms\n/);
+        // Interrupt once `hang` runs and `quick` has ended (on a loaded machine it may not have yet).
+        const r = await interruptInTerminal(
+          ['hang.json', '--tools', 'tools.mjs'],
+          /^(?=[\s\S]*hang\s+hang\s+\d+ms\n)(?=[\s\S]*✓ quick\s+notify)/,
+        );
         expect(r.code).toBe(130);
         expect(r.output).toMatch(/- hang\s+hang\s+cancelled after \d+ms\n/);
         expect(r.output).toMatch(/- after\s+notify\s+cancelled\n/);
