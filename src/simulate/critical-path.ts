@@ -1,7 +1,7 @@
 /**
  * The heaviest chain of dependent calls and the widest level, over the calls that run in one
- * scenario (a call skipped there takes no time and holds nobody up; two exclusive branches are
- * ordered by a write-after-write edge but never both run). Weights are each tool's
+ * scenario (a call skipped there takes no time and holds nobody up, so an edge that is only
+ * there to order calls of exclusive branches never lengthens the chain). Weights are each tool's
  * `estimatedMs`, 1 for a tool without one, so a plan without estimates gets the longest chain
  * by count. One pass over the topological order: no recursion (100k-call chains).
  */
