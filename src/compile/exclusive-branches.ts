@@ -47,14 +47,7 @@ export class ExclusiveBranches {
 
   /** True when calls a and b are guarded by different alternatives of one branching call. */
   exclusive(a: number, b: number): boolean {
-    const ga = this.#guards[a];
-    const gb = this.#guards[b];
-    if (!ga || !gb) return false;
-    for (const [branch, alternative] of ga) {
-      const other = gb.get(branch);
-      if (other !== undefined && other !== alternative) return true;
-    }
-    return false;
+    return onOtherAlternatives(this.#guards[a], this.#guards[b]);
   }
 }
 
@@ -130,13 +123,19 @@ export class BranchGuards {
 
   /** True when calls a and b are guarded by different alternatives of one branching call. */
   exclusive(a: number, b: number): boolean {
-    const ga = this.#guards[a];
-    const gb = this.#guards[b];
-    if (!ga || !gb) return false;
-    for (const [branch, alternative] of ga) {
-      const other = gb.get(branch);
-      if (other !== undefined && other !== alternative) return true;
-    }
-    return false;
+    return onOtherAlternatives(this.#guards[a], this.#guards[b]);
   }
+}
+
+/** True when two guard maps (branching call -> alternative) hold one branching call on different alternatives. */
+function onOtherAlternatives(
+  ga: ReadonlyMap<number, number> | null | undefined,
+  gb: ReadonlyMap<number, number> | null | undefined,
+): boolean {
+  if (!ga || !gb) return false;
+  for (const [branch, alternative] of ga) {
+    const other = gb.get(branch);
+    if (other !== undefined && other !== alternative) return true;
+  }
+  return false;
 }
