@@ -8,7 +8,7 @@
  * person says yes). Observers log every transition of the latch.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, normalize, sep } from 'node:path';
+import { join } from 'node:path';
 import {
   guardTools,
   type Message,
@@ -21,7 +21,7 @@ import {
   type ScriptedTurn,
 } from '../src/agent/index.js';
 import type { CallApprovalRequest, PermissionDenial, PlanApprovalRequest, Tool } from '../src/index.js';
-import { type Example, type ExampleOptions, type ExampleOutcome, workDirOf } from './example.js';
+import { type Example, type ExampleOptions, type ExampleOutcome, pathInside, workDirOf } from './example.js';
 
 const SEED = '000';
 
@@ -43,16 +43,7 @@ const PLAN = `# Refactor greet()
 
 /** read_file, grep_search and edit_file over a workspace they cannot leave. */
 function workspaceTools(root: string, edits: { path: string; latch: string }[], latch: PlanMode): Tool[] {
-  const inside = (path: unknown): string => {
-    if (typeof path !== 'string' || path === '' || isAbsolute(path)) {
-      throw new TypeError(`path must be a relative path in the workspace, not ${JSON.stringify(path)}`);
-    }
-    const clean = normalize(path);
-    if (clean === '..' || clean.startsWith(`..${sep}`)) {
-      throw new TypeError(`path ${JSON.stringify(path)} leaves the workspace`);
-    }
-    return join(root, clean);
-  };
+  const inside = (path: unknown): string => pathInside(root, path);
   const path = { type: 'string', description: 'A path relative to the workspace' };
   return [
     {

@@ -8,7 +8,7 @@
  * refused with advice that names exit_plan, the one way out it is offered.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, normalize, sep } from 'node:path';
+import { join } from 'node:path';
 import {
   type Message,
   PlanAgent,
@@ -19,7 +19,7 @@ import {
   type ToolResultMessage,
 } from '../src/agent/index.js';
 import type { Tool } from '../src/index.js';
-import { type Example, type ExampleOptions, type ExampleOutcome, workDirOf } from './example.js';
+import { type Example, type ExampleOptions, type ExampleOutcome, pathInside, workDirOf } from './example.js';
 
 const SEED = '001';
 const SOURCE = 'source content\nsecond line\n';
@@ -27,16 +27,7 @@ const PLAN_TEXT = "I'll copy src.txt to dst.txt.";
 
 /** `read` (read-only) and `write` on real files of `root`, which they cannot leave. */
 function fileTools(root: string): Tool[] {
-  const inside = (path: unknown): string => {
-    if (typeof path !== 'string' || path === '' || isAbsolute(path)) {
-      throw new TypeError(`path must be a relative path, not ${JSON.stringify(path)}`);
-    }
-    const clean = normalize(path);
-    if (clean === '..' || clean.startsWith(`..${sep}`)) {
-      throw new TypeError(`path ${JSON.stringify(path)} leaves the folder`);
-    }
-    return join(root, clean);
-  };
+  const inside = (path: unknown): string => pathInside(root, path);
   return [
     {
       name: 'read',

@@ -7,11 +7,11 @@
  * saved, restored into a fresh agent, and saved again: the same snapshot.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { Message, RecordedRequest, ScriptedTurn, ToolResultMessage } from '../src/agent/index.js';
 import { PlanAgent, ScriptedProvider, TODO_REMINDER_HEADING, type Todo } from '../src/agent/index.js';
 import type { PlanApprovalRequest, Tool } from '../src/index.js';
-import { type Example, type ExampleOptions, type ExampleOutcome, workDirOf } from './example.js';
+import { type Example, type ExampleOptions, type ExampleOutcome, pathInside, workDirOf } from './example.js';
 
 const SEED = '002';
 
@@ -43,16 +43,7 @@ function todosAt(done: number): Todo[] {
 
 /** A workspace the tools cannot leave: relative paths without `..` only. */
 function workspaceTools(root: string, writes: string[]): Tool[] {
-  const inside = (path: unknown): string => {
-    if (typeof path !== 'string' || path === '' || isAbsolute(path)) {
-      throw new TypeError(`path must be a relative path in the workspace, not ${JSON.stringify(path)}`);
-    }
-    const clean = normalize(path);
-    if (clean === '..' || clean.startsWith(`..${sep}`)) {
-      throw new TypeError(`path ${JSON.stringify(path)} leaves the workspace`);
-    }
-    return join(root, clean);
-  };
+  const inside = (path: unknown): string => pathInside(root, path);
   const pathSchema = { type: 'string', description: 'A path relative to the workspace' };
   return [
     {

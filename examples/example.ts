@@ -6,7 +6,7 @@
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, normalize, sep } from 'node:path';
 
 export interface ExampleOutcome {
   /** The lines the example prints: its story, in order. */
@@ -40,4 +40,19 @@ export function workDirOf(options: ExampleOptions | undefined, seed: string): st
 export function printOutcome(example: Example, outcome: ExampleOutcome): void {
   console.log(`# ${example.seed}: ${example.title}`);
   for (const line of outcome.lines) console.log(`  ${line}`);
+}
+
+/**
+ * `path` resolved under `root`, for the examples' file tools: only relative paths that stay
+ * inside (a model's argument is untrusted), else a TypeError the model reads as the tool's error.
+ */
+export function pathInside(root: string, path: unknown): string {
+  if (typeof path !== 'string' || path === '' || isAbsolute(path)) {
+    throw new TypeError(`path must be a relative path in the workspace, not ${JSON.stringify(path)}`);
+  }
+  const clean = normalize(path);
+  if (clean === '..' || clean.startsWith(`..${sep}`)) {
+    throw new TypeError(`path ${JSON.stringify(path)} leaves the workspace`);
+  }
+  return join(root, clean);
 }
