@@ -86,7 +86,11 @@ export function schemaCompat(a: JsonSchema, b: JsonSchema): Compat {
   if (b === true) return 'always';
   if (a === false) return 'always'; // nothing arrives, nothing fails
   if (b === false) return 'never';
+  // A schema that is neither a boolean nor an object (a tools file or state schema may hold
+  // anything) is not understood: "may match", and it cannot key the cache.
+  if (!isObject(b)) return 'sometimes';
   if (a === true) return isEmptySchema(b as Schema) ? 'always' : 'sometimes';
+  if (!isObject(a)) return isEmptySchema(b as Schema) ? 'always' : 'sometimes';
   let byB = cache.get(a);
   const known = byB?.get(b);
   if (known) return known;

@@ -147,6 +147,15 @@ describe('type flow', () => {
 });
 
 describe('schemaCompat', () => {
+  it('takes a schema that is neither a boolean nor an object as "may match", without throwing', () => {
+    // Found by the mutation property test: a mutated schema value reached the WeakMap cache.
+    for (const odd of [null, 'string', 3, ['x']] as unknown as Parameters<typeof schemaCompat>[0][]) {
+      expect(schemaCompat(odd, { type: 'string' })).toBe('sometimes');
+      expect(schemaCompat({ type: 'string' }, odd)).toBe('sometimes');
+      expect(schemaCompat(odd, {})).toBe('always');
+    }
+  });
+
   it('judges types, values, unions and structure', () => {
     expect(schemaCompat({ type: 'string' }, { type: 'string' })).toBe('always');
     expect(schemaCompat({ type: 'array' }, { type: 'string' })).toBe('never');
