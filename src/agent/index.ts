@@ -91,6 +91,19 @@ export { type PlanAgentPlanModeOptions } from './plan-agent-plan-mode.js';
 export { EXIT_PLAN_TOOL, LATENT_PROMPT, PLAN_MODE_ADVICE, PLANNING_PROMPT, SOLVE_PROMPT } from './prompts.js';
 export { solutionSchema, type SolutionSchemaOptions } from './solution-schema.js';
 export { type FailedCallRecord, type SolveOptions, type SolveResult } from './solve.js';
+export {
+  type BudgetName,
+  type BudgetReport,
+  type BudgetSpent,
+  DEFAULT_BUDGET,
+  type SolveBudget,
+} from './budget.js';
+export {
+  DEFAULT_MAX_REPLY_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  isReplyTooLargeError,
+  ReplyTooLargeError,
+} from './providers/reply-bytes.js';
 export { MAX_APPROVAL_ROUNDS, planTodos, TodoPlan, type TodoPlanOutcome } from './todo-plan.js';
 export {
   TODO_PLAN_HOOK_NAMES,

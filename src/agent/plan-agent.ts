@@ -37,6 +37,7 @@ import { PlanModeContext } from './plan-mode-context.js';
 import { PlanModePolicy } from './plan-mode-policy.js';
 import type { PlanModeSetup } from './plan-mode-setup.js';
 import { EXIT_PLAN_TOOL, PLAN_MODE_ADVICE, PLANNING_PROMPT } from './prompts.js';
+import { resolveBudget, type SolveBudget } from './budget.js';
 import { type SolveOptions, type SolveResult, solve } from './solve.js';
 import type { ToolClassifier } from './tool-classifier.js';
 import { defaultPlanModeContext } from './default-context.js';
@@ -98,6 +99,12 @@ export interface PlanAgentOptions {
    * @default undefined
    */
   readonly signal?: AbortSignal;
+  /**
+   * The budget of every `solve()`: calls per plan and in total, model turns, tokens, wall time.
+   * A field that solve()'s own `budget` option sets wins over this one.
+   * @default DEFAULT_BUDGET
+   */
+  readonly budget?: SolveBudget;
 }
 
 export interface PlanOutcome {
@@ -194,6 +201,7 @@ export class PlanAgent {
         `PlanAgent: context must be a PlanModeContext, not ${describeValue(options.context)}`,
       );
     }
+    resolveBudget(options.budget, 'PlanAgent');
     this.#options = options;
     this.provider = provider;
     this.#registry = ToolRegistry.from(options.tools);
@@ -327,7 +335,7 @@ export class PlanAgent {
   async solve(input: string | Record<string, unknown>, options: SolveOptions = {}): Promise<SolveResult> {
     try {
       const classifier = classifierOf(this.context.policy);
-      const result = await solve(input, options, {
+      const result = await solve(input, withBudget(options, this.#options.budget), {
         provider: this.provider,
         tools: () => this.#guarded.tools(),
         // The policy's word on read-only (its allowlist, its trust), not the annotations alone.
@@ -521,6 +529,15 @@ function lastAssistantText(messages: readonly Message[], skipEmpty = false): str
 
 function notRun(call: ModelToolCall, why: string): Promise<ToolAnswer> {
   return Promise.resolve({ outcome: 'failed', message: toolResult(call, `Not run: ${why}.`, true) });
+}
+
+/** solve()'s options with the agent's budget under their own, field by field. */
+function withBudget(options: SolveOptions, budget: SolveBudget | undefined): SolveOptions {
+  if (budget === undefined || options === null || typeof options !== 'object') return options;
+  const own = options.budget;
+  // A budget that is not an object is left as is, for solve() to refuse by name.
+  if (own !== undefined && (own === null || typeof own !== 'object')) return options;
+  return { ...options, budget: { ...budget, ...own } };
 }
 
 /** The classifier behind a policy, when it has one (a PlanModePolicy or a PermissionPolicy). */

@@ -82,6 +82,7 @@ export function checkSolveOptions(task: unknown, options: SolveOptions): void {
   for (const [name, least] of [
     ['maxIterations', 1],
     ['maxRepairs', 0],
+    ['maxReplyBytes', 1],
   ] as const) {
     const value = options[name];
     if (value !== undefined && (!Number.isSafeInteger(value) || value < least)) {

@@ -9,13 +9,17 @@
  *
  * A side effect happens once per solve(): a mutating call that succeeded in an earlier turn is
  * not run again with the same arguments; its result is reused (see side-effect-ledger.ts).
+ *
+ * The model is not trusted to behave: every reply is bounded in bytes before it is read
+ * (maxReplyBytes), every reply that cannot be used is explained with located diagnostics
+ * (solve-reply.ts), the loop as a whole spends within a budget (calls, turns, tokens, wall time:
+ * budget.ts), and a plan that already ran from the same state is not run again (solve-repeats.ts).
  */
-import { type CompileResult, compile } from '../compile/compile.js';
 import type { CompiledPlan } from '../compile/types.js';
 import { planSchema } from '../compile/plan-schema.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
-import type { Limits } from '../language/limits.js';
+import { DEFAULT_LIMITS, type Limits } from '../language/limits.js';
 import { run } from '../run/run.js';
 import type { CallError, CallReport, CallStatus, LatentFunction, RunResult } from '../run/types.js';
 import { simulate } from '../simulate/simulate.js';
@@ -23,11 +27,16 @@ import type { Simulation } from '../simulate/types.js';
 import type { JsonSchema, Tool } from '../tools/tool.js';
 import type { AgentEvent } from './agent-events.js';
 import { type Approve, type PlanApprovalRequest, readApproval } from '../run/approval.js';
+import { type BudgetReport, resolveBudget, type SolveBudget } from './budget.js';
+import { BudgetMeter } from './budget-meter.js';
 import { complete } from './complete.js';
 import type { Message, ModelProvider } from './model.js';
+import { DEFAULT_MAX_REPLY_BYTES, isReplyTooLargeError } from './providers/reply-bytes.js';
 import { LATENT_PROMPT, SOLVE_PROMPT } from './prompts.js';
 import { annotatedReadOnly, SideEffectLedger } from './side-effect-ledger.js';
 import { solveContextText } from './solve-context.js';
+import { RepeatWatch, REPEAT_NOTE } from './solve-repeats.js';
+import { type ReadReply, readReply, tooLargeReply } from './solve-reply.js';
 import { checkSolveOptions, solveStart } from './solve-start.js';
 
 export interface SolveOptions {
@@ -43,10 +52,27 @@ export interface SolveOptions {
    */
   readonly maxIterations?: number;
   /**
-   * Most times one solution is sent back with its diagnostics before giving up.
+   * Most repair turns for one solution: a reply that cannot be used (not JSON, not a solution,
+   * a plan that does not compile, a reply over maxReplyBytes) goes back to the model with its
+   * diagnostics this many times before the loop gives up `invalid`, with the last reply's
+   * diagnostics in the result. 0: the first reply must be usable.
    * @default 2
    */
   readonly maxRepairs?: number;
+  /**
+   * What the loop may spend: calls per plan and in total, model turns, tokens and wall time.
+   * Each field on its own; the others keep their defaults (PlanAgent's `budget`, else
+   * DEFAULT_BUDGET). A budget that runs out ends the loop `budget_exceeded`.
+   * @default DEFAULT_BUDGET: 1,000 calls per plan, 10,000 calls, 100 turns, 2,000,000 tokens, one hour
+   */
+  readonly budget?: SolveBudget;
+  /**
+   * Most bytes (UTF-8) of one model reply, counted as it streams in and before any of it is
+   * parsed: a longer reply is cut there (its request cancelled) and goes back to the model as
+   * E_LIMIT, like a reply that does not compile.
+   * @default DEFAULT_MAX_REPLY_BYTES (1 MiB)
+   */
+  readonly maxReplyBytes?: number;
   /**
    * Schema of the final answer (`output`).
    * @default {} (any JSON)
@@ -119,18 +145,27 @@ export interface SolveOptions {
 /** What solve() ends with. */
 export interface SolveResult {
   /**
-   * done: the model gave an output; max_iterations: it did not in time; invalid: a solution
-   * still did not compile after the repairs; rejected: a person said no; cancelled: aborted.
+   * done: the model gave an output; max_iterations: it did not in time; invalid: a reply still
+   * could not be used after the repairs (see `diagnostics`); rejected: a person said no;
+   * cancelled: aborted; budget_exceeded: a budget ran out (`budget.exceeded` says which; calls
+   * running then were cancelled, the state they wrote is kept); stalled: the model gave a plan
+   * that had already run from the same state, again after being told so.
    */
-  readonly status: 'done' | 'max_iterations' | 'invalid' | 'rejected' | 'cancelled';
+  readonly status:
+    'done' | 'max_iterations' | 'invalid' | 'rejected' | 'cancelled' | 'budget_exceeded' | 'stalled';
   readonly output: unknown;
   readonly state: JsonObject;
   /** Solutions asked for. */
   readonly iterations: number;
   /** Every run, in order. */
   readonly runs: readonly RunResult[];
-  /** The diagnostics of the last solution that did not compile, when status is invalid. */
+  /**
+   * Why the last reply could not be used, located in it (line and column): when status is
+   * invalid, and when the loop ended (a budget, a stall) while that reply was being repaired.
+   */
   readonly diagnostics: readonly Diagnostic[];
+  /** The budget, what was spent against each of its fields, and which one ran out. */
+  readonly budget: BudgetReport;
 }
 
 /** A call of the last run that did not succeed, as the model sees it. */
@@ -157,20 +192,46 @@ export interface SolveDependencies {
 
 const DEFAULTS = { mode: 'eager', maxIterations: 5, maxRepairs: 2 } as const;
 
+const WHERE = 'PlanAgent.solve';
+
 export async function solve(
   task: string | Record<string, unknown>,
   options: SolveOptions,
   deps: SolveDependencies,
 ): Promise<SolveResult> {
   checkSolveOptions(task, options);
+  const budget = resolveBudget(options.budget, WHERE);
+  const meter = new BudgetMeter(budget, deps.signal);
+  try {
+    return await loop(task, options, deps, meter);
+  } finally {
+    meter.end();
+  }
+}
+
+async function loop(
+  task: string | Record<string, unknown>,
+  options: SolveOptions,
+  deps: SolveDependencies,
+  meter: BudgetMeter,
+): Promise<SolveResult> {
   const mode = options.mode ?? DEFAULTS.mode;
   const maxIterations = options.maxIterations ?? DEFAULTS.maxIterations;
   const maxRepairs = options.maxRepairs ?? DEFAULTS.maxRepairs;
+  const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   const start = solveStart(task, options, deps.tools(), options.limits);
   const { input, stateSchema, toolNames } = start;
   const offered = () => (toolNames ? deps.tools().filter((tool) => toolNames.has(tool.name)) : deps.tools());
   const system = options.systemPrompt ? `${options.systemPrompt}\n\n${SOLVE_PROMPT}` : SOLVE_PROMPT;
   const ledger = new SideEffectLedger(deps.isReadOnly ?? annotatedReadOnly);
+  const repeats = new RepeatWatch();
+  // The per-plan budget is one more bound on what compile reads: a plan over it is E_LIMIT.
+  const maxCalls = options.limits?.maxCalls ?? DEFAULT_LIMITS.maxCalls;
+  const perPlan = meter.budget.maxCallsPerPlan < maxCalls ? meter.budget.maxCallsPerPlan : null;
+  const limits: Partial<Limits> = {
+    ...options.limits,
+    maxCalls: Math.min(maxCalls, meter.budget.maxCallsPerPlan),
+  };
   let state: JsonObject = structuredClone(start.state);
   let previous: readonly unknown[] = start.plan;
   let progress: readonly CallReport[] | null = null;
@@ -182,7 +243,10 @@ export async function solve(
     iterations: number,
     output: unknown = null,
     diagnostics: readonly Diagnostic[] = [],
-  ) => ({ status, output, state, iterations, runs, diagnostics }) satisfies SolveResult;
+  ): SolveResult => {
+    meter.end();
+    return { status, output, state, iterations, runs, diagnostics, budget: meter.report() };
+  };
 
   for (let iteration = 1; iteration <= maxIterations; iteration++) {
     if (deps.signal?.aborted) return end('cancelled', iteration - 1);
@@ -196,17 +260,33 @@ export async function solve(
     // Over exactly the tools offered now, so the model cannot name one that does not exist.
     const schema = planSchema(tools, { shape: 'solution', mode, ...outputSchemaOf(options) });
     const format = { name: 'solution', schema };
-    const answer = await askForSolution(deps, messages, format, {
-      tools,
-      input,
-      state,
-      stateSchema,
-      mode,
+    const answer = await askForSolution(deps, meter, messages, format, {
+      compile: {
+        tools,
+        input,
+        state,
+        mode,
+        limits,
+        ...(stateSchema && { stateSchema }),
+      },
+      maxCallsPerPlan: perPlan,
       maxRepairs,
-      ...(options.limits && { limits: options.limits }),
+      maxReplyBytes,
     });
+    if (answer.ended === 'budget') return end('budget_exceeded', iteration, null, answer.diagnostics);
     if (!answer.ok) return end('invalid', iteration, null, answer.diagnostics);
     const { plan, calls, output, repairs } = answer;
+    if (calls.length > 0) {
+      const key = repeats.key(calls, output, state);
+      const seen = repeats.check(key);
+      if (seen === 'stalled') return end('stalled', iteration);
+      if (seen === 'warn') {
+        // Nothing runs; the context stays as it was, with the reason.
+        note = REPEAT_NOTE;
+        continue;
+      }
+      repeats.remember(key);
+    }
     deps.emit({ type: 'solution', phase: 'solve', iteration, plan, calls, output, repairs });
     if (calls.length === 0) return end('done', iteration, output);
 
@@ -234,23 +314,30 @@ export async function solve(
         continue;
       }
     }
+    if (!meter.mayRun(plan.calls.length)) return end('budget_exceeded', iteration);
     const result = await run(plan, {
       tools,
       input,
       state,
       mode,
       reuse: ledger.reuse,
-      ...(mode === 'lazy' && { approve: () => true, latent: latentFromModel(deps) }),
+      ...(mode === 'lazy' && { approve: () => true, latent: latentFromModel(deps, meter, maxReplyBytes) }),
       ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-      ...(options.limits && { limits: options.limits }),
-      ...(deps.signal && { signal: deps.signal }),
-      onEvent: (event) => deps.emit({ type: 'run', phase: 'solve', iteration, event }),
+      limits,
+      // The loop's signal: the caller's, and the budgets' (wall time, tokens of latent answers).
+      signal: meter.signal,
+      onEvent: (event) => {
+        if (event.type === 'call:start' && event.attempt === 1) meter.ran(1);
+        deps.emit({ type: 'run', phase: 'solve', iteration, event });
+      },
     });
     runs.push(result);
     ledger.record(result.calls, tools);
     deps.emit({ type: 'run-end', phase: 'solve', iteration, result });
     state = result.state;
+    // The state the cancelled run wrote is kept: it is what the calls that finished did.
+    if (meter.exceeded) return end('budget_exceeded', iteration);
     if (result.status === 'cancelled' && deps.signal?.aborted) return end('cancelled', iteration);
     failures = result.calls
       .filter((c) => c.status !== 'succeeded' && c.status !== 'skipped')
@@ -265,116 +352,108 @@ export async function solve(
 }
 
 type Solution =
-  | { ok: true; plan: CompiledPlan; calls: unknown[]; output: unknown; repairs: number }
-  | { ok: false; diagnostics: readonly Diagnostic[] };
+  | {
+      ok: true;
+      ended?: undefined;
+      plan: CompiledPlan;
+      calls: unknown[];
+      output: unknown;
+      repairs: number;
+    }
+  | {
+      ok: false;
+      /** budget: a budget ran out; undefined: out of repairs. */
+      ended?: 'budget';
+      diagnostics: readonly Diagnostic[];
+    };
 
-/** One solution, repaired with its diagnostics up to maxRepairs times. */
+/**
+ * One solution, repaired with its diagnostics up to maxRepairs times. Each request is a turn
+ * of the budget, its usage counted; a request cut by a budget or the caller's signal ends the
+ * loop with the diagnostics of the last reply that could not be used.
+ */
 async function askForSolution(
   deps: SolveDependencies,
+  meter: BudgetMeter,
   messages: Message[],
   format: { name: string; schema: JsonSchema },
   how: {
-    tools: Tool[];
-    input: JsonObject;
-    state: JsonObject;
-    stateSchema: JsonObject | undefined;
-    mode: 'eager' | 'lazy';
+    compile: Parameters<typeof readReply>[1]['compile'];
+    maxCallsPerPlan: number | null;
     maxRepairs: number;
-    limits?: Partial<Limits>;
+    maxReplyBytes: number;
   },
 ): Promise<Solution> {
   let diagnostics: readonly Diagnostic[] = [];
   for (let repairs = 0; repairs <= how.maxRepairs; repairs++) {
-    const turn = await complete(deps.provider, {
-      messages,
-      tools: [],
-      responseFormat: format,
-      ...(deps.signal && { signal: deps.signal }),
-    });
-    const text = turn.message.content;
-    messages.push({ role: 'assistant', content: text });
-    const compiled = compile(text, {
-      tools: how.tools,
-      input: how.input,
-      state: how.state,
-      mode: how.mode,
-      ...(how.stateSchema && { stateSchema: how.stateSchema }),
-      ...(how.limits && { limits: how.limits }),
-    });
-    diagnostics = compiled.diagnostics;
-    const shape = readSolution(compiled);
-    if (typeof shape === 'string') {
-      messages.push({
-        role: 'user',
-        content: `${shape} Answer again with the JSON object {"calls": [...], "output": ...} only.`,
-      });
-      continue;
+    if (!meter.ask()) return { ok: false, ended: 'budget', diagnostics };
+    let reply: ReadReply;
+    try {
+      const turn = await complete(
+        deps.provider,
+        { messages, tools: [], responseFormat: format, signal: meter.signal },
+        { maxReplyBytes: how.maxReplyBytes },
+      );
+      if (!meter.used(turn.usage)) return { ok: false, ended: 'budget', diagnostics };
+      const text = turn.message.content;
+      messages.push({ role: 'assistant', content: text });
+      reply = readReply(text, { compile: how.compile, maxCallsPerPlan: how.maxCallsPerPlan });
+    } catch (error) {
+      if (meter.exceeded) return { ok: false, ended: 'budget', diagnostics };
+      if (deps.signal?.aborted) throw error;
+      if (!isReplyTooLargeError(error)) throw error;
+      // Nothing of a cut reply is kept: the model is told, as for any reply it must fix.
+      reply = tooLargeReply(error.maxBytes);
     }
-    if (compiled.ok && compiled.plan) {
-      return { ok: true, plan: compiled.plan, calls: shape.calls, output: shape.output, repairs };
+    if (reply.ok) {
+      meter.wrote(reply.calls.length);
+      return { ok: true, plan: reply.plan, calls: reply.calls, output: reply.output, repairs };
     }
-    messages.push({ role: 'user', content: repairText(compiled.diagnostics) });
+    diagnostics = reply.diagnostics;
+    messages.push({ role: 'user', content: reply.repair });
   }
   return { ok: false, diagnostics };
 }
 
-/** The solution's two keys, or why the text is not a solution. */
-function readSolution(compiled: CompileResult): { calls: unknown[]; output: unknown } | string {
-  const { document } = compiled;
-  if (!document) {
-    const first = compiled.diagnostics.find((d) => d.severity === 'error');
-    if (first?.code === 'E_JSON') {
-      return `Your answer is not JSON (${first.message} at ${first.line}:${first.column}).`;
-    }
-    return `Your answer is not a solution${first ? ` (${first.message})` : ''}.`;
-  }
-  if (document.shape !== 'solution') return 'Your answer is not a JSON object with "calls" and "output".';
-  const { calls, output } = document;
-  if (output === undefined) return 'Your answer has no "output" (null while the task is not done).';
-  if (calls.length === 0 && output === null) {
-    return 'Your answer has no calls and no output: give the calls still needed, or the output.';
-  }
-  return { calls: [...calls], output };
-}
-
-function repairText(diagnostics: readonly Diagnostic[]): string {
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  const lines = errors.map((d) => {
-    const where = d.line !== undefined ? `${d.line}:${d.column}` : d.pointer;
-    const call = d.call !== undefined ? ` (call ${d.call})` : '';
-    const hint = d.hint ? ` Hint: ${d.hint}` : '';
-    return `- ${where}${call} ${d.code}: ${d.message}.${hint}`;
-  });
-  return [
-    'Your solution does not compile. Positions are line:column in your answer.',
-    ...lines,
-    'Fix these and answer again with the whole corrected JSON object.',
-  ].join('\n');
-}
-
-/** Lazy mode: a latent tool's result is asked of the model, in the tool's output schema. */
-function latentFromModel(deps: SolveDependencies): LatentFunction {
+/**
+ * Lazy mode: a latent tool's result is asked of the model, in the tool's output schema. Each
+ * answer is a turn of the budget; one that passes a budget fails its call and stops the run.
+ */
+function latentFromModel(deps: SolveDependencies, meter: BudgetMeter, maxReplyBytes: number): LatentFunction {
   return async ({ tool, args, signal }) => {
+    if (!meter.ask())
+      throw new Error(
+        `the model was not asked for latent tool '${tool.name}': the budget ${meter.exceeded} ran out`,
+      );
     const value =
       typeof tool.outputSchema === 'object' || typeof tool.outputSchema === 'boolean'
         ? tool.outputSchema
         : {};
-    const turn = await complete(deps.provider, {
-      messages: [
-        { role: 'system', content: LATENT_PROMPT },
-        {
-          role: 'user',
-          content: JSON.stringify({ tool: tool.name, description: tool.description ?? '', arguments: args }),
+    const turn = await complete(
+      deps.provider,
+      {
+        messages: [
+          { role: 'system', content: LATENT_PROMPT },
+          {
+            role: 'user',
+            content: JSON.stringify({
+              tool: tool.name,
+              description: tool.description ?? '',
+              arguments: args,
+            }),
+          },
+        ],
+        tools: [],
+        // Wrapped in an object: structured-output APIs want an object at the root.
+        responseFormat: {
+          name: 'latent_result',
+          schema: { type: 'object', properties: { value }, required: ['value'], additionalProperties: false },
         },
-      ],
-      tools: [],
-      // Wrapped in an object: structured-output APIs want an object at the root.
-      responseFormat: {
-        name: 'latent_result',
-        schema: { type: 'object', properties: { value }, required: ['value'], additionalProperties: false },
+        signal,
       },
-      signal,
-    });
+      { maxReplyBytes },
+    );
+    meter.used(turn.usage);
     let parsed: unknown;
     try {
       parsed = JSON.parse(turn.message.content);

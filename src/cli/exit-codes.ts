@@ -10,6 +10,10 @@ export const ExitCode = {
   RUN_FAILED: 3,
   /** `plan run`: a call was rejected at approval. */
   REJECTED: 4,
+  /** `plan agent`: a budget of the plan loop ran out (calls, model turns, tokens, wall time). */
+  BUDGET_EXCEEDED: 5,
+  /** `plan agent`: the model gave a plan that had already run from the same state, twice. */
+  STALLED: 6,
   /** A bug in planmode itself (EX_SOFTWARE); the message asks for a report. */
   INTERNAL: 70,
   /** Interrupted by a signal (128 + SIGINT). */

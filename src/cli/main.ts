@@ -49,6 +49,8 @@ Exit codes (those of plan run):
   2    bad usage: a missing flag, an unknown provider, no API key, tools that cannot be loaded
   3    failed: out of iterations or turns, or the model API failed
   4    a plan was rejected at approval (without a terminal, pass --yes to approve)
+  5    a budget of the plan loop ran out (--budget: calls, turns, tokens, wall time)
+  6    stalled: the model repeated a plan that had already run from the same state
   70   an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)
   130  interrupted (Ctrl-C)`;
 
@@ -314,6 +316,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       'the plan loop starts from this context in the plan language: input, state (and its schema), a plan, tool messages',
     )
     .option('--system-prompt <text>', "instructions for the model, sent before the plan loop's own")
+    .option('--budget <name=value>', BUDGET_HELP, collect)
+    .option('--max-reply-bytes <n>', 'most bytes of one model reply; a longer one is cut (default: 1048576)')
     .option('-y, --yes', 'approve plans without asking')
     .option('--json', 'print one JSON object to stdout at the end, and no progress')
     .option('--events', "off a terminal, print every event of each solution's run before its summary")
@@ -339,6 +343,9 @@ const LOAD_TIMEOUT_HELP =
 
 const LIMIT_HELP =
   'raise or lower a bound on untrusted input: maxCalls, maxDepth, maxTextLength, maxKeys, maxArrayIndex or maxDiagnostics (e.g. maxDepth=128); repeatable';
+
+const BUDGET_HELP =
+  "the plan loop's budget: maxCallsPerPlan (1000), maxCalls (10000), maxTurns (100), maxTokens (2000000) or maxWallMs (3600000), e.g. maxWallMs=60000; repeatable";
 
 const MCP_HELP =
   'an MCP server to start over stdio (a command line, split like a shell would but run without one); its tools join --tools; repeatable';

@@ -4,6 +4,7 @@ import { importOptional } from '../../optional-dependencies.js';
 import { ModelProviderError } from '../../errors.js';
 import type { ModelProvider, ModelRequest, ModelStreamEvent } from '../model.js';
 import { type ErrorContext, toModelProviderError } from './api-error.js';
+import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from './reply-bytes.js';
 import { toMessagesRequest } from './anthropic-request.js';
 import { readMessagesStream } from './anthropic-stream.js';
 import {
@@ -53,6 +54,13 @@ export interface AnthropicProviderOptions {
    */
   readonly timeoutMs?: number;
   /**
+   * Most bytes of one HTTP response body (the SSE stream, framing included), counted as they
+   * come off the socket: a server that streams forever or sends an enormous body is cut there
+   * (a ReplyTooLargeError) before the SDK buffers or parses more of it.
+   * @default DEFAULT_MAX_RESPONSE_BYTES (64 MiB)
+   */
+  readonly maxResponseBytes?: number;
+  /**
    * More request body fields for every request: `temperature`, `thinking`, `metadata`,
    * `output_config.effort`. The fields the provider sets (model, max_tokens, messages,
    * system, tools, stream, output_config.format) win.
@@ -88,6 +96,7 @@ export class AnthropicProvider implements ModelProvider {
     checkInteger(WHERE, 'maxTokens', options.maxTokens, 1);
     checkInteger(WHERE, 'maxRetries', options.maxRetries, 0);
     checkInteger(WHERE, 'timeoutMs', options.timeoutMs, 1);
+    checkInteger(WHERE, 'maxResponseBytes', options.maxResponseBytes, 1);
     checkRecord(WHERE, 'body', options.body);
     checkRecord(WHERE, 'env', options.env);
     const env = options.env ?? process.env;
@@ -107,6 +116,7 @@ export class AnthropicProvider implements ModelProvider {
       baseURL: this.baseURL,
       maxRetries: options.maxRetries ?? 2,
       timeout: timeoutMs,
+      fetch: boundedFetch(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, this.name),
       logLevel: 'off',
     };
     this.#errors = { provider: this.name, baseURL: this.baseURL, timeoutMs, apiKey };

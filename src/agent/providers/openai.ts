@@ -7,6 +7,7 @@ import { ModelProviderError } from '../../errors.js';
 import { importOptional } from '../../optional-dependencies.js';
 import type { ModelProvider, ModelRequest, ModelStreamEvent } from '../model.js';
 import { type ErrorContext, toModelProviderError } from './api-error.js';
+import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from './reply-bytes.js';
 import {
   checkApiKey,
   checkBoolean,
@@ -66,6 +67,13 @@ export interface OpenAICompatibleProviderOptions {
    */
   readonly strict?: boolean;
   /**
+   * Most bytes of one HTTP response body (the SSE stream, framing included), counted as they
+   * come off the socket: a server that streams forever or sends an enormous body is cut there
+   * (a ReplyTooLargeError) before the SDK buffers or parses more of it.
+   * @default DEFAULT_MAX_RESPONSE_BYTES (64 MiB)
+   */
+  readonly maxResponseBytes?: number;
+  /**
    * More request body fields for every request: `temperature`, `max_completion_tokens`,
    * `seed`, `reasoning_effort`, a server's own extensions. The fields the provider sets
    * (model, messages, tools, response_format, stream, stream_options) win.
@@ -101,6 +109,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     checkBoolean(WHERE, 'requireApiKey', options.requireApiKey);
     checkInteger(WHERE, 'maxRetries', options.maxRetries, 0);
     checkInteger(WHERE, 'timeoutMs', options.timeoutMs, 1);
+    checkInteger(WHERE, 'maxResponseBytes', options.maxResponseBytes, 1);
     checkBoolean(WHERE, 'strict', options.strict);
     checkRecord(WHERE, 'body', options.body);
     checkRecord(WHERE, 'env', options.env);
@@ -121,6 +130,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       baseURL: this.baseURL,
       maxRetries: options.maxRetries ?? 2,
       timeout: timeoutMs,
+      fetch: boundedFetch(options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, this.name),
       // Errors reach the caller as ModelProviderErrors; the SDK's own logging would print
       // unreadable chunks to stderr beside them.
       logLevel: 'off',

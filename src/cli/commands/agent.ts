@@ -17,6 +17,7 @@ import type { AgentEvent } from '../../agent/agent-events.js';
 import type { ApprovalResponse, Approve, PlanApprovalRequest } from '../../run/approval.js';
 import type { Message } from '../../agent/model.js';
 import type { CompiledPlan } from '../../compile/types.js';
+import { resolveBudget } from '../../agent/budget.js';
 import { PlanAgent } from '../../agent/plan-agent.js';
 import type { SolveResult } from '../../agent/solve.js';
 import { solveStart } from '../../agent/solve-start.js';
@@ -29,7 +30,7 @@ import { CliInputError } from '../cli-input-error.js';
 import { loadProviderSdk } from '../missing-dependency.js';
 import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatCliError, oneLine, paint, shouldUseColor } from '../format.js';
+import { formatCliError, formatDiagnostics, oneLine, paint, shouldUseColor } from '../format.js';
 import { type CliIo, displayName, readText } from '../io.js';
 import { LiveView } from '../live-view.js';
 import { type LimitFlags, limitsFlag } from '../limit-flags.js';
@@ -106,12 +107,23 @@ export interface AgentFlags extends McpFlags, LimitFlags {
    * @default undefined
    */
   readonly systemPrompt?: string;
+  /**
+   * `name=value` pairs, one per `--budget`: maxCallsPerPlan, maxCalls, maxTurns, maxTokens,
+   * maxWallMs (the plan loop's budget).
+   * @default undefined (every budget at its default)
+   */
+  readonly budget?: readonly string[];
+  /**
+   * Most bytes of one model reply (the plan loop).
+   * @default '1048576'
+   */
+  readonly maxReplyBytes?: string;
 }
 
 /**
- * @returns 0 done, 1 the model's plan never compiled, 3 failed (out of iterations or turns, a
- *   model API error), 4 rejected at approval, 130 interrupted. Input problems throw
- *   CliInputError (2).
+ * @returns 0 done, 1 the model's reply never became a plan that compiles (its diagnostics on
+ *   stderr), 3 failed (out of iterations or turns, a model API error), 4 rejected at approval,
+ *   5 a budget ran out, 6 stalled, 130 interrupted. Input problems throw CliInputError (2).
  */
 export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): Promise<number> {
   if (typeof task !== 'string' || task.trim() === '')
@@ -139,12 +151,16 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
   for (const [flag, given] of [
     ['--context', flags.context],
     ['--system-prompt', flags.systemPrompt],
+    ['--budget', flags.budget],
+    ['--max-reply-bytes', flags.maxReplyBytes],
   ] as const) {
     if (given !== undefined && (flags.todos || flags.planMode)) {
       throw new CliInputError(`${flag} is for the plan loop; leave out --todos and --plan-mode to use it`);
     }
   }
   const maxIterations = wholeNumber(flags.maxIterations, '--max-iterations', 1);
+  const budget = budgetFlag(flags.budget);
+  const maxReplyBytes = wholeNumber(flags.maxReplyBytes, '--max-reply-bytes', 1);
   const limits = limitsFlag(flags);
   const tools = await loadToolRegistry(flags.tools, flags.mcpTools ?? [], loadTimeoutFlag(flags));
   const context =
@@ -289,6 +305,8 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
       ...(context !== undefined && { context }),
       ...(flags.systemPrompt !== undefined && { systemPrompt: flags.systemPrompt }),
       ...(maxIterations !== undefined && { maxIterations }),
+      ...(budget !== undefined && { budget }),
+      ...(maxReplyBytes !== undefined && { maxReplyBytes }),
       approve: async ({ plan }) => {
         if (flags.yes) return true;
         if (!prompter) return false;
@@ -304,6 +322,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
         'plan: not running the solution: a lazy plan runs only once approved, and there is no terminal to ask on; pass --yes to approve it\n',
       );
     }
+    if (!flags.json) io.stderr.write(giveUpText(result, color));
     return finish(io, flags, solveJson(result), interrupted ? ExitCode.INTERRUPTED : solveExitCode(result));
   } catch (e) {
     if (interrupted || controller.signal.aborted)
@@ -346,9 +365,83 @@ function solveExitCode(result: SolveResult): number {
       return ExitCode.REJECTED;
     case 'cancelled':
       return ExitCode.INTERRUPTED;
+    case 'budget_exceeded':
+      return ExitCode.BUDGET_EXCEEDED;
+    case 'stalled':
+      return ExitCode.STALLED;
     default:
       return ExitCode.RUN_FAILED;
   }
+}
+
+/**
+ * Why the plan loop gave up, for stderr: the diagnostics of the reply that could not be used,
+ * located in it as `plan validate` prints a plan's, and which budget ran out or that the model
+ * repeated itself. Nothing when it ended otherwise.
+ */
+function giveUpText(result: SolveResult, color: boolean): string {
+  const { spent, budget, exceeded } = result.budget;
+  let text = '';
+  if (result.status === 'invalid') {
+    text += formatCliError(
+      `the model's reply could not be used, even after repairs (${plural(spent.turns, 'model turn')}); why, at line:column in its last reply:`,
+      { color },
+    );
+  } else if (result.status === 'budget_exceeded' && exceeded) {
+    const used: Record<string, string> = {
+      maxCallsPerPlan: `a plan of ${spent.largestPlan} calls`,
+      maxCalls: `${spent.calls} calls run`,
+      maxTurns: plural(spent.turns, 'model turn'),
+      maxTokens: `${spent.tokens} tokens`,
+      maxWallMs: `${spent.wallMs} ms`,
+    };
+    text += formatCliError(
+      `the plan loop's budget ${exceeded} (${budget[exceeded]}) ran out after ${used[exceeded]}: running calls were cancelled, the state they wrote is kept; raise it with --budget ${exceeded}=<n>`,
+      { color },
+    );
+  } else if (result.status === 'stalled') {
+    text += formatCliError(
+      'stalled: the model gave a plan that had already run from the same state, again after being told so; nothing new would happen',
+      { color },
+    );
+  }
+  if (result.diagnostics.length > 0 && result.status !== 'done') {
+    text += formatDiagnostics(result.diagnostics, { file: 'reply', color });
+  }
+  return text;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * `--budget name=value` (repeatable): the plan loop's budget; solve() checks the names and
+ * values, and says what is wrong with the flag's name.
+ * @throws {CliInputError} (exit 2) for a pair that is not `name=value` with a whole number.
+ */
+function budgetFlag(pairs: readonly string[] | undefined): Record<string, number> | undefined {
+  if (pairs === undefined) return undefined;
+  const given: Record<string, number> = {};
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=');
+    const name = equals < 0 ? '' : pair.slice(0, equals).trim();
+    const text = equals < 0 ? '' : pair.slice(equals + 1).trim();
+    if (name === '' || !/^\d+$/.test(text)) {
+      throw new CliInputError(
+        `--budget '${pair}' is not name=value; write, for example, --budget maxWallMs=60000 (a whole number)`,
+      );
+    }
+    given[name] = Number(text);
+  }
+  try {
+    resolveBudget(given, '--budget');
+  } catch (e) {
+    throw new CliInputError(
+      (e as Error).message.replace(/^--budget: budget\./, '--budget ').replace(/^--budget: /, ''),
+    );
+  }
+  return given;
 }
 
 function solveJson(result: SolveResult): Record<string, unknown> {
@@ -359,6 +452,7 @@ function solveJson(result: SolveResult): Record<string, unknown> {
     iterations: result.iterations,
     runs: result.runs.map(toRunJson),
     diagnostics: result.diagnostics,
+    budget: result.budget,
   };
 }
 

@@ -1,0 +1,136 @@
+/**
+ * A Chat Completions server on 127.0.0.1 that plays a model, well behaved or not: each request
+ * gets the next play of the script (the last one repeats). It speaks the real wire protocol: a
+ * request with `stream: true` gets SSE chunks and `data: [DONE]`, with the usage in a last chunk
+ * without choices when `stream_options.include_usage` asks for it; one without gets a whole
+ * `chat.completion` object with its usage.
+ */
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import {
+  type FakeServer,
+  type RecordedHttpRequest,
+  sendEvent,
+  startServer,
+  startSse,
+} from './providers/fake-server.js';
+
+export type Play =
+  /** Says `text` (streamed in pieces of `piece` characters), reporting these tokens. */
+  | {
+      readonly text: string;
+      readonly piece?: number;
+      readonly usage?: { prompt: number; completion: number };
+    }
+  /** Streams text deltas for as long as the client reads them. */
+  | { readonly endless: true }
+  /** Sends its headers and then nothing, until the client goes away. */
+  | { readonly silent: true };
+
+export interface ChatServer extends FakeServer {
+  /** How many answers ended because the client closed the connection before the end. */
+  readonly cut: () => number;
+}
+
+const BASE = {
+  id: 'chatcmpl-loop',
+  created: 1_726_000_000,
+  model: 'test-model',
+  system_fingerprint: 'fp_test',
+};
+const USAGE = { prompt: 100, completion: 20 };
+
+export async function chatServer(plays: readonly Play[] | ((index: number) => Play)): Promise<ChatServer> {
+  let served = 0;
+  let cut = 0;
+  const next = (): Play =>
+    typeof plays === 'function' ? plays(served++) : plays[Math.min(served++, plays.length - 1)]!;
+  const server = await startServer(async (request, response, closed) => {
+    let ended = false;
+    void closed.then(() => {
+      if (!ended && !response.writableFinished) cut++;
+    });
+    await answer(next(), request, response, closed);
+    ended = true;
+  });
+  return { ...server, cut: () => cut };
+}
+
+async function answer(
+  play: Play,
+  request: RecordedHttpRequest,
+  response: ServerResponse,
+  closed: Promise<void>,
+): Promise<void> {
+  const body = request.body as { stream?: boolean; stream_options?: { include_usage?: boolean } };
+  if ('silent' in play) {
+    startSse(response);
+    response.flushHeaders();
+    await closed;
+    return;
+  }
+  if ('endless' in play) {
+    startSse(response);
+    let gone = false;
+    void closed.then(() => (gone = true));
+    const piece = chunk({ content: 'x'.repeat(512) });
+    while (!gone && !response.destroyed) {
+      // Backpressure: wait for the client to read, or to go away.
+      if (!writeEvent(response, piece)) await Promise.race([once(response, 'drain'), closed]);
+    }
+    return;
+  }
+  const usage = play.usage ?? USAGE;
+  const totals = {
+    prompt_tokens: usage.prompt,
+    completion_tokens: usage.completion,
+    total_tokens: usage.prompt + usage.completion,
+  };
+  if (body.stream !== true) {
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        ...BASE,
+        object: 'chat.completion',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: play.text, refusal: null },
+            logprobs: null,
+            finish_reason: 'stop',
+          },
+        ],
+        usage: totals,
+      }),
+    );
+    return;
+  }
+  startSse(response);
+  const size = play.piece ?? 64;
+  sendEvent(response, chunk({ role: 'assistant', content: '' }));
+  for (let i = 0; i < play.text.length; i += size) {
+    if (!writeEvent(response, chunk({ content: play.text.slice(i, i + size) }))) {
+      await Promise.race([once(response, 'drain'), closed]);
+    }
+    if (response.destroyed) return;
+  }
+  sendEvent(response, chunk({}, 'stop'));
+  if (body.stream_options?.include_usage) {
+    sendEvent(response, { ...BASE, object: 'chat.completion.chunk', choices: [], usage: totals });
+  }
+  sendEvent(response, '[DONE]');
+  response.end();
+}
+
+function chunk(delta: Record<string, unknown>, finishReason: string | null = null): Record<string, unknown> {
+  return {
+    ...BASE,
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+  };
+}
+
+function writeEvent(response: ServerResponse, data: unknown): boolean {
+  if (response.destroyed) return true;
+  return response.write(`data: ${JSON.stringify(data)}\n\n`);
+}

@@ -1,0 +1,329 @@
+/**
+ * The plan loop against a model that misbehaves on purpose, over the real Chat Completions wire
+ * protocol (a loopback server): garbage, JSON that is not a solution, huge and deep replies, the
+ * same plan every turn, a server that never answers, a stream that never ends. Each ends with a
+ * status that says what happened, diagnostics that say where, and within the budget.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { OpenAICompatibleProvider } from '../../src/agent/providers/openai.js';
+import { solve, type SolveOptions } from '../../src/agent/solve.js';
+import type { AgentEvent } from '../../src/agent/agent-events.js';
+import type { Tool } from '../../src/index.js';
+import { type ChatServer, chatServer, type Play } from './chat-server.js';
+
+let server: ChatServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function tools(log: string[] = []): Tool[] {
+  return [
+    {
+      name: 'lookup',
+      inputSchema: { type: 'object', properties: { symbol: { type: 'string' } }, required: ['symbol'] },
+      annotations: { readOnlyHint: true },
+      execute: ({ symbol }) => {
+        log.push(`lookup ${String(symbol)}`);
+        return symbol === 'ACME' ? 42 : 7;
+      },
+    },
+    {
+      name: 'hang',
+      inputSchema: { type: 'object', properties: {} },
+      annotations: { readOnlyHint: true },
+      // Ends only when cancelled.
+      execute: (_args, { abortSignal: signal }) =>
+        new Promise((_resolve, reject) => {
+          log.push('hang started');
+          signal.addEventListener('abort', () => {
+            log.push('hang cancelled');
+            reject(signal.reason as Error);
+          });
+        }),
+    },
+  ];
+}
+
+async function against(
+  plays: readonly Play[] | ((index: number) => Play),
+  options: SolveOptions = {},
+  log: string[] = [],
+) {
+  server = await chatServer(plays);
+  const provider = new OpenAICompatibleProvider({
+    model: 'test-model',
+    baseURL: `${server.url}/v1`,
+    requireApiKey: false,
+    maxRetries: 0,
+  });
+  const events: AgentEvent[] = [];
+  const result = await solve({ symbol: 'ACME' }, options, {
+    provider,
+    tools: () => tools(log),
+    emit: (event) => events.push(event),
+  });
+  return { result, requests: server.requests, events };
+}
+
+/** The last user message of request `index`: what the model was told. */
+function told(requests: ChatServer['requests'], index: number): string {
+  const body = requests[index]!.body as { messages: { role: string; content: string }[] };
+  return body.messages.filter((m) => m.role === 'user').at(-1)!.content;
+}
+
+const lookup = (n: number) => ({
+  _id: `l${n}`,
+  _tool: 'lookup',
+  symbol: '†input.symbol',
+  _outputPath: `†state.p${n}`,
+});
+const planOf = (calls: number) =>
+  JSON.stringify({ calls: Array.from({ length: calls }, (_, n) => lookup(n)), output: null });
+
+describe('every reply that cannot be used is explained', () => {
+  it('garbage: E_JSON with its line and column, sent back maxRepairs times, then invalid with it', async () => {
+    const { result, requests } = await against([{ text: '{"calls": [\n  oops' }], { maxRepairs: 2 });
+    expect(requests).toHaveLength(3);
+    expect(result.status).toBe('invalid');
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'E_JSON', line: 2, column: 3 }),
+    ]);
+    expect(told(requests, 1)).toMatch(/^Your answer is not JSON\./);
+    expect(told(requests, 1)).toMatch(/- 2:3 E_JSON: /);
+    // Every request was a turn, and its usage (from the final chunk) was counted.
+    expect(result.budget.spent).toMatchObject({ turns: 3, tokens: 360, calls: 0 });
+    expect(result.budget.exceeded).toBeNull();
+  });
+
+  it('JSON that is not a solution: E_SHAPE, in the repair turn and in the result', async () => {
+    const { result, requests } = await against(
+      [{ text: '{"answer": 42}' }, { text: '{"calls": [], "output": null}' }],
+      {
+        maxRepairs: 1,
+      },
+    );
+    expect(result.status).toBe('invalid');
+    expect(told(requests, 1)).toMatch(/^Your answer is not a solution\./);
+    expect(told(requests, 1)).toMatch(/E_SHAPE: expected a plan document but found an object/);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'E_SHAPE',
+        pointer: '/output',
+        message: expect.stringMatching(/no calls and no output/),
+      }),
+    ]);
+  });
+
+  it('a plan over budget.maxCallsPerPlan is E_LIMIT, told to the model, and nothing of it runs', async () => {
+    const log: string[] = [];
+    const { result, requests } = await against(
+      [{ text: planOf(30) }, { text: planOf(2) }, { text: JSON.stringify({ calls: [], output: 42 }) }],
+      { budget: { maxCallsPerPlan: 10 } },
+      log,
+    );
+    expect(result).toMatchObject({ status: 'done', output: 42 });
+    expect(told(requests, 1)).toMatch(
+      /E_LIMIT: the plan has 30 calls; the limit is 10 \(budget.maxCallsPerPlan\)/,
+    );
+    expect(told(requests, 1)).toMatch(/write at most 10 calls in one plan/);
+    expect(log).toEqual(['lookup ACME', 'lookup ACME']);
+    expect(result.budget.spent.calls).toBe(2);
+  });
+
+  it('deep: a reply nested 100,000 levels is E_LIMIT at its place, not a stack overflow', async () => {
+    const deep = `{"calls": [{"_tool": "lookup", "symbol": ${'['.repeat(100_000)}${']'.repeat(100_000)}}], "output": null}`;
+    const { result } = await against([{ text: deep, piece: 4096 }], { maxRepairs: 0 });
+    expect(result.status).toBe('invalid');
+    expect(result.diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: 'E_LIMIT',
+        message: 'arguments nest deeper than 64 levels',
+        line: 1,
+        column: 105,
+      }),
+    );
+  });
+});
+
+describe('replies are bounded in bytes before they are read', () => {
+  it('huge: a 50,000-call plan is cut at maxReplyBytes and never parsed or run; memory stays flat', async () => {
+    const log: string[] = [];
+    const huge = planOf(50_000);
+    expect(huge.length).toBeGreaterThan(2_000_000);
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const { result, requests, events } = await against(
+      () => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+        return { text: huge, piece: 4096 };
+      },
+      {},
+      log,
+    );
+    peak = Math.max(peak, process.memoryUsage().rss);
+    expect(result.status).toBe('invalid');
+    expect(requests).toHaveLength(3);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'E_LIMIT',
+        message: expect.stringMatching(/longer than 1048576 bytes \(maxReplyBytes\)/),
+      }),
+    ]);
+    expect(told(requests, 1)).toMatch(/^Your answer was too long to read\./);
+    expect(log).toEqual([]);
+    expect(events.filter((e) => e.type === 'solution')).toEqual([]);
+    // Three cut replies of 1 MiB each: far below what parsing and running 50,000 calls takes.
+    expect(peak - before).toBeLessThan(150 * 1024 * 1024);
+  });
+
+  it('an endless stream is cut at maxReplyBytes: the connection is closed each time', async () => {
+    const { result, requests } = await against([{ endless: true }], { maxReplyBytes: 65_536, maxRepairs: 1 });
+    expect(result.status).toBe('invalid');
+    expect(requests).toHaveLength(2);
+    expect(result.diagnostics[0]).toMatchObject({
+      code: 'E_LIMIT',
+      message: expect.stringMatching(/65536 bytes/),
+    });
+    // Give the server a moment to see the sockets close.
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect.poll(() => server!.cut()).toBe(2);
+  });
+
+  it("the provider's maxResponseBytes cuts the HTTP body itself, SSE framing included", async () => {
+    server = await chatServer([{ endless: true }]);
+    const provider = new OpenAICompatibleProvider({
+      model: 'test-model',
+      baseURL: `${server.url}/v1`,
+      requireApiKey: false,
+      maxRetries: 0,
+      maxResponseBytes: 100_000,
+    });
+    const { complete } = await import('../../src/agent/complete.js');
+    const error = await complete(provider, { messages: [{ role: 'user', content: 'hi' }], tools: [] }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      name: 'ReplyTooLargeError',
+      maxBytes: 100_000,
+      message: expect.stringMatching(/HTTP response is longer than 100000 bytes \(maxResponseBytes\)/),
+    });
+  });
+});
+
+describe('no progress, no rerun', () => {
+  it('the same plan every turn: run while the state changes, then one warning, then stalled', async () => {
+    const log: string[] = [];
+    const { result, requests } = await against([{ text: planOf(1) }], {}, log);
+    expect(result.status).toBe('stalled');
+    // Turn 1 from {}, turn 2 from {p0: 42}; turn 3 repeats turn 2 (warned), turn 4 again: stalled.
+    expect(result.runs).toHaveLength(2);
+    expect(log).toEqual(['lookup ACME', 'lookup ACME']);
+    expect(requests).toHaveLength(4);
+    expect(told(requests, 3)).toMatch(/repeats a plan that already ran from this same state/);
+    expect(told(requests, 2)).not.toMatch(/repeats a plan/);
+    expect(result.state).toEqual({ p0: 42 });
+  });
+
+  it('the same calls with their keys in another order are the same plan', async () => {
+    const a = JSON.stringify({ calls: [lookup(0)], output: null });
+    const b = JSON.stringify({
+      output: null,
+      calls: [{ _outputPath: '†state.p0', symbol: '†input.symbol', _tool: 'lookup', _id: 'l0' }],
+    });
+    const { result } = await against([{ text: a }, { text: a }, { text: b }, { text: b }]);
+    expect(result.status).toBe('stalled');
+    expect(result.runs).toHaveLength(2);
+  });
+});
+
+describe('budgets', () => {
+  it('slow: a server that never answers is stopped by maxWallMs, the request cancelled', async () => {
+    const { result, requests } = await against([{ silent: true }], { budget: { maxWallMs: 300 } });
+    expect(result.status).toBe('budget_exceeded');
+    expect(result.budget.exceeded).toBe('maxWallMs');
+    expect(result.budget.spent.wallMs).toBeGreaterThanOrEqual(300);
+    expect(requests).toHaveLength(1);
+    await expect.poll(() => server!.cut()).toBe(1);
+  });
+
+  it('maxWallMs during a run: the running calls are cancelled and the state already written is kept', async () => {
+    const log: string[] = [];
+    const plan = {
+      calls: [lookup(0), { _id: 'wait', _tool: 'hang', _outputPath: '†state.never' }],
+      output: null,
+    };
+    const { result } = await against([{ text: JSON.stringify(plan) }], { budget: { maxWallMs: 2_500 } }, log);
+    expect(result.status).toBe('budget_exceeded');
+    expect(result.budget.exceeded).toBe('maxWallMs');
+    // The budget leaves time for the request; it runs out while the run waits on 'hang'.
+    expect([...log].sort()).toEqual(['hang cancelled', 'hang started', 'lookup ACME']);
+    expect(result.state).toEqual({ p0: 42 });
+    expect(result.runs[0]!.status).toBe('cancelled');
+  });
+
+  it('maxTurns counts every request, repairs included; the last reply is still explained', async () => {
+    const { result, requests } = await against([{ text: 'nope' }], {
+      budget: { maxTurns: 2 },
+      maxRepairs: 5,
+    });
+    expect(requests).toHaveLength(2);
+    expect(result).toMatchObject({
+      status: 'budget_exceeded',
+      budget: { exceeded: 'maxTurns', spent: { turns: 2 } },
+    });
+    expect(result.diagnostics[0]).toMatchObject({ code: 'E_JSON', line: 1, column: 1 });
+  });
+
+  it("maxTokens: the provider's usage is counted; the turn that passes it ends the loop", async () => {
+    const log: string[] = [];
+    const usage = { prompt: 900, completion: 100 };
+    const { result } = await against(
+      [
+        { text: planOf(1), usage },
+        { text: planOf(2), usage },
+        { text: '{"calls": [], "output": 1}', usage },
+      ],
+      { budget: { maxTokens: 1_500 } },
+      log,
+    );
+    expect(result).toMatchObject({
+      status: 'budget_exceeded',
+      budget: { exceeded: 'maxTokens', spent: { tokens: 2_000 } },
+    });
+    // The second plan came with the tokens that passed the budget: it did not run.
+    expect(log).toEqual(['lookup ACME']);
+  });
+
+  it('maxCalls: a plan that could take the calls run past it does not run', async () => {
+    const log: string[] = [];
+    const { result } = await against(
+      [{ text: planOf(3) }, { text: planOf(4) }],
+      { budget: { maxCalls: 5 } },
+      log,
+    );
+    expect(result).toMatchObject({
+      status: 'budget_exceeded',
+      budget: { exceeded: 'maxCalls', spent: { calls: 3 } },
+    });
+    expect(log).toHaveLength(3);
+    expect(result.state).toEqual({ p0: 42, p1: 42, p2: 42 });
+  });
+
+  it('the result reports the budget and what was spent against it when nothing ran out', async () => {
+    const { result } = await against([{ text: planOf(2) }, { text: '{"calls": [], "output": "ok"}' }]);
+    expect(result.status).toBe('done');
+    expect(result.budget).toEqual({
+      budget: {
+        maxCallsPerPlan: 1_000,
+        maxCalls: 10_000,
+        maxTurns: 100,
+        maxTokens: 2_000_000,
+        maxWallMs: 3_600_000,
+      },
+      spent: { calls: 2, turns: 2, tokens: 240, wallMs: expect.any(Number), largestPlan: 2 },
+      exceeded: null,
+    });
+  });
+});
