@@ -1,0 +1,91 @@
+/** A tool's (or the model's) answer made into what the run keeps: the alternative and a JSON copy. */
+import type { CompiledCall } from '../compile/types.js';
+import { copyJson, type JsonProblem } from '../language/json-value.js';
+import { describeValue } from '../language/describe-value.js';
+import { formatPath } from '../language/paths.js';
+import { BRANCH_KEY, isBranchValue } from './branch.js';
+import { toCallError } from './call-error.js';
+import type { Runner } from './runner.js';
+
+/** A tool's answer as the run keeps it: a JSON copy, its size, and the alternative it goes to. */
+export interface Accepted {
+  readonly value: unknown;
+  readonly size: number;
+  readonly choice: number;
+}
+
+/**
+ * A tool's (or the model's) answer as the run will keep it: the alternative it names, and a
+ * JSON copy of the value, within the limits for where it goes.
+ * @throws {ToolExecutionError} BAD_BRANCH, INVALID_OUTPUT (not JSON, or nothing for an
+ *   _outputPath) or LIMIT, with the path of the bad part.
+ */
+export function acceptAnswer(run: Runner, i: number, answer: unknown): Accepted {
+  const output = run.calls[i]!.outputPath;
+  let choice = 0;
+  let written = answer;
+  if (isBranchValue(answer)) {
+    let named: unknown;
+    try {
+      // Read once each: a getter may answer differently twice, or throw.
+      named = answer[BRANCH_KEY];
+      written = answer.value;
+    } catch (e) {
+      throw run.failure(i, `the branch value cannot be read (${toCallError(e).message})`, 'INVALID_OUTPUT');
+    }
+    const chosen =
+      typeof named !== 'number' && typeof named !== 'string'
+        ? -1
+        : output
+          ? alternativeIndex(output, named)
+          : named === 0
+            ? 0
+            : -1;
+    if (chosen < 0) {
+      throw run.failure(
+        i,
+        `the branch value names no alternative of "${output?.text ?? '(no _outputPath)'}": ${describeValue(named)}`,
+        'BAD_BRANCH',
+      );
+    }
+    choice = chosen;
+  }
+  const copy = copyJson(written, { limits: run.limits, depth: output ? longestPath(output) : 0 });
+  if ('problem' in copy) {
+    throw run.failure(
+      i,
+      describeProblem('result', copy.problem),
+      copy.problem.code === 'LIMIT' ? 'LIMIT' : 'INVALID_OUTPUT',
+    );
+  }
+  if (output && copy.value === undefined) {
+    throw run.failure(
+      i,
+      'the tool returned nothing (undefined) for a call with an _outputPath',
+      'INVALID_OUTPUT',
+    );
+  }
+  return { value: copy.value, size: copy.size, choice };
+}
+
+/** Which alternative a branch value names: its index, or its path as written or canonical. */
+function alternativeIndex(output: NonNullable<CompiledCall['outputPath']>, choice: number | string): number {
+  if (typeof choice === 'number')
+    return Number.isInteger(choice) && choice >= 0 && choice < output.paths.length ? choice : -1;
+  return output.paths.findIndex(
+    (path, k) => output.refs[k]!.text === choice || formatPath('state', path.segments) === choice,
+  );
+}
+
+/** The most segments among a call's output paths: the levels a written value starts under. */
+export function longestPath(output: NonNullable<CompiledCall['outputPath']>): number {
+  let longest = 0;
+  for (const path of output.paths) if (path.segments.length > longest) longest = path.segments.length;
+  return longest;
+}
+
+/** `the result at /a/b is a BigInt ...; convert it ...`: a refused value, for a call's error. */
+export function describeProblem(what: string, problem: JsonProblem): string {
+  const where = problem.pointer === '' ? what : `${what} at ${problem.pointer}`;
+  return `${where} ${problem.message}; ${problem.hint}`;
+}

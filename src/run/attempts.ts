@@ -1,0 +1,269 @@
+/**
+ * A call's attempts: the argument check, the tool (local, latent or remote) bounded by its timeout
+ * and the run's abort, the output check, and the retries after a failure.
+ */
+import { ToolTimeoutError } from '../errors.js';
+import type { JsonObject } from '../language/document.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import { acceptAnswer, type Accepted } from './accept-answer.js';
+import { toCallError } from './call-error.js';
+import { retriesOf, retryDelay, sleep } from './retry.js';
+import type { Runner } from './runner.js';
+import { describeSchemaErrors } from './schema-errors.js';
+import type { RemoteCall } from './types.js';
+import { RunCancelledError } from '../errors.js';
+
+/** The signal of a run without one: never aborted. */
+const NEVER_ABORTED = new AbortController().signal;
+
+type Registered = NonNullable<ReturnType<ToolRegistry['get']>>;
+
+/** Checks the arguments and runs the attempts; synchronous while the tool is. */
+export function executeCall(run: Runner, i: number, args: JsonObject): Promise<void> | undefined {
+  const call = run.calls[i]!;
+  const record = run.records[i]!;
+  const registered = run.tools.get(call.tool);
+  record.startedAt = Date.now();
+  if (!registered) {
+    run.fail(i, run.failure(i, `unknown tool "${call.tool}"`, 'UNKNOWN_TOOL'));
+    return undefined;
+  }
+  const { validateInput } = registered;
+  if (validateInput && !validateInput(args)) {
+    const failure = run.failure(
+      i,
+      describeSchemaErrors('arguments', validateInput.errors),
+      'INVALID_ARGUMENTS',
+    );
+    run.fail(i, failure);
+    return undefined;
+  }
+  return tryAttempt(run, i, registered, args, 1);
+}
+
+/** Attempt number `attempt` and the retries after it. */
+export function tryAttempt(
+  run: Runner,
+  i: number,
+  registered: Registered,
+  args: JsonObject,
+  attempt: number,
+): Promise<void> | undefined {
+  const call = run.calls[i]!;
+  const tool = registered.tool;
+  // A remote call's time limit is enforced per attempt where it runs: here it would also
+  // count the time the call waits for a free worker.
+  const timeoutMs = run.remote && !tool.latent ? 0 : (tool.timeoutMs ?? run.options.timeoutMs ?? 0);
+  run.records[i]!.attempts = attempt;
+  // The controller exists before anyone hears of the start, so an abort from an observer of
+  // call:start reaches this attempt.
+  // Without a timeout every attempt can share the run's controller (only a run abort fires
+  // it); a per-attempt one is made only when a timeout may abort this attempt alone.
+  const controller = timeoutMs > 0 ? new AbortController() : run.shared;
+  run.controllers.add(controller);
+  // A run aborted already (not merely stopped by fail-fast, which lets running calls finish)
+  // cancels this attempt too.
+  if (run.options.signal?.aborted && !controller.signal.aborted) {
+    controller.abort(new RunCancelledError());
+  }
+  if (run.listening) run.event({ type: 'call:start', call: call.id, tool: call.tool, attempt, args });
+  let value: unknown;
+  try {
+    value = runAttempt(run, i, tool, args, controller, timeoutMs);
+  } catch (error) {
+    return attemptFailed(run, i, registered, args, attempt, controller, error);
+  }
+  if (!isThenable(value)) return attemptAnswered(run, i, registered, args, attempt, controller, value);
+  return Promise.resolve(value).then(
+    (answer) => attemptAnswered(run, i, registered, args, attempt, controller, answer),
+    (error: unknown) => attemptFailed(run, i, registered, args, attempt, controller, error),
+  );
+}
+
+export function attemptAnswered(
+  run: Runner,
+  i: number,
+  registered: Registered,
+  args: JsonObject,
+  attempt: number,
+  controller: AbortController,
+  value: unknown,
+): Promise<void> | undefined {
+  let accepted: Accepted;
+  try {
+    accepted = acceptAnswer(run, i, value);
+  } catch (e) {
+    return attemptFailed(run, i, registered, args, attempt, controller, e);
+  }
+  // What is checked is what is stored: the JSON copy (NaN has become null by now).
+  const { validateOutput } = registered;
+  if (validateOutput && !validateOutput(accepted.value)) {
+    const failure = run.failure(i, describeSchemaErrors('output', validateOutput.errors), 'INVALID_OUTPUT');
+    return attemptFailed(run, i, registered, args, attempt, controller, failure);
+  }
+  if (controller !== run.shared) run.controllers.delete(controller);
+  run.succeed(i, accepted);
+  return undefined;
+}
+
+export function attemptFailed(
+  run: Runner,
+  i: number,
+  registered: Registered,
+  args: JsonObject,
+  attempt: number,
+  controller: AbortController,
+  error: unknown,
+): Promise<void> | undefined {
+  if (controller !== run.shared) run.controllers.delete(controller);
+  if (run.stopping && run.options.signal?.aborted) {
+    run.end(i, 'cancelled');
+    return undefined;
+  }
+  const retries = retriesOf(registered.tool);
+  // A remote invoker has made the retries already.
+  if (attempt > retries.limit || (run.remote && !registered.tool.latent)) {
+    run.fail(i, error);
+    return undefined;
+  }
+  const call = run.calls[i]!;
+  const delayMs = retryDelay(retries, attempt);
+  run.event({
+    type: 'call:retry',
+    call: call.id,
+    tool: call.tool,
+    attempt,
+    delayMs,
+    error: toCallError(error),
+  });
+  return sleep(delayMs, run.options.signal ?? NEVER_ABORTED).then(
+    () => tryAttempt(run, i, registered, args, attempt + 1),
+    () => run.end(i, 'cancelled'),
+  );
+}
+
+/** One attempt: the tool (or the model, for a latent tool), bounded by timeout and abort. */
+export function runAttempt(
+  run: Runner,
+  i: number,
+  tool: Registered['tool'],
+  args: JsonObject,
+  controller: AbortController,
+  timeoutMs: number,
+): unknown {
+  const call = run.calls[i]!;
+  if (controller.signal.aborted) throw controller.signal.reason;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (timeoutMs > 0) {
+    timer = setTimeout(() => {
+      controller.abort(new ToolTimeoutError(timeoutMs, { call: call.id, tool: call.tool }));
+    }, timeoutMs);
+  }
+  let pending: unknown;
+  try {
+    if (tool.latent) {
+      const latent = run.options.latent;
+      if (!latent) {
+        throw run.failure(
+          i,
+          `"${tool.name}" is a latent tool: its result comes from the model, so run() needs a latent function (or, in eager mode, the call's _output)`,
+          'NO_MODEL',
+        );
+      }
+      pending = latent({ call: call.id, tool, args, signal: controller.signal });
+    } else if (run.remote) {
+      pending = run.remote(remoteCall(run, i, tool, args, controller.signal));
+    } else if (typeof tool.execute !== 'function') {
+      throw run.failure(i, `tool "${tool.name}" has no execute function`, 'NOT_EXECUTABLE');
+    } else {
+      pending = tool.execute(args, {
+        toolCallId: call.id,
+        abortSignal: controller.signal,
+        outputPaths: outputPaths(run, i),
+        context: run.options.context,
+      });
+    }
+  } catch (e) {
+    clearTimeout(timer);
+    throw e;
+  }
+  if (!isThenable(pending)) {
+    // A synchronous result: nothing can have aborted it in between, nothing to race.
+    clearTimeout(timer);
+    return pending;
+  }
+  return new Promise<unknown>((resolve, reject) => {
+    const settle = (fn: () => void) => {
+      clearTimeout(timer);
+      controller.signal.removeEventListener('abort', onAbort);
+      fn();
+    };
+    const onAbort = () => settle(() => reject(controller.signal.reason));
+    if (controller.signal.aborted) return onAbort();
+    controller.signal.addEventListener('abort', onAbort, { once: true });
+    // A result that arrives after a timeout or abort is discarded: settle runs once.
+    pending.then(
+      (value) => {
+        if (!controller.signal.aborted) settle(() => resolve(value));
+      },
+      (error) => {
+        if (!controller.signal.aborted) settle(() => reject(error));
+      },
+    );
+  });
+}
+
+/** What a remote invoker needs to run call i, and the hook that reports its retries. */
+export function remoteCall(
+  run: Runner,
+  i: number,
+  tool: Registered['tool'],
+  args: JsonObject,
+  signal: AbortSignal,
+): RemoteCall {
+  const call = run.calls[i]!;
+  const record = run.records[i]!;
+  return {
+    runId: run.runId,
+    call: call.id,
+    tool,
+    args,
+    outputPaths: outputPaths(run, i),
+    signal,
+    timeoutMs: tool.timeoutMs ?? run.options.timeoutMs ?? 0,
+    retries: retriesOf(tool),
+    onRetry: ({ attempt, delayMs, error }) => {
+      // A report that arrives late (the call ended, or a duplicate) changes nothing.
+      if (record.status !== null || !(Number.isInteger(attempt) && attempt >= record.attempts)) return;
+      record.attempts = attempt + 1;
+      run.event({ type: 'call:retry', call: call.id, tool: call.tool, attempt, delayMs, error });
+      run.event({ type: 'call:start', call: call.id, tool: call.tool, attempt: attempt + 1, args });
+    },
+  };
+}
+
+/** A call's output paths as written, made once per call (tools get them in their context). */
+export function outputPaths(run: Runner, i: number): readonly string[] {
+  let paths = run.outputPathTexts[i];
+  if (paths === undefined) {
+    const output = run.calls[i]!.outputPath;
+    paths = output ? output.refs.map((r) => r.text) : NO_PATHS;
+    run.outputPathTexts[i] = paths;
+  }
+  return paths;
+}
+
+const NO_PATHS: readonly string[] = [];
+
+/** A promise-like value; one whose `then` cannot even be read is not (its copy will say why). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  try {
+    return (
+      value !== null &&
+      (typeof value === 'object' || typeof value === 'function') &&
+      typeof (value as PromiseLike<unknown>).then === 'function'
+    );
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,94 @@
+/** Asking for approval: of a lazy plan before it runs, of a call before its tool runs. */
+import { ApprovalRejectedError } from '../errors.js';
+import type { JsonObject } from '../language/document.js';
+import { type ApprovalResponse, readApproval } from './approval.js';
+import type { Runner } from './runner.js';
+
+export async function approvePlan(run: Runner): Promise<boolean> {
+  run.event({ type: 'approval:requested', kind: 'plan' });
+  const approve = run.options.approve;
+  if (!approve) return false;
+  approvalAsked(run);
+  try {
+    const answer = await unlessAborted(
+      run,
+      approve({ kind: 'plan', plan: run.plan, reason: 'a lazy plan runs only once approved' }),
+    );
+    return readApproval(answer).approved;
+  } finally {
+    approvalAnswered(run);
+  }
+}
+
+/**
+ * Approvals overlap (several calls may wait at once): the wait counted is the time during
+ * which at least one was pending, so it never exceeds the run's own length.
+ */
+export function approvalAsked(run: Runner): void {
+  if (run.approvalsPending++ === 0) run.approvalSince = Date.now();
+}
+
+export function approvalAnswered(run: Runner): void {
+  if (--run.approvalsPending === 0) run.approvalWaitMs += Date.now() - run.approvalSince;
+}
+
+/** The answer, or false as soon as the run is aborted: nobody waits on a person forever. */
+export function unlessAborted(
+  run: Runner,
+  answer: ApprovalResponse | Promise<ApprovalResponse>,
+): Promise<ApprovalResponse> {
+  const signal = run.options.signal;
+  if (!signal) return Promise.resolve(answer);
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise<ApprovalResponse>((resolve, reject) => {
+    const onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+    Promise.resolve(answer).then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+export async function approveCall(run: Runner, i: number, args: JsonObject): Promise<void> {
+  const call = run.calls[i]!;
+  run.event({ type: 'approval:requested', kind: 'call', call: call.id });
+  let approved = false;
+  const approve = run.options.approve;
+  const definition = run.tools.get(call.tool)?.tool;
+  if (approve !== undefined) approvalAsked(run);
+  try {
+    if (approve !== undefined && definition !== undefined) {
+      const request = {
+        kind: 'call',
+        plan: run.plan,
+        call: call.id,
+        tool: call.tool,
+        args,
+        reason: `tool '${call.tool}' needs approval`,
+        definition,
+      } as const;
+      const decision = readApproval(await unlessAborted(run, approve(request)));
+      approved = decision.approved;
+      // A person's reasons for a no are kept where the report shows them: the call's error.
+      if (!approved && decision.feedback !== undefined)
+        run.records[i]!.error = {
+          message: new ApprovalRejectedError(`the call '${call.id}'`, decision.feedback).message,
+        };
+    }
+  } catch (e) {
+    run.records[i]!.error = { message: `approval failed: ${(e as Error).message}` };
+  } finally {
+    if (approve !== undefined) approvalAnswered(run);
+  }
+  if (run.stopping) run.end(i, 'cancelled');
+  else if (!approved) run.end(i, 'rejected');
+  else run.dispatch(i, args);
+  run.drain();
+}

@@ -1,0 +1,491 @@
+/**
+ * The scheduling core of a run: a call is looked at once, when its last dependency ends; ready
+ * calls are dispatched under the concurrency bound; an ending releases its successors. No
+ * polling and no timer ticks (timers only for timeouts and retry delays). Endings never recurse
+ * into the next call: they feed a work list that one loop drains, so a 100k-call cascade of
+ * skips uses no stack.
+ */
+import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import PQueue from 'p-queue';
+import type { CompiledCall, CompiledPlan } from '../compile/types.js';
+import { RunCancelledError, ToolExecutionError, type ToolErrorCode } from '../errors.js';
+import { PlanBuilder } from '../compile/plan-builder.js';
+import { jsonSize } from '../language/json-value.js';
+import type { Limits } from '../language/limits.js';
+import { DiagnosticList } from '../language/diagnostics.js';
+import type { JsonObject } from '../language/document.js';
+import { coveredPath } from '../language/paths.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { MAX_DELAY_MS } from '../tools/tool-values.js';
+import { acceptAnswer, type Accepted } from './accept-answer.js';
+import { MissingValues, resolveArguments } from './arguments.js';
+import { executeCall } from './attempts.js';
+import { approveCall, approvePlan } from './call-approval.js';
+import { toCallError } from './call-error.js';
+import { type CallRecord, newRecord } from './call-record.js';
+import { replay, reuse } from './earlier-results.js';
+import { checkedInitial } from './initial-values.js';
+import { Journal } from './journal.js';
+import { runIdentity } from './journal-digests.js';
+import { planRecordCheck } from './journal-plan-check.js';
+import { runResult, runStatus } from './run-result.js';
+import { checkRunOptions } from './run-options.js';
+import { RunState } from './state-store.js';
+import { writeOutput } from './state-writes.js';
+import { consumeStream, type StreamState, streamedPlan } from './streamed-plan.js';
+import { planSuccessors, Successors } from './successors.js';
+import { FailureTaint } from './taint.js';
+import type { CallStatus, RemoteInvoker, RunEvent, RunOptions, RunResult } from './types.js';
+
+/**
+ * Ready calls looked at in one go before the run yields to the event loop once: synchronous
+ * tools run inline, so without a pause a long run of them would keep signals, timers and
+ * Ctrl-C out until its end.
+ */
+const DRAIN_BURST = 1024;
+
+/**
+ * How long one burst of synchronous work may hold the event loop before the run yields to it
+ * (between calls: a tool's own code is never interrupted).
+ */
+const SLOW_BURST_MS = 50;
+
+/**
+ * Runs `then` once the event loop has been through its poll phase, where signals arrive.
+ * One setImmediate from an I/O callback runs in the same turn's check phase, before the next
+ * poll: a Ctrl-C queued while a synchronous tool ran would still not be seen. A second hop,
+ * queued during the check phase, runs in the next turn, after its poll.
+ */
+function afterPoll(then: () => void): void {
+  setImmediate(() => setImmediate(then));
+}
+
+/** What a queue task gives back for a call that ended synchronously. */
+const ENDED: Promise<void> = Promise.resolve();
+
+export class Runner {
+  plan: CompiledPlan;
+  readonly calls: readonly CompiledCall[];
+  readonly tools: ToolRegistry;
+  readonly records: CallRecord[];
+  /** Per call, how many of its dependencies have not ended yet. */
+  readonly remaining: number[];
+  /** Per call, the calls that wait for it (shared by every run of a whole plan). */
+  readonly successors: Successors;
+  /** Set while a plan arrives as a stream. */
+  readonly stream: StreamState | null;
+  readonly queue: PQueue;
+  readonly taint = new FailureTaint();
+  readonly work: number[] = [];
+  workHead = 0;
+  draining = false;
+  /** Set while a drain waits for its turn on the event loop. */
+  yielding = false;
+  /** Set once a burst of synchronous calls held the event loop past SLOW_BURST_MS. */
+  blocked = false;
+  ended = 0;
+  readonly state: RunState;
+  /** What a call gets for a value it reads: frozen and shared (see RunState.share). */
+  readonly share = <T>(value: T): T => this.state.share(value);
+  readonly limits: Limits;
+  readonly input: JsonObject;
+  /** Set on abort or fail-fast: nothing new starts. */
+  stopping = false;
+  readonly controllers = new Set<AbortController>();
+  /** The signal of every attempt without a timeout; aborted with the run. */
+  readonly shared = sharedController();
+  /** Per call, its output paths as written; shared by every run of the same compiled plan. */
+  readonly outputPathTexts: (readonly string[] | undefined)[];
+  finish: (() => void) | null = null;
+  readonly startedAt = Date.now();
+  /** Approvals being asked now; while any is, the time counts as waiting, not running. */
+  approvalsPending = 0;
+  approvalSince = 0;
+  approvalWaitMs = 0;
+  journal: Journal | undefined;
+  resumed = new Set<number>();
+  readonly runId: string;
+  /** Set when non-latent calls run elsewhere (`RunOptions.remote`). */
+  readonly remote: RemoteInvoker | undefined;
+  /** `RunOptions.reuse`, read once: a call checks one field when there is none. */
+  readonly reuseHook: RunOptions['reuse'];
+
+  constructor(
+    plan: CompiledPlan | null,
+    readonly options: RunOptions,
+    readonly emit: ((event: RunEvent) => void) | null,
+    readonly source: AsyncIterable<unknown> | null = null,
+  ) {
+    const { concurrency, limits } = checkRunOptions(options);
+    this.limits = limits;
+    this.runId = options.runId ?? randomUUID();
+    this.remote = options.remote;
+    this.reuseHook = options.reuse;
+    this.tools = ToolRegistry.from(options.tools);
+    this.input = checkedInitial('input', plan?.input, options.input, limits).value;
+    if (plan) {
+      this.plan = plan;
+      this.calls = plan.calls;
+      this.stream = null;
+      this.records = plan.calls.map(newRecord);
+      this.remaining = plan.calls.map((call) => call.dependencies.length);
+      this.successors = planSuccessors(plan);
+      this.outputPathTexts = outputPathTextsOf(plan);
+    } else {
+      const builder = new PlanBuilder({
+        tools: this.tools,
+        input: options.input,
+        state: checkedInitial('state', undefined, options.state, limits).value,
+        stateSchema: undefined,
+        mode: 'eager',
+        limits,
+        callsPointer: '',
+        // Every diagnostic is kept while the stream runs: each decides whether its call may
+        // run. The calls are bounded (limits.maxCalls), and the result's list is capped.
+        diagnostics: new DiagnosticList(Number.MAX_SAFE_INTEGER),
+      });
+      this.stream = { builder, held: [], received: [] };
+      this.calls = builder.calls as readonly CompiledCall[];
+      this.plan = streamedPlan(this.calls);
+      this.successors = new Successors({ calls: 64, edges: 64 });
+      this.records = [];
+      this.remaining = [];
+      this.outputPathTexts = [];
+    }
+    this.queue = new PQueue({ concurrency });
+    const initial = checkedInitial('state', plan?.state, options.state, limits);
+    this.state = new RunState(initial.value, { limits, size: initial.size });
+    if (options.journal !== undefined) {
+      if (!plan) {
+        throw new TypeError(
+          'Expected a whole plan with journal: a streamed plan has no identity to resume by',
+        );
+      }
+      const mode = this.mode;
+      const identity = runIdentity({
+        mode,
+        plan,
+        input: this.input,
+        state: this.state.value,
+        tools: this.tools,
+      });
+      this.journal = Journal.open({
+        dir: options.journal,
+        runKey: identity.runKey,
+        resume: options.resume === true,
+        digests: identity.digests,
+        limits,
+        // Every record is judged against this plan before anything runs, not when its call is reached.
+        checkRecord: planRecordCheck({ plan, tools: this.tools, mode }),
+      });
+    }
+  }
+
+  async start(): Promise<RunResult> {
+    const n = this.calls.length;
+    this.event({ type: 'run:start', runId: this.runId, mode: this.mode, calls: n });
+    const signal = this.options.signal;
+    const onAbort = () => this.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      if (this.mode === 'lazy' && !(await approvePlan(this))) {
+        // Aborted while a person was being asked: nothing was refused, the run was stopped.
+        const status = signal?.aborted ? 'cancelled' : 'rejected';
+        for (let i = 0; i < n; i++) this.end(i, status);
+        return runResult(this, status);
+      }
+      if (signal?.aborted) this.stopping = true;
+      const done = new Promise<void>((resolve) => (this.finish = resolve));
+      if (this.stream) await consumeStream(this, this.stream);
+      else for (let i = 0; i < n; i++) if (this.remaining[i] === 0) this.work.push(i);
+      this.drain();
+      if (this.ended < this.calls.length) await this.keptAlive(done);
+      // A Ctrl-C that came while a synchronous tool held the event loop is queued behind it:
+      // let it land, so the run ends as cancelled rather than as if nobody had asked.
+      if (this.blocked && signal && !signal.aborted) await new Promise<void>((resolve) => afterPoll(resolve));
+      return runResult(this, runStatus(this));
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.journal?.close();
+    }
+  }
+
+  get mode(): 'eager' | 'lazy' {
+    return this.options.mode ?? this.plan.mode;
+  }
+
+  /** Someone hears events: an observer, an iterator or the journal. Otherwise none is built. */
+  get listening(): boolean {
+    return this.emit !== null || this.journal !== undefined;
+  }
+
+  event(event: DistributiveOmit<RunEvent, 'at'>): void {
+    if (!this.listening) return;
+    const full = { ...event, at: new Date().toISOString() } as RunEvent;
+    if (this.journal) {
+      this.journal.append(full);
+      // A completed call is on disk before anything that depends on it starts.
+      if (full.type === 'call:end') this.journal.sync();
+    }
+    this.emit?.(full);
+  }
+
+  abort(): void {
+    this.stopping = true;
+    this.controllers.add(this.shared);
+    for (const controller of this.controllers) controller.abort(new RunCancelledError());
+  }
+
+  /**
+   * Waits for the run's end with a timer held, so the process stays alive while calls are
+   * pending even when nothing else is (a tool's promise that never settles, no timeout): the run
+   * waits there, visibly, until it is cancelled, instead of the process exiting with no word.
+   * The timer never fires in practice (it is the longest delay setTimeout allows).
+   */
+  async keptAlive(done: Promise<void>): Promise<void> {
+    const keepAlive = setInterval(() => {}, MAX_DELAY_MS);
+    try {
+      await done;
+    } finally {
+      clearInterval(keepAlive);
+    }
+  }
+
+  /** Looks at every call whose dependencies have all ended, one at a time, without recursion. */
+  drain(): void {
+    if (this.draining || this.yielding) return;
+    this.draining = true;
+    try {
+      let looked = 0;
+      const burstStart = performance.now();
+      while (this.workHead < this.work.length) {
+        if (++looked > DRAIN_BURST) return this.yieldThenDrain();
+        const i = this.work[this.workHead++]!;
+        this.ready(i);
+        // A synchronous tool that took long: signals (Ctrl-C) wait behind it, so let them in.
+        if (performance.now() - burstStart > SLOW_BURST_MS) {
+          this.blocked = true;
+          if (this.workHead < this.work.length) return this.yieldThenDrain();
+        }
+      }
+      if (this.workHead > 0) {
+        this.work.length = 0;
+        this.workHead = 0;
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** Lets the event loop run (signals, timers, Ctrl-C) before the next burst of ready calls. */
+  yieldThenDrain(): void {
+    this.yielding = true;
+    afterPoll(() => {
+      this.yielding = false;
+      this.drain();
+    });
+  }
+
+  ready(i: number): void {
+    const call = this.calls[i]!;
+    if (this.stopping) return this.end(i, 'cancelled');
+    if (this.listening) this.event({ type: 'call:ready', call: call.id, tool: call.tool });
+    const args = resolveArguments(call, { input: this.input, state: this.state.value }, this.share);
+    if (args instanceof MissingValues) {
+      const failedWriter = args.missing.some(
+        (ref) => ref.root === 'state' && this.taint.culprit(coveredPath(ref).segments) >= 0,
+      );
+      this.records[i]!.missing = args.missing.map((ref) => ref.text);
+      return this.end(i, failedWriter ? 'upstream_failed' : 'skipped');
+    }
+    const record = this.records[i]!;
+    record.args = args;
+    // An eager call's _output is the plan's own: the journal's copy of it is never needed.
+    const done = call.hasOutput && this.mode === 'eager' ? undefined : this.journal?.completed.get(call.id);
+    if (done) return replay(this, i, done);
+    const tool = this.tools.get(call.tool)?.tool;
+    if (call.hasOutput && this.mode === 'eager') {
+      // A latent result the model wrote into the plan: written, nothing runs.
+      record.startedAt = Date.now();
+      let accepted: Accepted;
+      try {
+        accepted = acceptAnswer(this, i, call.output);
+      } catch (e) {
+        return this.fail(i, e);
+      }
+      return this.succeed(i, accepted);
+    }
+    if (tool && this.reuseHook) {
+      let earlier;
+      try {
+        earlier = this.reuseHook({ call: call.id, tool, args });
+      } catch (e) {
+        return this.fail(i, e);
+      }
+      if (earlier) return reuse(this, i, earlier);
+    }
+    if (tool?.needsApproval) {
+      void approveCall(this, i, args);
+      return;
+    }
+    this.dispatch(i, args);
+  }
+
+  /**
+   * Starts call i. p-queue bounds the calls in flight; a call that finds a free slot and an
+   * empty queue runs at once, without a queue task: a tool that answers synchronously holds no
+   * slot past its own return, and one that returns a promise is handed to the queue, which
+   * starts it in the slot that was free, so the bound holds for everything asynchronous.
+   */
+  dispatch(i: number, args: JsonObject): void {
+    const queue = this.queue;
+    if (queue.size === 0 && queue.pending < queue.concurrency) {
+      const pending = this.guarded(i, args);
+      if (pending) void queue.add(() => pending);
+      return;
+    }
+    void queue.add(() => this.guarded(i, args) ?? ENDED);
+  }
+
+  /** Runs call i; resolves (or returns undefined) when it has ended, then looks at what is ready. */
+  guarded(i: number, args: JsonObject): Promise<void> | undefined {
+    let pending: Promise<void> | undefined;
+    try {
+      if (this.stopping) this.end(i, 'cancelled');
+      else pending = executeCall(this, i, args);
+    } catch (e) {
+      this.unexpected(i, e);
+    }
+    if (!pending) {
+      this.drain();
+      return undefined;
+    }
+    return pending.then(
+      () => this.drain(),
+      (e: unknown) => {
+        this.unexpected(i, e);
+        this.drain();
+      },
+    );
+  }
+
+  /**
+   * Whatever went wrong outside the tool (a state write, an observer of the journal), the call
+   * still ends in a named state and the run does not hang on it.
+   */
+  unexpected(i: number, error: unknown): void {
+    if (this.records[i]!.status === null) this.fail(i, error);
+  }
+
+  succeed(i: number, accepted: Accepted): void {
+    const output = this.calls[i]!.outputPath;
+    const record = this.records[i]!;
+    const { value, choice } = accepted;
+    try {
+      if (output)
+        writeOutput(
+          this,
+          i,
+          output.op === '&&' ? output.paths.map((_, k) => k) : [choice],
+          value,
+          accepted.size,
+        );
+    } catch (e) {
+      return this.fail(i, e);
+    }
+    record.output = value;
+    record.branch = output?.op === '||' ? choice : null;
+    this.end(i, 'succeeded');
+  }
+
+  /** A failure of call i that is not the tool's own throw: a bad answer, a missing model, ... */
+  failure(i: number, message: string, code: ToolErrorCode): ToolExecutionError {
+    const call = this.calls[i]!;
+    return new ToolExecutionError(message, { call: call.id, tool: call.tool, code });
+  }
+
+  fail(i: number, error: unknown): void {
+    const call = this.calls[i]!;
+    const record = this.records[i]!;
+    record.error = toCallError(error);
+    const output = call.outputPath;
+    const tool = this.tools.get(call.tool)?.tool;
+    if (output?.op === '||' && output.paths.length > 1 && tool?.errorBranch !== false) {
+      // With two or more alternatives a throw goes to the last one: the call failed, and the
+      // plan handled it.
+      const last = output.paths.length - 1;
+      const errorValue = { ...record.error };
+      try {
+        writeOutput(this, i, [last], errorValue, jsonSize(errorValue));
+        record.branch = last;
+        record.handled = true;
+        record.output = errorValue;
+        return this.end(i, 'failed');
+      } catch (e) {
+        // The state cannot take even the error (it is full): the failure goes unhandled.
+        record.error = {
+          message: `${record.error.message}; and ${toCallError(e).message}`,
+          code: record.error.code ?? 'LIMIT',
+        };
+      }
+    }
+    if (output) for (const path of output.paths) this.taint.mark(path.segments, i);
+    if (this.options.failFast) this.stopping = true;
+    this.end(i, 'failed');
+  }
+
+  end(i: number, status: CallStatus): void {
+    const call = this.calls[i]!;
+    const record = this.records[i]!;
+    if (record.status !== null) return;
+    record.status = status;
+    record.endedAt = record.startedAt === null ? null : Date.now();
+    if (status === 'upstream_failed' && call.outputPath) {
+      for (const path of call.outputPath.paths) this.taint.mark(path.segments, i);
+    }
+    if (this.listening)
+      this.event({
+        type: 'call:end',
+        call: call.id,
+        tool: call.tool,
+        status,
+        branch: record.branch,
+        handled: record.handled,
+        attempts: record.attempts,
+        durationMs: record.startedAt === null ? null : record.endedAt! - record.startedAt,
+        error: record.error,
+        ...(record.output !== undefined && { output: record.output }),
+        ...(this.resumed.has(i) && { resumed: true }),
+        ...(record.reused && { reused: true }),
+      });
+    this.ended++;
+    this.successors.release(i, this.remaining, this.work);
+    // A streamed plan is not over until its stream is.
+    if (this.ended === this.calls.length && !this.stream?.open) this.finish?.();
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A controller many attempts listen to at once (up to the concurrency): no leak warning. */
+function sharedController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
+}
+
+const outputPathTextsCache = new WeakMap<CompiledPlan, (readonly string[] | undefined)[]>();
+
+/**
+ * Per call of a compiled plan, its output paths as written: filled in lazily, one call at a
+ * time, as calls run, and shared by every run of the plan (none changes them).
+ */
+function outputPathTextsOf(plan: CompiledPlan): (readonly string[] | undefined)[] {
+  let texts = outputPathTextsCache.get(plan);
+  if (!texts) {
+    texts = [];
+    outputPathTextsCache.set(plan, texts);
+  }
+  return texts;
+}

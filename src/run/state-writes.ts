@@ -1,0 +1,35 @@
+/** A call's output written to the state at the alternatives it names, with its events. */
+import { cloneJson } from '../language/json-value.js';
+import type { Runner } from './runner.js';
+import { StateWriteError } from './state-store.js';
+
+/**
+ * Writes a JSON value the run owns (of JSON size `size`) at each alternative named.
+ * @throws {ToolExecutionError} LIMIT or STATE_CONFLICT when the state cannot take it.
+ */
+export function writeOutput(
+  run: Runner,
+  i: number,
+  alternatives: readonly number[],
+  value: unknown,
+  size: number,
+): void {
+  const call = run.calls[i]!;
+  const output = call.outputPath!;
+  for (let n = 0; n < alternatives.length; n++) {
+    const k = alternatives[n]!;
+    const path = output.paths[k]!;
+    // Each place gets its own copy: the state's containers are written in place later.
+    const placed = n === 0 ? value : cloneJson(value);
+    try {
+      run.state.write(path.segments, placed, size);
+    } catch (e) {
+      if (e instanceof StateWriteError)
+        throw run.failure(i, `cannot write ${output.refs[k]!.text}: ${e.message}`, e.code);
+      throw e;
+    }
+    run.taint.clear(path.segments);
+    if (run.listening)
+      run.event({ type: 'state:write', call: call.id, path: output.refs[k]!.text, value: placed });
+  }
+}

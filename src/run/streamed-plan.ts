@@ -1,0 +1,134 @@
+/** A plan that arrives as a stream of calls: each is bound as it comes and runs as soon as it can. */
+import type { CompiledCall, CompiledPlan } from '../compile/types.js';
+import type { PlanBuilder } from '../compile/plan-builder.js';
+import type { Diagnostic } from '../language/diagnostics.js';
+import { capDiagnostics, error as diagnostic } from '../language/diagnostics.js';
+import { checkJson } from '../language/json-value.js';
+import { joinPointer } from '../language/pointer.js';
+import { positionDiagnostics } from '../language/parse-plan.js';
+import { SourceText } from '../language/source.js';
+import { newRecord } from './call-record.js';
+import type { Runner } from './runner.js';
+
+export interface StreamState {
+  readonly builder: PlanBuilder;
+  /** Calls that read what no call had claimed when they arrived: they wait for the end. */
+  readonly held: number[];
+  /** The calls as received (null for one refused as not JSON), for positions in diagnostics. */
+  readonly received: unknown[];
+  open?: boolean;
+  /** Set when the stream had more calls than limits.maxCalls: the run fails. */
+  cut?: boolean;
+}
+
+/**
+ * Takes calls as they arrive: each is checked and bound against the calls before it, and
+ * starts as soon as what it reads has been written. A call that reads what no call has
+ * claimed yet waits for the end of the stream (the writer may still come); a call that
+ * arrives invalid never runs, and what depends on it ends upstream_failed.
+ */
+export async function consumeStream(run: Runner, stream: StreamState): Promise<void> {
+  stream.open = true;
+  try {
+    for await (const raw of run.source!) {
+      if (run.stopping) break;
+      const pending = stream.builder.pending;
+      if (run.calls.length >= run.limits.maxCalls) {
+        pending.push(
+          diagnostic(
+            'E_LIMIT',
+            '',
+            `the stream has more than ${run.limits.maxCalls} calls; the rest were not read`,
+            {
+              hint: 'split the plan, or raise limits.maxCalls',
+            },
+          ),
+        );
+        stream.cut = true;
+        break;
+      }
+      // A call from a stream is a value from code: JSON data within the limits, or refused.
+      const checked = checkJson(raw, { limits: run.limits });
+      const call = 'problem' in checked ? null : raw;
+      stream.received.push(call);
+      const before = pending.items.length;
+      if ('problem' in checked) {
+        const { problem } = checked;
+        pending.push(
+          diagnostic(
+            problem.code === 'LIMIT' ? 'E_LIMIT' : 'E_SHAPE',
+            joinPointer('', run.calls.length) + problem.pointer,
+            `call ${run.calls.length}${problem.pointer ? ` at ${problem.pointer}` : ''} ${problem.message}`,
+            {
+              hint: problem.hint,
+            },
+          ),
+        );
+      }
+      const spec = stream.builder.add(call);
+      run.records.push(newRecord());
+      run.remaining.push(0);
+      const invalid = pending.items.slice(before).find((d) => d.severity === 'error');
+      if (invalid) invalidStreamed(run, spec.index, invalid.code, invalid.message);
+      else if (spec.reads.some((r) => r.kind === 'later' && r.writers.length === 0))
+        stream.held.push(spec.index);
+      else wireStreamed(run, spec.index);
+      run.drain();
+    }
+  } finally {
+    stream.open = false;
+  }
+  const ordering = stream.builder.finish();
+  const placed = new Uint8Array(run.calls.length);
+  for (const v of ordering.order) placed[v] = 1;
+  const late = new Map<string, { code: string; message: string }>();
+  for (const d of stream.builder.pending.items) if (d.severity === 'error' && d.call) late.set(d.call, d);
+  for (const i of stream.held) {
+    const problem = late.get(run.calls[i]!.id);
+    if (problem) invalidStreamed(run, i, problem.code, problem.message);
+    else if (!placed[i]) invalidStreamed(run, i, 'E_CYCLE', 'the call is on a dependency cycle');
+    else wireStreamed(run, i);
+  }
+  run.plan = streamedPlan(
+    run.calls,
+    capDiagnostics(
+      positionDiagnostics(stream.builder.pending.items, SourceText.fromValue(stream.received)),
+      run.limits.maxDiagnostics,
+    ),
+  );
+  if (run.ended === run.calls.length) run.finish?.();
+}
+
+/** Counts a streamed call's dependencies that have not ended, and queues it when there are none. */
+export function wireStreamed(run: Runner, i: number): void {
+  let open = 0;
+  for (const d of run.calls[i]!.dependencies) {
+    if (run.records[d.from]!.status !== null) continue;
+    open++;
+    run.successors.add(d.from, i);
+  }
+  run.remaining[i] = open;
+  if (open === 0) run.work.push(i);
+}
+
+/** A streamed call that does not compile: it never runs, and its readers are upstream_failed. */
+export function invalidStreamed(run: Runner, i: number, code: string, message: string): void {
+  const call = run.calls[i]!;
+  run.records[i]!.error = { message: `the call is invalid: ${message}`, code };
+  if (call.outputPath) for (const path of call.outputPath.paths) run.taint.mark(path.segments, i);
+  run.end(i, 'failed');
+}
+
+/** The plan of a stream so far: its calls (a live list) and, at the end, its diagnostics. */
+export function streamedPlan(calls: readonly CompiledCall[], diagnostics: Diagnostic[] = []): CompiledPlan {
+  return {
+    mode: 'eager',
+    calls,
+    order: [],
+    levels: [],
+    criticalPath: [],
+    edgeCount: 0,
+    diagnostics,
+    indexOf: (id) => calls.findIndex((c) => c.id === id),
+  };
+}
