@@ -420,11 +420,23 @@ async function askForSolution(
  * answer is a turn of the budget; one that passes a budget fails its call and stops the run.
  */
 function latentFromModel(deps: SolveDependencies, meter: BudgetMeter, maxReplyBytes: number): LatentFunction {
+  const answer = latentAnswer(deps, meter, maxReplyBytes);
+  return (request) => {
+    if (meter.ask()) return answer(request);
+    // ask() has just aborted the run, which cancels this call with the budget's reason; the
+    // rejection here only echoes it, so it is marked handled instead of left unobserved.
+    const refused = Promise.reject(
+      new Error(
+        `the model was not asked for latent tool '${request.tool.name}': the budget ${meter.exceeded} ran out`,
+      ),
+    );
+    refused.catch(() => undefined);
+    return refused;
+  };
+}
+
+function latentAnswer(deps: SolveDependencies, meter: BudgetMeter, maxReplyBytes: number): LatentFunction {
   return async ({ tool, args, signal }) => {
-    if (!meter.ask())
-      throw new Error(
-        `the model was not asked for latent tool '${tool.name}': the budget ${meter.exceeded} ran out`,
-      );
     const value =
       typeof tool.outputSchema === 'object' || typeof tool.outputSchema === 'boolean'
         ? tool.outputSchema

@@ -135,7 +135,9 @@ describe('PlanAgent.solve (seeds/004 loop)', () => {
     const provider = new ScriptedProvider({ turns: [bad, bad] });
     const result = await new PlanAgent({ provider, tools }).solve(input, { maxRepairs: 1 });
     expect(result.status).toBe('invalid');
+    expect(result.diagnostics).toEqual([expect.objectContaining({ code: 'E_JSON', line: 1, column: 1 })]);
     expect(provider.requests[1]!.messages.at(-1)!.content).toMatch(/^Your answer is not JSON/);
+    expect(provider.requests[1]!.messages.at(-1)!.content).toMatch(/- 1:1 E_JSON: invalid JSON/);
   });
 
   it('sends failed calls back as {call, tool, status, error} records, not as data', async () => {
