@@ -1,8 +1,8 @@
 /**
- * The peer engine of bench/run: the same compiled plan as a GraphAI graph. Call i becomes the
- * computed node `c<i>` whose agent is the tool's name, whose `params` are the call's literal
- * arguments and whose `inputs` name every call it depends on (`:c<from>`), so GraphAI sees
- * exactly the edges planmode schedules by.
+ * A peer engine of bench/run and bench/peers: the same compiled plan as a GraphAI graph. Call i
+ * becomes the computed node `c<i>` whose agent is the tool's name, whose `params` are the call's
+ * literal arguments and whose `inputs` name every call it depends on (`:c<from>`), so GraphAI
+ * sees exactly the edges planmode schedules by.
  */
 import {
   type AgentFunction,
@@ -36,13 +36,17 @@ export function toGraphData(plan: CompiledPlan, concurrency: number): GraphData 
   return { version: 0.5, nodes, concurrency };
 }
 
-/** Agents that call `execute` with the node's params (the call's literal arguments). */
+/**
+ * Agents that call `execute` with the node's params (the call's literal arguments) and its
+ * inputs (the results of the calls it depends on, keyed `c<from>`).
+ */
 export function toAgents(
   tools: ReadonlyMap<string, (args: Record<string, unknown>) => unknown>,
 ): AgentFunctionInfoDictionary {
   const agents: AgentFunctionInfoDictionary = {};
   for (const [name, execute] of tools) {
-    const agent: AgentFunction = async ({ params }) => (await execute(params)) as never;
+    const agent: AgentFunction = async ({ params, namedInputs }) =>
+      (await execute({ ...namedInputs, ...params })) as never;
     agents[name] = agentInfoWrapper(agent);
   }
   return agents;

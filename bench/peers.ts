@@ -1,0 +1,222 @@
+/**
+ * bench/peers: planmode's `run()` beside two peer engines, GraphAI and LangGraph.js, on the same
+ * DAGs of no-op async tools, side by side in one process.
+ *
+ * The shapes of bench/compile (chain, fanout, random) at 1k and 10k calls. Each plan is
+ * compiled once, then handed to each engine as its own graph with the same edges
+ * (bench/graphai-graph, bench/langgraph-graph); building the graphs is not timed. Every engine
+ * calls the same tool, which returns its `n` after checking that it got a number below `n` for
+ * each call it depends on (a call run before its inputs were there would get none). Every run
+ * is checked: the tool ran once per call, and every call's result is in the engine's output.
+ * The runs alternate between the engines; the times are medians. One child process per row, so
+ * that one row's garbage does not land in the next.
+ *
+ * LangGraph runs the 1k plans only: its cost grows with nodes x running nodes (each node's
+ * write walks every channel of the graph, and there are a few per node), so at 10k one run
+ * takes minutes.
+ *
+ *     npm run bench:peers
+ */
+import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { type CompiledPlan, compile } from '../src/compile/index.js';
+import { run } from '../src/run/index.js';
+import { type Tool, ToolRegistry } from '../src/tools/index.js';
+import { runChildCase } from './child-case.js';
+import { nodeId, runGraphAI, toAgents, toGraphData } from './graphai-graph.js';
+import { stateKey, toLangGraph } from './langgraph-graph.js';
+import { benchTools, generatePlan, SHAPES, type Shape } from './plans.js';
+import { median } from './stats.js';
+import { ms, printTable } from './table.js';
+
+const SIZES = [1_000, 10_000];
+/** LangGraph's largest plan (see above). */
+const LANGGRAPH_MAX_CALLS = 1_000;
+/** The same bound for every engine (planmode's `concurrency`, GraphAI's, LangGraph's `maxConcurrency`). */
+const CONCURRENCY = 64;
+const REPEATS = 5;
+
+type Args = Record<string, unknown>;
+
+interface PeerResult {
+  shape: Shape;
+  calls: number;
+  edges: number;
+  planmodeMs: number;
+  graphaiMs: number;
+  /** null when LangGraph did not run this size. */
+  langgraphMs: number | null;
+}
+
+class WrongResult extends Error {
+  override readonly name = 'WrongResult';
+}
+
+/** The no-op tool, counting its runs. */
+function countingStep(): { step: (args: Args) => Promise<unknown>; takeCount: () => number } {
+  let ran = 0;
+  const step = async (args: Args) => {
+    const n = args.n as number;
+    for (const key in args) {
+      const value = args[key];
+      if (key !== 'n' && !(typeof value === 'number' && value < n)) {
+        throw new WrongResult(`call ${n} got ${String(value)} for ${key}`);
+      }
+    }
+    ran++;
+    return n;
+  };
+  const takeCount = () => {
+    const count = ran;
+    ran = 0;
+    return count;
+  };
+  return { step, takeCount };
+}
+
+function compiled(shape: Shape, n: number, tools: ToolRegistry): CompiledPlan {
+  const result = compile(generatePlan(shape, n), { tools });
+  if (!result.ok) throw new Error(`bench plan did not compile: ${result.diagnostics[0]?.message}`);
+  return result.plan!;
+}
+
+/** One engine: runs the plan once, resolving to call i's result for every i. */
+type Engine = () => Promise<(index: number) => unknown>;
+
+async function timedRun(
+  engine: Engine,
+  name: string,
+  plan: CompiledPlan,
+  takeCount: () => number,
+): Promise<number> {
+  globalThis.gc?.();
+  takeCount();
+  const start = performance.now();
+  const result = await engine();
+  const elapsed = performance.now() - start;
+  const ran = takeCount();
+  if (ran !== plan.calls.length)
+    throw new WrongResult(`${name}: ${ran} tool runs for ${plan.calls.length} calls`);
+  for (const call of plan.calls) {
+    if (result(call.index) !== call.args.n)
+      throw new WrongResult(`${name}: call ${call.id} has a wrong result`);
+  }
+  return elapsed;
+}
+
+/** In a child process: one shape and size on every engine, alternating. */
+async function peerCase(shape: Shape, n: number): Promise<PeerResult> {
+  // LangGraph listens on one AbortSignal per running node: up to CONCURRENCY listeners on one
+  // signal, which Node would report as a leak.
+  EventEmitter.defaultMaxListeners = CONCURRENCY + 16;
+  const { step, takeCount } = countingStep();
+  const tools = new ToolRegistry(benchTools.map((t): Tool<Args> => ({ ...t, execute: step })));
+  const plan = compiled(shape, n, tools);
+
+  const engines: [string, Engine][] = [
+    [
+      'planmode',
+      async () => {
+        const result = await run(plan, { tools, concurrency: CONCURRENCY });
+        if (result.status !== 'succeeded') throw new WrongResult(`planmode run ended ${result.status}`);
+        return (i) => result.state[`v${i}`];
+      },
+    ],
+  ];
+  const graph = toGraphData(plan, CONCURRENCY);
+  const agents = toAgents(new Map([['step', step]]));
+  engines.push([
+    'GraphAI',
+    async () => {
+      const results = await runGraphAI(graph, agents);
+      return (i) => results[nodeId(i)];
+    },
+  ]);
+  if (n <= LANGGRAPH_MAX_CALLS) {
+    const langgraph = toLangGraph(plan, { step, concurrency: CONCURRENCY });
+    engines.push([
+      'LangGraph',
+      async () => {
+        const state = await langgraph.run();
+        return (i) => state[stateKey(i)];
+      },
+    ]);
+  }
+
+  const times = new Map<string, number[]>(engines.map(([name]) => [name, []]));
+  for (const [name, engine] of engines) await timedRun(engine, name, plan, takeCount); // warm-up
+  for (let r = 0; r < REPEATS; r++) {
+    for (const [name, engine] of engines)
+      times.get(name)!.push(await timedRun(engine, name, plan, takeCount));
+  }
+  const langgraphTimes = times.get('LangGraph');
+  return {
+    shape,
+    calls: n,
+    edges: plan.edgeCount,
+    planmodeMs: median(times.get('planmode')!),
+    graphaiMs: median(times.get('GraphAI')!),
+    langgraphMs: langgraphTimes ? median(langgraphTimes) : null,
+  };
+}
+
+const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}x`;
+const count = (n: number) => n.toLocaleString('en-US');
+
+function printResults(results: readonly PeerResult[]): void {
+  console.log(
+    `no-op async tools, each plan compiled once (not timed), concurrency ${CONCURRENCY} on every engine; ` +
+      `median of ${REPEATS} runs after a warm-up, engines alternating, every run checked; ` +
+      `one child process per row; LangGraph at ${count(LANGGRAPH_MAX_CALLS)} calls only\n`,
+  );
+  printTable(
+    [
+      'shape',
+      'calls',
+      'edges',
+      'planmode ms',
+      'GraphAI ms',
+      'GraphAI/planmode',
+      'LangGraph ms',
+      'LangGraph/planmode',
+    ],
+    results.map((r) => [
+      r.shape,
+      count(r.calls),
+      count(r.edges),
+      ms(r.planmodeMs),
+      ms(r.graphaiMs),
+      ratio(r.graphaiMs, r.planmodeMs),
+      r.langgraphMs === null ? 'not run' : ms(r.langgraphMs),
+      r.langgraphMs === null ? '' : ratio(r.langgraphMs, r.planmodeMs),
+    ]),
+  );
+}
+
+async function main(): Promise<void> {
+  const [flag, shape, size] = process.argv.slice(2);
+  if (flag === '--case') {
+    console.log(JSON.stringify(await peerCase(shape as Shape, Number(size))));
+    return;
+  }
+  if (flag !== undefined) throw new TypeError(`Expected no argument, got ${flag}`);
+  console.log(`bench/peers: node ${process.version}, ${peerVersions()}\n`);
+  const self = fileURLToPath(import.meta.url);
+  const results: PeerResult[] = [];
+  for (const n of SIZES) {
+    for (const s of SHAPES) {
+      results.push(runChildCase<PeerResult>({ script: self, shape: s, size: n, nodeFlags: ['--expose-gc'] }));
+    }
+  }
+  printResults(results);
+}
+
+/** The installed versions of the peers, read from their package.json. */
+function peerVersions(): string {
+  const require = createRequire(import.meta.url);
+  const version = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
+  return `GraphAI ${version('graphai')}, LangGraph.js ${version('@langchain/langgraph')}`;
+}
+
+await main();
