@@ -10,7 +10,8 @@ import { describeValue } from './describe-value.js';
 export interface SolveBudget {
   /**
    * Most calls in one plan the model writes. A plan over it does not compile (E_LIMIT, sent back
-   * to the model for a repair like any other diagnostic).
+   * to the model for a repair like any other diagnostic), so it never ends the loop
+   * `budget_exceeded` itself: the repairs running out end it `invalid`.
    * @default 1_000
    */
   readonly maxCallsPerPlan?: number;
@@ -62,7 +63,7 @@ export interface BudgetSpent {
   readonly tokens: number;
   /** Milliseconds from the start of the loop to its end. */
   readonly wallMs: number;
-  /** The most calls in one plan the model wrote (compiled or not). */
+  /** The most calls in one plan of the model's that compiled (a larger one is E_LIMIT). */
   readonly largestPlan: number;
 }
 

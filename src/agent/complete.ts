@@ -1,7 +1,7 @@
 /** One assistant turn without the stream, for callers that only want the result. */
 import { ModelProviderError } from '../errors.js';
 import type { AssistantTurn, ModelProvider, ModelRequest } from './model.js';
-import { DEFAULT_MAX_REPLY_BYTES, ReplyTooLargeError } from './providers/reply-bytes.js';
+import { checkMaxReplyBytes, ReplyBytes } from './providers/reply-bytes.js';
 
 export interface CompleteOptions {
   /**
@@ -25,33 +25,17 @@ export async function complete(
   request: ModelRequest,
   options: CompleteOptions = {},
 ): Promise<AssistantTurn> {
-  const maxBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) {
-    throw new TypeError(`complete: maxReplyBytes must be a whole number >= 1, not ${String(maxBytes)}`);
-  }
+  const bytes = new ReplyBytes(provider.name, checkMaxReplyBytes('complete', options.maxReplyBytes));
   let turn: AssistantTurn | undefined;
-  let bytes = 0;
-  const tooLarge = () => new ReplyTooLargeError(provider.name, maxBytes, 'reply');
   // Leaving the for-await (the throw) ends the provider's stream, which aborts its request.
   for await (const event of provider.stream(request)) {
-    if (event.type === 'text-delta') bytes += Buffer.byteLength(event.text);
-    else if (event.type === 'done') turn = event.turn;
-    if (bytes > maxBytes) throw tooLarge();
+    bytes.add(event);
+    if (event.type === 'done') turn = event.turn;
   }
   if (!turn) {
     throw new ModelProviderError(`${provider.name}: the stream ended without a whole turn`, {
       provider: provider.name,
     });
   }
-  if (replyBytes(turn) > maxBytes) throw tooLarge();
   return turn;
-}
-
-/** The bytes of a whole turn: its text and each tool call's arguments. */
-function replyBytes(turn: AssistantTurn): number {
-  let bytes = Buffer.byteLength(turn.message.content);
-  for (const call of turn.message.toolCalls ?? []) {
-    bytes += Buffer.byteLength(call.argumentsText ?? JSON.stringify(call.arguments));
-  }
-  return bytes;
 }

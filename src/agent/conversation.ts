@@ -14,6 +14,7 @@ import type {
   ModelToolDefinition,
   ToolResultMessage,
 } from './model.js';
+import { checkMaxReplyBytes, ReplyBytes } from './providers/reply-bytes.js';
 
 /** The answer to one tool call. */
 export interface ToolAnswer {
@@ -39,6 +40,12 @@ export interface ConverseOptions {
    */
   readonly extraMessages?: () => readonly Message[];
   readonly maxTurns: number;
+  /**
+   * Most bytes (UTF-8) of one reply's text and tool-call arguments, counted as they stream in:
+   * past it the request is cancelled and the turn fails with a ReplyTooLargeError.
+   * @default DEFAULT_MAX_REPLY_BYTES (1 MiB)
+   */
+  readonly maxReplyBytes?: number;
   readonly phase: AgentPhase;
   readonly emit: AgentEventListener;
   readonly signal?: AbortSignal;
@@ -91,7 +98,10 @@ async function oneTurn(options: ConverseOptions): Promise<AssistantTurn> {
     tools: options.tools(),
     ...(options.signal && { signal: options.signal }),
   };
+  const bytes = new ReplyBytes(provider.name, checkMaxReplyBytes('converse', options.maxReplyBytes));
+  // Leaving the for-await (the throw) ends the provider's stream, which aborts its request.
   for await (const event of provider.stream(request)) {
+    bytes.add(event);
     if (event.type === 'text-delta') emit({ type: 'text-delta', phase, text: event.text });
     else if (event.type === 'tool-call') emit({ type: 'tool-call', phase, call: event.call });
     else turn = event.turn;

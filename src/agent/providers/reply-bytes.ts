@@ -6,6 +6,7 @@
  * it), and complete() counts the reply's text and tool arguments, whatever the provider.
  */
 import { ModelProviderError } from '../../errors.js';
+import type { AssistantTurn, ModelStreamEvent } from '../model.js';
 
 /**
  * The most bytes of text (and tool-call arguments) in one reply: 1 MiB, far more than any model
@@ -38,6 +39,54 @@ export class ReplyTooLargeError extends ModelProviderError {
     );
     this.maxBytes = maxBytes;
   }
+}
+
+/**
+ * Counts one reply's bytes (UTF-8) event by event: text deltas and tool calls' arguments as they
+ * arrive, and a whole turn's when the provider streamed none of it.
+ */
+export class ReplyBytes {
+  #bytes = 0;
+  #streamed = false;
+
+  constructor(
+    readonly provider: string,
+    readonly maxBytes: number,
+  ) {}
+
+  /** @throws {ReplyTooLargeError} once the reply so far passes the bound. */
+  add(event: ModelStreamEvent): void {
+    if (event.type === 'text-delta') {
+      this.#streamed = true;
+      this.#bytes += Buffer.byteLength(event.text);
+    } else if (event.type === 'tool-call') {
+      this.#streamed = true;
+      this.#bytes += argumentBytes(event.call);
+    } else if (!this.#streamed) {
+      this.#bytes = turnBytes(event.turn);
+    }
+    if (this.#bytes > this.maxBytes) throw new ReplyTooLargeError(this.provider, this.maxBytes, 'reply');
+  }
+}
+
+/** The bytes of a whole turn: its text and each tool call's arguments. */
+function turnBytes(turn: AssistantTurn): number {
+  let bytes = Buffer.byteLength(turn.message.content);
+  for (const call of turn.message.toolCalls ?? []) bytes += argumentBytes(call);
+  return bytes;
+}
+
+function argumentBytes(call: { readonly argumentsText?: string; readonly arguments: unknown }): number {
+  return Buffer.byteLength(call.argumentsText ?? JSON.stringify(call.arguments));
+}
+
+/** Checks a `maxReplyBytes` option. @throws {TypeError} naming it, for a value that is not a whole number >= 1. */
+export function checkMaxReplyBytes(where: string, value: unknown): number {
+  if (value === undefined) return DEFAULT_MAX_REPLY_BYTES;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new TypeError(`${where}: maxReplyBytes must be a whole number >= 1, not ${String(value)}`);
+  }
+  return value;
 }
 
 /** True for a {@link ReplyTooLargeError}, also across copies of the package. */

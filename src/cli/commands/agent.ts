@@ -389,7 +389,6 @@ function giveUpText(result: SolveResult, color: boolean): string {
     );
   } else if (result.status === 'budget_exceeded' && exceeded) {
     const used: Record<string, string> = {
-      maxCallsPerPlan: `a plan of ${spent.largestPlan} calls`,
       maxCalls: `${spent.calls} calls run`,
       maxTurns: plural(spent.turns, 'model turn'),
       maxTokens: `${spent.tokens} tokens`,
