@@ -30,6 +30,8 @@ export type Play =
 export interface ChatServer extends FakeServer {
   /** How many answers ended because the client closed the connection before the end. */
   readonly cut: () => number;
+  /** Resolves once `count` answers have been cut by the client. */
+  readonly cutAtLeast: (count: number) => Promise<void>;
 }
 
 const BASE = {
@@ -43,17 +45,25 @@ const USAGE = { prompt: 100, completion: 20 };
 export async function chatServer(plays: readonly Play[] | ((index: number) => Play)): Promise<ChatServer> {
   let served = 0;
   let cut = 0;
+  const waiting: { count: number; resolve: () => void }[] = [];
   const next = (): Play =>
     typeof plays === 'function' ? plays(served++) : plays[Math.min(served++, plays.length - 1)]!;
   const server = await startServer(async (request, response, closed) => {
     let ended = false;
     void closed.then(() => {
-      if (!ended && !response.writableFinished) cut++;
+      if (ended || response.writableFinished) return;
+      cut++;
+      for (const waiter of waiting) if (waiter.count <= cut) waiter.resolve();
     });
     await answer(next(), request, response, closed);
     ended = true;
   });
-  return { ...server, cut: () => cut };
+  return {
+    ...server,
+    cut: () => cut,
+    cutAtLeast: (count) =>
+      count <= cut ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve })),
+  };
 }
 
 async function answer(
