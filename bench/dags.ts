@@ -8,6 +8,8 @@ import { type GeneratedCall, seededRandom } from './plans.js';
 export interface Dag {
   readonly name: string;
   readonly calls: GeneratedCall[];
+  /** Per call (by its `n`), how long it sleeps; every call sleeps the same when absent. */
+  readonly latencies?: readonly number[];
 }
 
 function call(n: number, reads: readonly number[]): GeneratedCall {
@@ -59,4 +61,12 @@ export function layeredRandom(layers: number, width: number, seed = 7): Dag {
     }
   }
   return { name: `layered random, ${layers}x${width}`, calls };
+}
+
+/** The same DAG with seeded latencies, whole milliseconds from `minMs` to `maxMs` per call. */
+export function unevenLatencies(dag: Dag, options: { minMs: number; maxMs: number; seed: number }): Dag {
+  const random = seededRandom(options.seed);
+  const span = options.maxMs - options.minMs + 1;
+  const latencies = dag.calls.map(() => options.minMs + Math.floor(random() * span));
+  return { name: `${dag.name}, uneven ${options.minMs}-${options.maxMs} ms`, calls: dag.calls, latencies };
 }
