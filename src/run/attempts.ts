@@ -74,6 +74,7 @@ export function tryAttempt(
     return attemptFailed(run, i, registered, args, attempt, controller, error);
   }
   if (!isThenable(value)) return attemptAnswered(run, i, registered, args, attempt, controller, value);
+  if (controller === run.shared) return raceShared(run, i, registered, args, attempt, value);
   return Promise.resolve(value).then(
     (answer) => attemptAnswered(run, i, registered, args, attempt, controller, answer),
     (error: unknown) => attemptFailed(run, i, registered, args, attempt, controller, error),
@@ -192,6 +193,8 @@ export function runAttempt(
     clearTimeout(timer);
     return pending;
   }
+  // The run's abort is raced by tryAttempt (raceShared), with one listener for the whole run.
+  if (controller === run.shared) return pending;
   return new Promise<unknown>((resolve, reject) => {
     const settle = (fn: () => void) => {
       clearTimeout(timer);
@@ -208,6 +211,51 @@ export function runAttempt(
       },
       (error) => {
         if (!controller.signal.aborted) settle(() => reject(error));
+      },
+    );
+  });
+}
+
+/**
+ * The answer of an attempt on the run's shared signal (no timeout), raced against the run's
+ * abort: the run keeps one abort listener and settles every such attempt itself (Runner.abort
+ * calls its waiter), instead of one listener per call on the shared signal. The answer is
+ * handled as soon as it arrives, with no promise in between.
+ */
+function raceShared(
+  run: Runner,
+  i: number,
+  registered: Registered,
+  args: JsonObject,
+  attempt: number,
+  pending: PromiseLike<unknown>,
+): Promise<void> {
+  const shared = run.shared;
+  return new Promise<void>((resolve, reject) => {
+    const finish = (failed: boolean, outcome: unknown): void => {
+      try {
+        resolve(
+          failed
+            ? attemptFailed(run, i, registered, args, attempt, shared, outcome)
+            : attemptAnswered(run, i, registered, args, attempt, shared, outcome),
+        );
+      } catch (e) {
+        reject(e as Error);
+      }
+    };
+    if (shared.signal.aborted) {
+      const reason: unknown = shared.signal.reason;
+      queueMicrotask(() => finish(true, reason));
+      return;
+    }
+    // Called by the run's abort; a result that arrives after it is discarded (the waiter is gone).
+    run.abortWaiters.set(i, (reason) => queueMicrotask(() => finish(true, reason)));
+    pending.then(
+      (value) => {
+        if (run.abortWaiters.delete(i)) finish(false, value);
+      },
+      (error: unknown) => {
+        if (run.abortWaiters.delete(i)) finish(true, error);
       },
     );
   });

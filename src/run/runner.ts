@@ -7,7 +7,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import PQueue from 'p-queue';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import { RunCancelledError, ToolExecutionError, type ToolErrorCode } from '../errors.js';
 import { PlanBuilder } from '../compile/plan-builder.js';
@@ -22,6 +21,7 @@ import { acceptAnswer, type Accepted } from './accept-answer.js';
 import { MissingValues, resolveArguments } from './arguments.js';
 import { executeCall } from './attempts.js';
 import { approveCall, approvePlan } from './call-approval.js';
+import { CallSlots } from './call-slots.js';
 import { toCallError } from './call-error.js';
 import { type CallRecord, newRecord } from './call-record.js';
 import { replay, reuse } from './earlier-results.js';
@@ -61,9 +61,6 @@ function afterPoll(then: () => void): void {
   setImmediate(() => setImmediate(then));
 }
 
-/** What a queue task gives back for a call that ended synchronously. */
-const ENDED: Promise<void> = Promise.resolve();
-
 export class Runner {
   plan: CompiledPlan;
   readonly calls: readonly CompiledCall[];
@@ -75,7 +72,12 @@ export class Runner {
   readonly successors: Successors;
   /** Set while a plan arrives as a stream. */
   readonly stream: StreamState | null;
-  readonly queue: PQueue;
+  readonly slots: CallSlots;
+  /**
+   * Per call in flight on the run's shared signal, what rejects its attempt when the run is
+   * aborted: one abort listener for the whole run instead of one per call.
+   */
+  readonly abortWaiters = new Map<number, (reason: unknown) => void>();
   readonly taint = new FailureTaint();
   readonly work: number[] = [];
   workHead = 0;
@@ -153,7 +155,7 @@ export class Runner {
       this.remaining = [];
       this.outputPathTexts = [];
     }
-    this.queue = new PQueue({ concurrency });
+    this.slots = new CallSlots({ concurrency, runner: this });
     const initial = checkedInitial('state', plan?.state, options.state, limits);
     this.state = new RunState(initial.value, { limits, size: initial.size });
     if (options.journal !== undefined) {
@@ -235,6 +237,10 @@ export class Runner {
     this.stopping = true;
     this.controllers.add(this.shared);
     for (const controller of this.controllers) controller.abort(new RunCancelledError());
+    const reason: unknown = this.shared.signal.reason;
+    const waiters = [...this.abortWaiters.values()];
+    this.abortWaiters.clear();
+    for (const waiter of waiters) waiter(reason);
   }
 
   /**
@@ -332,23 +338,15 @@ export class Runner {
     this.dispatch(i, args);
   }
 
-  /**
-   * Starts call i. p-queue bounds the calls in flight; a call that finds a free slot and an
-   * empty queue runs at once, without a queue task: a tool that answers synchronously holds no
-   * slot past its own return, and one that returns a promise is handed to the queue, which
-   * starts it in the slot that was free, so the bound holds for everything asynchronous.
-   */
+  /** Starts call i within the concurrency bound (see CallSlots). */
   dispatch(i: number, args: JsonObject): void {
-    const queue = this.queue;
-    if (queue.size === 0 && queue.pending < queue.concurrency) {
-      const pending = this.guarded(i, args);
-      if (pending) void queue.add(() => pending);
-      return;
-    }
-    void queue.add(() => this.guarded(i, args) ?? ENDED);
+    this.slots.dispatch(i, args);
   }
 
-  /** Runs call i; resolves (or returns undefined) when it has ended, then looks at what is ready. */
+  /**
+   * Runs call i: a promise while it runs (CallSlots then calls `afterCall`, or `afterFailure`
+   * should it reject), or undefined when it ended synchronously (what is ready is looked at).
+   */
   guarded(i: number, args: JsonObject): Promise<void> | undefined {
     let pending: Promise<void> | undefined;
     try {
@@ -357,17 +355,18 @@ export class Runner {
     } catch (e) {
       this.unexpected(i, e);
     }
-    if (!pending) {
-      this.drain();
-      return undefined;
-    }
-    return pending.then(
-      () => this.drain(),
-      (e: unknown) => {
-        this.unexpected(i, e);
-        this.drain();
-      },
-    );
+    if (!pending) this.drain();
+    return pending;
+  }
+
+  /** After a call that ran asynchronously: whatever its ending made ready is looked at. */
+  afterCall(): void {
+    this.drain();
+  }
+
+  afterFailure(i: number, error: unknown): void {
+    this.unexpected(i, error);
+    this.drain();
   }
 
   /**

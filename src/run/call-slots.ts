@@ -1,0 +1,85 @@
+/**
+ * The concurrency bound of a run: at most `concurrency` calls whose tools returned a promise are
+ * in flight. A call that finds a free slot and nobody waiting starts at once; a tool that
+ * answers synchronously holds no slot past its own return. Others wait in arrival order and
+ * start as slots free up. No queue library and no task object per call: the waiting calls are
+ * two parallel arrays read from a moving head (never shifted).
+ */
+import type { JsonObject } from '../language/document.js';
+
+/** What the slots need of the run: start a call, and what to do once an asynchronous one ends. */
+export interface SlotRunner {
+  /** Starts call i: a promise while it runs, or undefined when it ended synchronously. */
+  guarded(i: number, args: JsonObject): Promise<void> | undefined;
+  /** After a call that ran asynchronously, before its slot is freed. */
+  afterCall(): void;
+  /** Instead of afterCall, should a call's promise reject. */
+  afterFailure(i: number, error: unknown): void;
+}
+
+export interface CallSlotsOptions {
+  /** Most calls in flight at once; Infinity for no bound. */
+  readonly concurrency: number;
+  readonly runner: SlotRunner;
+}
+
+export class CallSlots {
+  readonly #concurrency: number;
+  readonly #runner: SlotRunner;
+  #running = 0;
+  readonly #calls: number[] = [];
+  readonly #args: JsonObject[] = [];
+  #head = 0;
+  /**
+   * Made once: what ended made ready is looked at (so it queues behind those waiting already),
+   * then the slot is freed and whoever waits first starts.
+   */
+  readonly #ended = (): void => {
+    this.#runner.afterCall();
+    this.#release();
+  };
+
+  constructor(options: CallSlotsOptions) {
+    this.#concurrency = options.concurrency;
+    this.#runner = options.runner;
+  }
+
+  /** Starts call i now if a slot is free and nobody waits before it; otherwise once one is. */
+  dispatch(i: number, args: JsonObject): void {
+    if (this.#head === this.#calls.length && this.#running < this.#concurrency) this.#run(i, args);
+    else {
+      this.#calls.push(i);
+      this.#args.push(args);
+    }
+  }
+
+  #run(i: number, args: JsonObject): void {
+    const pending = this.#runner.guarded(i, args);
+    if (!pending) return;
+    this.#running++;
+    pending.then(this.#ended, (error: unknown) => {
+      this.#runner.afterFailure(i, error);
+      this.#release();
+    });
+  }
+
+  #release(): void {
+    this.#running--;
+    this.#startWaiting();
+  }
+
+  #startWaiting(): void {
+    while (this.#running < this.#concurrency && this.#head < this.#calls.length) {
+      const k = this.#head++;
+      const i = this.#calls[k]!;
+      const args = this.#args[k]!;
+      this.#args[k] = undefined!;
+      this.#run(i, args);
+    }
+    if (this.#head === this.#calls.length && this.#head > 0) {
+      this.#calls.length = 0;
+      this.#args.length = 0;
+      this.#head = 0;
+    }
+  }
+}
