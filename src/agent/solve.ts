@@ -276,8 +276,9 @@ async function loop(
     if (answer.ended === 'budget') return end('budget_exceeded', iteration, null, answer.diagnostics);
     if (!answer.ok) return end('invalid', iteration, null, answer.diagnostics);
     const { plan, calls, output, repairs } = answer;
+    // A plan is remembered once it runs: one a person turned down may come back unchanged.
+    const key = calls.length > 0 ? repeats.key(calls, output, state) : '';
     if (calls.length > 0) {
-      const key = repeats.key(calls, output, state);
       const seen = repeats.check(key);
       if (seen === 'stalled') return end('stalled', iteration);
       if (seen === 'warn') {
@@ -285,7 +286,6 @@ async function loop(
         note = REPEAT_NOTE;
         continue;
       }
-      repeats.remember(key);
     }
     deps.emit({ type: 'solution', phase: 'solve', iteration, plan, calls, output, repairs });
     if (calls.length === 0) return end('done', iteration, output);
@@ -315,6 +315,7 @@ async function loop(
       }
     }
     if (!meter.mayRun(plan.calls.length)) return end('budget_exceeded', iteration);
+    repeats.remember(key);
     const result = await run(plan, {
       tools,
       input,

@@ -226,6 +226,20 @@ describe('no progress, no rerun', () => {
     expect(result.state).toEqual({ p0: 42 });
   });
 
+  it('a lazy plan turned down with feedback did not run: given again unchanged, it is asked about again', async () => {
+    const log: string[] = [];
+    let asked = 0;
+    const approve = () => (asked++ === 0 ? { approved: false, feedback: 'are you sure?' } : true);
+    const { result } = await against(
+      [{ text: planOf(1) }, { text: planOf(1) }, { text: '{"calls": [], "output": "ok"}' }],
+      { mode: 'lazy', approve },
+      log,
+    );
+    expect(result).toMatchObject({ status: 'done', output: 'ok' });
+    expect(asked).toBe(2);
+    expect(log).toEqual(['lookup ACME']);
+  });
+
   it('the same calls with their keys in another order are the same plan', async () => {
     const a = JSON.stringify({ calls: [lookup(0)], output: null });
     const b = JSON.stringify({
