@@ -52,10 +52,22 @@ export function toAgents(
   return agents;
 }
 
+/**
+ * Builds a GraphAI instance now (GraphAI checks the graph, including for cycles, as it is
+ * built) and returns its one run, which resolves to every node's result.
+ */
+export function prepareGraphAI(
+  graph: GraphData,
+  agents: AgentFunctionInfoDictionary,
+): () => Promise<Record<string, unknown>> {
+  const graphai = new GraphAI(graph, agents);
+  return () => graphai.run(true);
+}
+
 /** Runs the graph; resolves to every node's result. */
 export function runGraphAI(
   graph: GraphData,
   agents: AgentFunctionInfoDictionary,
 ): Promise<Record<string, unknown>> {
-  return new GraphAI(graph, agents).run(true);
+  return prepareGraphAI(graph, agents)();
 }

@@ -27,8 +27,11 @@ function keys(indices: readonly number[]): Record<string, LastValue<unknown>> {
 export interface LangGraphOptions {
   /** Runs a call: gets `n` and the values of the calls it depends on (keyed `v<from>`). */
   readonly step: Step;
-  /** LangGraph's `maxConcurrency`: at most this many nodes of one super-step run at once. */
-  readonly concurrency: number;
+  /**
+   * LangGraph's `maxConcurrency`: at most this many nodes of one super-step run at once.
+   * @default no bound (every node of a super-step at once)
+   */
+  readonly concurrency?: number;
 }
 
 export interface LangGraphRunner {
@@ -68,6 +71,9 @@ export function toLangGraph(plan: CompiledPlan, options: LangGraphOptions): Lang
   const app = graph.compile();
   // Every super-step counts against LangGraph's recursion limit (25 by default); a chain of n
   // calls takes n steps.
-  const config = { recursionLimit: plan.calls.length + 2, maxConcurrency: concurrency };
+  const config = {
+    recursionLimit: plan.calls.length + 2,
+    ...(concurrency === undefined ? {} : { maxConcurrency: concurrency }),
+  };
   return { run: () => app.invoke({}, config) as Promise<Record<string, unknown>> };
 }

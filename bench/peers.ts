@@ -4,16 +4,18 @@
  *
  * The shapes of bench/compile (chain, fanout, random) at 1k and 10k calls. Each plan is
  * compiled once, then handed to each engine as its own graph with the same edges
- * (bench/graphai-graph, bench/langgraph-graph); building the graphs is not timed. Every engine
- * calls the same tool, which returns its `n` after checking that it got a number below `n` for
- * each call it depends on (a call run before its inputs were there would get none). Every run
- * is checked: the tool ran once per call, and every call's result is in the engine's output.
- * The runs alternate between the engines; the times are medians. One child process per row, so
- * that one row's garbage does not land in the next.
+ * (bench/graphai-graph, bench/langgraph-graph). Building the graphs is not timed, as compiling
+ * is not: that includes the GraphAI instance of each run, since GraphAI checks the graph (for
+ * cycles, too) as it builds one. No engine has a concurrency bound. Every engine calls the same
+ * tool, which returns its `n` after checking that it got a number below `n` for each call it
+ * depends on (a call run before its inputs were there would get none). Every run is checked:
+ * the tool ran once per call, and every call's result is in the engine's output. The runs
+ * alternate between the engines; the times are medians. One child process per row, so that
+ * one row's garbage does not land in the next.
  *
  * LangGraph runs the 1k plans only: its cost grows with nodes x running nodes (each node's
- * write walks every channel of the graph, and there are a few per node), so at 10k one run
- * takes minutes.
+ * write walks every channel of the graph, two per node), so 10k would take minutes a run (on
+ * the shared 2-core machine, 2k and 4k fan-out calls took 9 s and 30 s).
  *
  *     npm run bench:peers
  */
@@ -24,7 +26,7 @@ import { type CompiledPlan, compile } from '../src/compile/index.js';
 import { run } from '../src/run/index.js';
 import { type Tool, ToolRegistry } from '../src/tools/index.js';
 import { runChildCase } from './child-case.js';
-import { nodeId, runGraphAI, toAgents, toGraphData } from './graphai-graph.js';
+import { nodeId, prepareGraphAI, toAgents, toGraphData } from './graphai-graph.js';
 import { stateKey, toLangGraph } from './langgraph-graph.js';
 import { benchTools, generatePlan, SHAPES, type Shape } from './plans.js';
 import { median } from './stats.js';
@@ -33,8 +35,6 @@ import { ms, printTable } from './table.js';
 const SIZES = [1_000, 10_000];
 /** LangGraph's largest plan (see above). */
 const LANGGRAPH_MAX_CALLS = 1_000;
-/** The same bound for every engine (planmode's `concurrency`, GraphAI's, LangGraph's `maxConcurrency`). */
-const CONCURRENCY = 64;
 const REPEATS = 5;
 
 type Args = Record<string, unknown>;
@@ -81,74 +81,81 @@ function compiled(shape: Shape, n: number, tools: ToolRegistry): CompiledPlan {
   return result.plan!;
 }
 
-/** One engine: runs the plan once, resolving to call i's result for every i. */
-type Engine = () => Promise<(index: number) => unknown>;
+/**
+ * One engine: `prepare` builds what one run needs (not timed), `run` runs the plan once and
+ * resolves to a lookup of call i's result.
+ */
+interface Engine {
+  readonly name: string;
+  prepare(): () => Promise<(index: number) => unknown>;
+}
 
-async function timedRun(
-  engine: Engine,
-  name: string,
-  plan: CompiledPlan,
-  takeCount: () => number,
-): Promise<number> {
+async function timedRun(engine: Engine, plan: CompiledPlan, takeCount: () => number): Promise<number> {
+  const runOnce = engine.prepare();
   globalThis.gc?.();
   takeCount();
   const start = performance.now();
-  const result = await engine();
+  const result = await runOnce();
   const elapsed = performance.now() - start;
   const ran = takeCount();
-  if (ran !== plan.calls.length)
-    throw new WrongResult(`${name}: ${ran} tool runs for ${plan.calls.length} calls`);
+  if (ran !== plan.calls.length) {
+    throw new WrongResult(`${engine.name}: ${ran} tool runs for ${plan.calls.length} calls`);
+  }
   for (const call of plan.calls) {
-    if (result(call.index) !== call.args.n)
-      throw new WrongResult(`${name}: call ${call.id} has a wrong result`);
+    if (result(call.index) !== call.args.n) {
+      throw new WrongResult(`${engine.name}: call ${call.id} has a wrong result`);
+    }
   }
   return elapsed;
 }
 
 /** In a child process: one shape and size on every engine, alternating. */
 async function peerCase(shape: Shape, n: number): Promise<PeerResult> {
-  // LangGraph listens on one AbortSignal per running node: up to CONCURRENCY listeners on one
-  // signal, which Node would report as a leak.
-  EventEmitter.defaultMaxListeners = CONCURRENCY + 16;
+  // LangGraph listens on one AbortSignal per running node, so up to n listeners on one signal,
+  // which Node would report as a leak.
+  EventEmitter.defaultMaxListeners = n + 16;
   const { step, takeCount } = countingStep();
   const tools = new ToolRegistry(benchTools.map((t): Tool<Args> => ({ ...t, execute: step })));
   const plan = compiled(shape, n, tools);
+  // GraphAI takes a whole number: as many as there are calls is no bound either.
+  const graph = toGraphData(plan, n);
+  const agents = toAgents(new Map([['step', step]]));
 
-  const engines: [string, Engine][] = [
-    [
-      'planmode',
-      async () => {
-        const result = await run(plan, { tools, concurrency: CONCURRENCY });
+  const engines: Engine[] = [
+    {
+      name: 'planmode',
+      prepare: () => async () => {
+        const result = await run(plan, { tools, concurrency: Number.POSITIVE_INFINITY });
         if (result.status !== 'succeeded') throw new WrongResult(`planmode run ended ${result.status}`);
         return (i) => result.state[`v${i}`];
       },
-    ],
-  ];
-  const graph = toGraphData(plan, CONCURRENCY);
-  const agents = toAgents(new Map([['step', step]]));
-  engines.push([
-    'GraphAI',
-    async () => {
-      const results = await runGraphAI(graph, agents);
-      return (i) => results[nodeId(i)];
     },
-  ]);
+    {
+      name: 'GraphAI',
+      prepare: () => {
+        const runGraph = prepareGraphAI(graph, agents);
+        return async () => {
+          const results = await runGraph();
+          return (i) => results[nodeId(i)];
+        };
+      },
+    },
+  ];
   if (n <= LANGGRAPH_MAX_CALLS) {
-    const langgraph = toLangGraph(plan, { step, concurrency: CONCURRENCY });
-    engines.push([
-      'LangGraph',
-      async () => {
+    const langgraph = toLangGraph(plan, { step });
+    engines.push({
+      name: 'LangGraph',
+      prepare: () => async () => {
         const state = await langgraph.run();
         return (i) => state[stateKey(i)];
       },
-    ]);
+    });
   }
 
-  const times = new Map<string, number[]>(engines.map(([name]) => [name, []]));
-  for (const [name, engine] of engines) await timedRun(engine, name, plan, takeCount); // warm-up
+  const times = new Map<string, number[]>(engines.map((e) => [e.name, []]));
+  for (const engine of engines) await timedRun(engine, plan, takeCount); // warm-up
   for (let r = 0; r < REPEATS; r++) {
-    for (const [name, engine] of engines)
-      times.get(name)!.push(await timedRun(engine, name, plan, takeCount));
+    for (const engine of engines) times.get(engine.name)!.push(await timedRun(engine, plan, takeCount));
   }
   const langgraphTimes = times.get('LangGraph');
   return {
@@ -166,7 +173,8 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 function printResults(results: readonly PeerResult[]): void {
   console.log(
-    `no-op async tools, each plan compiled once (not timed), concurrency ${CONCURRENCY} on every engine; ` +
+    `no-op async tools, each plan compiled once and each engine's graph built before its run (not timed), ` +
+      `no concurrency bound on any engine; ` +
       `median of ${REPEATS} runs after a warm-up, engines alternating, every run checked; ` +
       `one child process per row; LangGraph at ${count(LANGGRAPH_MAX_CALLS)} calls only\n`,
   );
