@@ -84,26 +84,60 @@ export class BranchGuards {
       else if (guards.size < MAX_GUARDS && other === undefined) guards.set(branch, alternative);
     };
     for (const argument of call.refs) {
-      if (argument.expression.op === '||' && argument.expression.refs.length > 1) continue;
-      for (const ref of argument.expression.refs) {
-        const read = reads.find((r) => r.ref === ref);
-        if (read?.kind !== 'earlier' || read.writers.length !== 1) continue;
-        const writer = read.writers[0]!;
-        if (this.#clean[writer] !== 1 || !empty(read.path)) continue;
-        const output = calls[writer]!.outputPath;
-        if (output?.op === '||' && output.paths.length > 1) {
-          const taken = output.paths.flatMap((p, k) => (pathsOverlap(p, read.path) ? [k] : []));
-          if (taken.length === 1) add(writer, taken[0]!);
+      const { op, refs } = argument.expression;
+      if (op === '||' && refs.length > 1) {
+        // No single reference is needed, but what every one of them needs is (`†state.a ||
+        // †state.b` on the two alternatives of a call that is itself on one alternative).
+        let common: Map<number, number> | null = null;
+        for (const ref of refs) {
+          const needs = this.#needs(ref, reads, calls, empty);
+          if (needs === null || needs.never) {
+            common = null;
+            break;
+          }
+          if (common === null) common = needs.guards;
+          else for (const [b, k] of common) if (needs.guards.get(b) !== k) common.delete(b);
+          if (common.size === 0) break;
         }
-        const inherited = this.#guards[writer];
-        if (inherited) for (const [b, k] of inherited) add(b, k);
-        // Its value comes from a call that never runs alone.
-        if (this.neverRuns[writer] === 1) never = true;
+        if (common) for (const [b, k] of common) add(b, k);
+        continue;
+      }
+      for (const ref of refs) {
+        const needs = this.#needs(ref, reads, calls, empty);
+        if (needs === null) continue;
+        for (const [b, k] of needs.guards) add(b, k);
+        if (needs.never) never = true;
       }
     }
     this.#guards[i] = guards;
     this.#clean[i] = 1;
     this.neverRuns[i] = never ? 1 : 0;
+  }
+
+  /**
+   * The alternatives a read's value surely comes from (its sole writer's alternative and that
+   * writer's own guards), and whether that writer never runs; null when it guards nothing.
+   */
+  #needs(
+    ref: ReadBinding['ref'],
+    reads: readonly ReadBinding[],
+    calls: readonly CallSpec[],
+    empty: (path: Path) => boolean,
+  ): { guards: Map<number, number>; never: boolean } | null {
+    const read = reads.find((r) => r.ref === ref);
+    if (read?.kind !== 'earlier' || read.writers.length !== 1) return null;
+    const writer = read.writers[0]!;
+    if (this.#clean[writer] !== 1 || !empty(read.path)) return null;
+    const guards = new Map<number, number>();
+    const output = calls[writer]!.outputPath;
+    if (output?.op === '||' && output.paths.length > 1) {
+      const taken = output.paths.flatMap((p, k) => (pathsOverlap(p, read.path) ? [k] : []));
+      if (taken.length === 1) guards.set(writer, taken[0]!);
+    }
+    const inherited = this.#guards[writer];
+    if (inherited) for (const [b, k] of inherited) if (!guards.has(b)) guards.set(b, k);
+    // Its value comes from a call that never runs alone.
+    return { guards, never: this.neverRuns[writer] === 1 };
   }
 
   /**

@@ -24,11 +24,20 @@ export interface Ordering {
   readonly targets: Int32Array;
 }
 
+/** Most chains a call that never runs keeps for the calls after it (see orderCalls). */
+const MAX_CANDIDATES = 4;
+
 /**
  * @param neverRuns per call, 1 when it runs in no scenario: it adds no depth and ends no
  *   critical path, but passes on the wait for what it follows (as a skipped call in a run).
+ * @param exclusive true when two calls never both run (different alternatives of one branch):
+ *   a wait passed on through a call that never runs does not join them into one chain.
  */
-export function orderCalls(calls: readonly HasDependencies[], neverRuns?: readonly number[]): Ordering {
+export function orderCalls(
+  calls: readonly HasDependencies[],
+  neverRuns?: readonly number[],
+  exclusive?: (a: number, b: number) => boolean,
+): Ordering {
   const n = calls.length;
   const indegree = new Int32Array(n);
   const offsets = new Int32Array(n + 1);
@@ -46,26 +55,47 @@ export function orderCalls(calls: readonly HasDependencies[], neverRuns?: readon
   for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(i);
   const order: number[] = [];
   const levels = new Array<number>(n).fill(-1);
-  // Calls that run on the longest chain into each call: the critical path's measure. A call
-  // that never runs counts none but passes its own wait on. Levels stay the plain depth, so
-  // every edge goes down a level (what a drawing by levels needs).
+  // Calls that run on the longest chain into each call: the critical path's measure, and the
+  // running call that chain ends with (`via`). A call that never runs counts none but passes
+  // on the longest chains into it (a few, `passed`), so a call after it can take one whose
+  // end it can run with. Levels stay the plain depth, so every edge goes down a level (what a
+  // drawing by levels needs).
   const depth = new Int32Array(n);
   const via = new Int32Array(n).fill(-1);
+  const passed: (Candidate[] | undefined)[] = neverRuns ? new Array(n) : [];
   while (heap.size > 0) {
     const v = heap.pop();
     order.push(v);
+    const runs = neverRuns?.[v] !== 1;
     let level = 0;
     let longest = 0;
+    let end = -1;
+    let gathered: Candidate[] | undefined;
+    const offer = (l: number, from: number) => {
+      if (!runs) {
+        gathered = keepLongest(gathered ?? [], l, from);
+        return;
+      }
+      if (end < 0 || l > longest || (l === longest && end > from)) {
+        longest = l;
+        end = from;
+      }
+    };
     for (const d of calls[v]!.dependencies) {
       level = Math.max(level, levels[d.from]! + 1);
-      const l = depth[d.from]! + (neverRuns?.[d.from] === 1 ? 0 : 1);
-      if (via[v]! < 0 || l > longest || (l === longest && via[v]! > d.from)) {
-        longest = l;
-        via[v] = d.from;
+      if (neverRuns?.[d.from] !== 1) offer(depth[d.from]! + 1, d.from);
+      else {
+        for (const c of passed[d.from] ?? []) {
+          if (runs && exclusive?.(c.end, v)) continue;
+          offer(c.depth, c.end);
+        }
       }
     }
     levels[v] = level;
-    depth[v] = longest;
+    if (runs) {
+      depth[v] = longest;
+      via[v] = end;
+    } else passed[v] = gathered;
     for (let k = offsets[v]!; k < offsets[v + 1]!; k++) {
       const w = targets[k]!;
       if (--indegree[w]! === 0) heap.push(w);
@@ -77,9 +107,30 @@ export function orderCalls(calls: readonly HasDependencies[], neverRuns?: readon
     if (neverRuns?.[v] !== 1 && (end < 0 || depth[v]! > depth[end]!)) end = v;
   }
   const criticalPath: number[] = [];
-  for (let v = end; v >= 0; v = via[v]!) if (neverRuns?.[v] !== 1) criticalPath.push(v);
+  for (let v = end; v >= 0; v = via[v]!) criticalPath.push(v);
   criticalPath.reverse();
   return { order, levels, criticalPath, offsets, targets };
+}
+
+/** A chain a call that never runs passes on: its length and the running call it ends with. */
+interface Candidate {
+  readonly depth: number;
+  readonly end: number;
+}
+
+/** `list` with (depth, end) added, keeping the MAX_CANDIDATES longest (one per end call). */
+function keepLongest(list: Candidate[], depth: number, end: number): Candidate[] {
+  const same = list.findIndex((c) => c.end === end);
+  if (same >= 0) {
+    if (list[same]!.depth >= depth) return list;
+    list.splice(same, 1);
+  }
+  let at = list.length;
+  while (at > 0 && list[at - 1]!.depth < depth) at--;
+  if (at >= MAX_CANDIDATES) return list;
+  list.splice(at, 0, { depth, end });
+  if (list.length > MAX_CANDIDATES) list.length = MAX_CANDIDATES;
+  return list;
 }
 
 /** A binary min-heap of small integers in a typed array. */

@@ -86,7 +86,7 @@ export class PlanBuilder {
       this.#parser,
       this.pending,
     );
-    const ordering = orderCalls(specs, this.#flow.neverRuns);
+    const ordering = orderCalls(specs, this.#flow.neverRuns, (a, b) => this.#flow.exclusive(a, b));
     if (ordering.order.length < specs.length) reportCycles(specs, ordering.order, this.pending);
     if (this.#flow.overlappingWrites.length > 0) {
       reportMultipleWriters(specs, ordering.order, this.#flow.overlappingWrites, this.pending);

@@ -132,16 +132,23 @@ describe("compile's critical path is the dry run's", () => {
               return runs.has(from) && runs.has(call.id) && !together(from, call.id);
             }),
           );
-          if (!apart) {
+          // A call that overwrites another's write (W_MULTIPLE_WRITERS) makes the path's value
+          // come from either writer: compile takes no guard through it, so a reader that needs
+          // two alternatives that way is not known to never run, and may lengthen the path.
+          const overwrites = result.diagnostics.some((d) => d.code === 'W_MULTIPLE_WRITERS');
+          if (!apart && !overwrites) {
             expect(path.length).toBe(dry.criticalPathWeight);
-            expect(dry.scenarios.some((s) => path.every((id) => s.run.includes(id)))).toBe(true);
+            // Each step of the path happens: its two calls run together in some scenario. (The
+            // dry run samples scenarios, each alternative at least once, not every combination of
+            // them, so a whole path can happen without being one of its scenarios.)
+            for (let k = 1; k < path.length; k++) expect(together(path[k - 1]!, path[k]!)).toBe(true);
           }
           // Paths of equal length on different alternatives tie: the dry run keeps its first
           // scenario's (every branch on its first alternative), compile the one that ends first
           // in array order. The length and that it can happen are what must agree.
         },
       ),
-      { numRuns: 40 },
+      { numRuns: Number(process.env.BRANCH_RUNS ?? 40) },
     );
   });
 });
