@@ -20,7 +20,6 @@ import { Plan } from './compiled-plan.js';
 import { PlanBuilder } from './plan-builder.js';
 import { checkStateSchemaPatterns } from './state-schema.js';
 import { checkToolMessages } from './tool-messages.js';
-import { checkTypeFlow } from './type-flow.js';
 import type { CompiledCall, CompiledPlan } from './types.js';
 
 export interface CompileOptions {
@@ -64,7 +63,7 @@ export interface CompileOptions {
   readonly limits?: Partial<Limits>;
   /**
    * Check what flows through references against each parameter's schema (E_REF_TYPE,
-   * W_REF_TYPE). Off, a plan whose types cannot fit still compiles, so that a dry run can
+   * W_REF_TYPE, W_REF_OPTIONAL). Off, a plan whose types cannot fit still compiles, so that a dry run can
    * show the failure as it would happen.
    * @default true
    */
@@ -123,16 +122,13 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
     limits,
     callsPointer: document.callsPointer,
     diagnostics: pending,
+    checkTypes: options.checkTypes !== false,
   });
   if (stateSchema) checkStateSchemaPatterns(stateSchema, stateSchemaPointer, builder.pending);
   if (tools && document.tools) checkToolMessages(document.tools, tools, builder.pending);
   for (const raw of document.calls) builder.add(raw);
   const ordering = builder.finish();
   const specs = builder.calls;
-  // Once every read is bound (forward references too), types follow the data flow.
-  if (tools && options.checkTypes !== false) {
-    checkTypeFlow(specs, { tools, input: givenInput, state, stateSchema, mode }, builder.pending);
-  }
 
   // Each list is in source order; together they must be too (CompileResult promises it).
   const diagnostics = capDiagnostics(

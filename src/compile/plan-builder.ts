@@ -15,6 +15,7 @@ import { reportCycles, reportMultipleWriters } from './graph-checks.js';
 import { type BareReference, reportMissingDaggers } from './missing-daggers.js';
 import { type Ordering, orderCalls } from './order.js';
 import { type CallSpec, readCall } from './read-call.js';
+import { checkCallTypes, readsSettled, type TypeFlowOptions } from './type-flow.js';
 
 export interface PlanBuilderOptions {
   /** Tools to check names and literal arguments against; none means those checks are skipped. */
@@ -33,6 +34,11 @@ export interface PlanBuilderOptions {
   readonly diagnostics?: DiagnosticList;
   /** Pointer to the calls array in the document (`''`, `/plan`, `/calls`…). */
   readonly callsPointer: string;
+  /**
+   * Follow types along the data flow (E_REF_TYPE, W_REF_TYPE, W_REF_OPTIONAL), when there are tools.
+   * @default true
+   */
+  readonly checkTypes?: boolean;
 }
 
 export class PlanBuilder {
@@ -42,6 +48,10 @@ export class PlanBuilder {
   readonly #ids = new DuplicateIds();
   readonly #parser = createStringParser();
   readonly #bareReferences: BareReference[] = [];
+  /** What the type checks need, or null when they are off (no tools, or checkTypes false). */
+  readonly #types: TypeFlowOptions | null;
+  /** Calls whose type check waits for the end: one of their reads is a forward reference. */
+  readonly #untyped: number[] = [];
 
   constructor(private readonly options: PlanBuilderOptions) {
     this.pending = options.diagnostics ?? new DiagnosticList(options.limits.maxDiagnostics);
@@ -49,6 +59,8 @@ export class PlanBuilder {
       { input: options.input, state: options.state, stateSchema: options.stateSchema },
       this.pending,
     );
+    const { tools, input, state, stateSchema, mode } = options;
+    this.#types = tools && options.checkTypes !== false ? { tools, input, state, stateSchema, mode } : null;
   }
 
   get calls(): readonly CallSpec[] {
@@ -70,6 +82,11 @@ export class PlanBuilder {
     if (tools && spec.tool !== null) checkTool(spec, tools, mode, this.pending);
     if (stateSchema && spec.outputPath) checkOutputAgainstSchema(spec, stateSchema, this.pending);
     this.#flow.add(spec);
+    // Checked as soon as its reads are settled, so a streamed call's diagnostics come before it runs.
+    if (this.#types) {
+      if (readsSettled(spec)) checkCallTypes(spec, this.#flow.calls, this.#types, this.pending);
+      else this.#untyped.push(spec.index);
+    }
     return spec;
   }
 
@@ -86,6 +103,9 @@ export class PlanBuilder {
       this.#parser,
       this.pending,
     );
+    if (this.#types) {
+      for (const i of this.#untyped) checkCallTypes(specs[i]!, specs, this.#types, this.pending);
+    }
     const ordering = orderCalls(specs, this.#flow.neverRuns, (a, b) => this.#flow.exclusive(a, b));
     if (ordering.order.length < specs.length) reportCycles(specs, ordering.order, this.pending);
     if (this.#flow.overlappingWrites.length > 0) {

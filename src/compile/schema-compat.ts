@@ -12,6 +12,8 @@
  * - `items` (one schema for every element; an empty array fits any `items`, so a mismatch is
  *   `never` only when A has `minItems` >= 1);
  * - `anyOf` / `oneOf` as unions, on either side;
+ * - a known value (`const` in A) is judged part by part: each element against `items`, each
+ *   property B names against its schema, and B's `required` against the keys it has;
  * - `true`, `false` and `{}`.
  * Any other keyword of B (`minLength`, `pattern`, `minimum`, `format`, `$ref`, `allOf`, `not`…)
  * may reject some values: the verdict is at best `sometimes`. Any other keyword of A only
@@ -190,6 +192,10 @@ function expand(node: Node, add: (a: JsonSchema, b: JsonSchema, soft: boolean) =
   }
   node.own = ownVerdict(sa, sb);
   if (node.own === 'never') return;
+  if (Object.hasOwn(sa, 'const') && sa.const !== null && typeof sa.const === 'object') {
+    expandValue(node, sa.const, sb, add);
+    return;
+  }
   const typesA = typesOf(sa);
   const onlyObjects = typesA.length === 1 && typesA[0] === 'object';
   const onlyArrays = typesA.length === 1 && typesA[0] === 'array';
@@ -228,6 +234,44 @@ function expandObject(
       // A says nothing of it: it may arrive with any value.
       node.own = worse(node.own);
     }
+  }
+}
+
+/**
+ * A known array or object (from the input, the initial state, an `_output`) against B's
+ * `items`, `properties` and `required`: every element, every property B names, is itself
+ * known, so a part that does not fit makes the whole never fit.
+ */
+function expandValue(
+  node: Node,
+  value: object,
+  sb: Schema,
+  add: (a: JsonSchema, b: JsonSchema, soft: boolean) => number,
+): void {
+  if (Array.isArray(value)) {
+    const itemsB = sb.items;
+    if (itemsB === undefined) return;
+    if (Array.isArray(itemsB) || value.length > MAX_NODES) {
+      node.own = worse(node.own);
+      return;
+    }
+    for (const element of value)
+      node.children.push(add({ const: element as never }, itemsB as JsonSchema, false));
+    return;
+  }
+  const record = value as Schema;
+  if (Array.isArray(sb.required)) {
+    for (const name of sb.required as unknown[]) {
+      if (typeof name === 'string' && !Object.hasOwn(record, name)) {
+        node.own = 'never';
+        return;
+      }
+    }
+  }
+  const propsB = isObject(sb.properties) ? (sb.properties as Schema) : {};
+  for (const name of Object.keys(propsB)) {
+    if (Object.hasOwn(record, name))
+      node.children.push(add({ const: record[name] as never }, propsB[name] as JsonSchema, false));
   }
 }
 

@@ -9,16 +9,23 @@
  * receive the error object `{message, code?}`. A `||` expression may receive any of its
  * references' values, a `&&` expression its last one's.
  *
+ * A `[*]` read is an array of what each selected element holds. A read of a path that calls
+ * only fill in below it (`†state.user` after writes to `†state.user.name`) is the container
+ * those writes make: an object, or an array when the next segment is an index.
+ *
  * Every possible arrival is judged with {@link schemaCompat}. When none can ever fit, the
  * argument is E_REF_TYPE; when some can never fit (a branch, the error object), W_REF_TYPE.
- * Whatever cannot be told (a writer without outputSchema, a `[*]` read, a read of a whole
- * object that several calls fill in, a schema with `$ref`) checks nothing.
+ * When every arrival fits but the read walks through a property its writer's schema does not
+ * require, and the parameter is required, the value may be missing and the call then does not
+ * run: W_REF_OPTIONAL. Whatever cannot be told (a writer without outputSchema, a schema with
+ * `$ref`, a path the schema does not describe) checks nothing.
  */
 import { countedIfFull, error, type DiagnosticSink, warning } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
-import { getAtPath, type PathSegment, WILDCARD } from '../language/paths.js';
+import { getAtPath, type PathSegment, type Wildcard, WILDCARD } from '../language/paths.js';
 import { splitPointer } from '../language/pointer.js';
 import type { Reference } from '../language/reference.js';
+import { resolveReference } from '../language/resolve.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { JsonSchema } from '../tools/tool.js';
 import type { CallSpec } from './read-call.js';
@@ -48,37 +55,86 @@ const MAX_WALK = 64;
 interface Arrival {
   readonly schema: JsonSchema;
   readonly from: string;
+  /**
+   * The property on the way to the value that the writer's schema does not require (the value
+   * may then be missing), as `'title' of <what>`; null when every step is required or known.
+   */
+  readonly optional: string | null;
 }
 
-/** Checks every reference argument of every call whose tool has an inputSchema. */
-export function checkTypeFlow(
+/**
+ * True when every read of the call is bound for good: none waits for a forward reference (a
+ * writer later in the plan), which only the end of the plan settles.
+ */
+export function readsSettled(call: CallSpec): boolean {
+  for (const read of call.reads) if (read.kind === 'later') return false;
+  return true;
+}
+
+/**
+ * Checks one call's reference arguments, once its reads are settled. The writers it reads
+ * from (`calls`) are complete by then: a call is read whole before anything binds to it.
+ */
+export function checkCallTypes(
+  call: CallSpec,
   calls: readonly CallSpec[],
   options: TypeFlowOptions,
   diagnostics: DiagnosticSink,
 ): void {
+  if (call.refs.length === 0 || call.tool === null) return;
+  const inputSchema = options.tools.get(call.tool)?.tool.inputSchema;
+  if (!inputSchema || typeof inputSchema !== 'object') return;
   // Reads per reference, found once per call (a call's reads are in its refs' order).
-  for (const call of calls) {
-    if (call.refs.length === 0 || call.tool === null) continue;
-    const registered = options.tools.get(call.tool);
-    const inputSchema = registered?.tool.inputSchema;
-    if (!inputSchema || typeof inputSchema !== 'object') continue;
-    let readsByRef: Map<Reference, ReadBinding> | undefined;
-    for (const argument of call.refs) {
-      const parameter = parameterSchema(inputSchema, argument.at);
-      // `{}` (or `true`) takes anything: nothing to check, and nothing to look up.
-      if (parameter === undefined || parameter === true || Object.keys(parameter).length === 0) continue;
-      readsByRef ??= new Map(call.reads.map((r) => [r.ref, r]));
-      const arrivals = arrivalsOf(argument, readsByRef, calls, options);
-      if (!arrivals || arrivals.length === 0) continue;
-      const fits = arrivals.map((a) => schemaCompat(a.schema, parameter));
-      const never = fits.filter((f) => f === 'never').length;
-      if (never === 0) continue;
+  let readsByRef: Map<Reference, ReadBinding> | undefined;
+  for (const argument of call.refs) {
+    const parameter = parameterSchema(inputSchema, argument.at);
+    // `{}` (or `true`) takes anything: nothing to check, and nothing to look up.
+    if (parameter === undefined || parameter === true || Object.keys(parameter).length === 0) continue;
+    readsByRef ??= new Map(call.reads.map((r) => [r.ref, r]));
+    const found = arrivalsOf(argument, readsByRef, calls, options);
+    if (!found || found.arrivals.length === 0) continue;
+    const { arrivals } = found;
+    const fits = arrivals.map((a) => schemaCompat(a.schema, parameter));
+    const never = fits.filter((f) => f === 'never').length;
+    if (never > 0) {
       const severity = never === arrivals.length ? 'error' : 'warning';
       if (countedIfFull(diagnostics, severity)) continue;
       const bad = arrivals[fits.indexOf('never')]!;
       diagnostics.push(describe(call, argument, parameter, bad, severity, arrivals.length));
+      continue;
+    }
+    const optional = found.optional;
+    if (optional !== null && isRequired(inputSchema, argument.at) && !countedIfFull(diagnostics, 'warning')) {
+      diagnostics.push(describeOptional(call, argument, optional));
     }
   }
+}
+
+function describeOptional(
+  call: CallSpec,
+  argument: ArgumentReference,
+  optional: string,
+): ReturnType<typeof warning> {
+  const name = argumentName(argument.at);
+  return warning(
+    'W_REF_OPTIONAL',
+    call.pointer + argument.at,
+    `argument '${name}' of tool "${call.tool}" is required, but ${argument.text} may be missing: ${optional}; the call does not run without it`,
+    {
+      call: call.id,
+      offset: argument.expression.refs[0]?.start ?? 0,
+      hint: `add a fallback ("${argument.text} || †state.other"), or make the writer's outputSchema require it`,
+    },
+  );
+}
+
+/** True when the inputSchema requires the argument at `at` (its parent object lists it in `required`). */
+function isRequired(inputSchema: JsonSchema, at: string): boolean {
+  const tokens = splitPointer(at);
+  const parent = walkSchema(inputSchema, tokens.slice(0, -1));
+  if (parent === undefined || typeof parent !== 'object') return false;
+  const required = parent.required;
+  return Array.isArray(required) && required.includes(tokens[tokens.length - 1]);
 }
 
 function describe(
@@ -115,26 +171,46 @@ function describe(
   );
 }
 
+/** What may arrive at an argument, and why it may be missing. */
+interface Arrivals {
+  readonly arrivals: Arrival[];
+  /** Why the whole expression may have no value (see {@link Arrival.optional}); null when it has one. */
+  readonly optional: string | null;
+}
+
 /** Everything that may arrive at the argument, or null when some of it is unknown. */
 function arrivalsOf(
   argument: ArgumentReference,
   reads: Map<Reference, ReadBinding>,
   calls: readonly CallSpec[],
   options: TypeFlowOptions,
-): Arrival[] | null {
+): Arrivals | null {
   const { op, refs } = argument.expression;
   const considered = op === '&&' ? refs.slice(-1) : refs;
   const out: Arrival[] = [];
-  for (const ref of considered) {
-    const read = reads.get(ref);
+  // `a && b` has no value when any is missing; `a || b` (or `a`) when all are.
+  let optional: string | null = null;
+  for (let r = 0; r < considered.length; r++) {
+    const read = reads.get(considered[r]!);
     if (!read) return null;
     const arrivals = arrivalsOfRead(read, calls, options);
     if (!arrivals) return null;
     out.push(...arrivals);
+    const missing = arrivals.find((a) => a.optional !== null)?.optional ?? null;
+    if (r === 0 || op === '&&') optional ??= missing;
+    else if (missing === null) optional = null;
     // `a || b` takes b only when a is missing; a value always there hides the rest.
-    if (op === '||' && surelyThere(read, calls)) break;
+    if (op === '||' && missing === null && surelyThere(read, calls)) break;
   }
-  return out;
+  if (op === '&&') {
+    // Every earlier operand must exist too.
+    for (const ref of refs.slice(0, -1)) {
+      const read = reads.get(ref);
+      const earlier = read ? arrivalsOfRead(read, calls, options) : null;
+      optional ??= earlier?.find((a) => a.optional !== null)?.optional ?? null;
+    }
+  }
+  return { arrivals: out, optional };
 }
 
 /**
@@ -162,37 +238,68 @@ function arrivalsOfRead(
   options: TypeFlowOptions,
 ): Arrival[] | null {
   const segments = read.ref.segments;
-  if (segments.includes(WILDCARD)) return null;
-  const path = segments as readonly PathSegment[];
+  const wildcard = segments.indexOf(WILDCARD);
+  // A `[*]` read: what arrives at the path before it, then every element selected from there.
+  const path = (wildcard < 0 ? segments : segments.slice(0, wildcard)) as readonly PathSegment[];
+  const arrivals = arrivalsAt(read, path, calls, options);
+  if (!arrivals || wildcard < 0) return arrivals;
+  const tail = segments.slice(wildcard);
+  const out: Arrival[] = [];
+  for (const arrival of arrivals) {
+    const selected = selectAll(arrival.schema, tail);
+    // A container that is never an array holds nothing to select: that read is missing.
+    if (selected !== null) out.push({ ...arrival, schema: selected });
+  }
+  return out;
+}
+
+/** What may arrive at `path` (no `[*]` in it), per writer and alternative. */
+function arrivalsAt(
+  read: ReadBinding,
+  path: readonly PathSegment[],
+  calls: readonly CallSpec[],
+  options: TypeFlowOptions,
+): Arrival[] | null {
   switch (read.kind) {
     case 'input': {
       if (!options.input) return null;
       const value = getAtPath(options.input, path);
-      return value === undefined ? null : [{ schema: { const: value }, from: 'from the input' }];
+      return value === undefined
+        ? null
+        : [{ schema: { const: value }, from: 'from the input', optional: null }];
     }
     case 'initial': {
       const value = getAtPath(options.state, path);
-      return value === undefined ? null : [{ schema: { const: value }, from: 'from the initial state' }];
+      return value === undefined
+        ? null
+        : [{ schema: { const: value }, from: 'from the initial state', optional: null }];
     }
     case 'schema': {
       if (!options.stateSchema) return null;
-      const schema = walkSchema(options.stateSchema, path);
-      return schema === undefined ? null : [{ schema, from: 'as the state schema declares it' }];
+      const walked = walkSchema(options.stateSchema, path);
+      // Nothing writes it: whether it is there is up to the run's state, not a schema's `required`.
+      return walked === undefined
+        ? null
+        : [{ schema: walked, from: 'as the state schema declares it', optional: null }];
     }
     default: {
       if (read.writers.length === 0) return null;
       const out: Arrival[] = [];
+      let onlyBelow = false;
       for (const w of read.writers) {
         const arrivals = writerArrivals(calls[w]!, path, options);
         if (!arrivals) return null;
+        if (arrivals.length === 0) onlyBelow = true;
         out.push(...arrivals);
       }
-      return out;
+      if (out.length === 0) return filledBelow(read, path, calls, options);
+      // One writer's value, changed in place below by another's: not followed.
+      return onlyBelow ? null : out;
     }
   }
 }
 
-/** What writer `call` puts at `path`, per alternative it may take. */
+/** What writer `call` puts at `path`, per alternative it may take; [] when it writes only below it. */
 function writerArrivals(
   call: CallSpec,
   path: readonly PathSegment[],
@@ -205,30 +312,110 @@ function writerArrivals(
   if (call.hasOutput && options.mode === 'eager' && call.output !== undefined)
     value = { const: call.output as never };
   else value = tool?.outputSchema;
-  if (value === undefined) return null;
   const from = `written by call "${call.id}", tool "${call.tool}"`;
   const out: Arrival[] = [];
   const count = output.paths.length;
+  let writesBelow = false;
   for (let k = 0; k < count; k++) {
     const written = output.paths[k]!.segments;
     const rest = below(written, path);
     if (rest === null) {
-      // The read covers more than this write (a whole object others fill in too): unknown.
-      if (overlaps(written, path)) return null;
+      // Written below the read: the read gets the container such writes make (filledBelow).
+      if (overlaps(written, path)) writesBelow = true;
       continue;
     }
+    if (value === undefined) return null;
     const errorAlternative =
       output.op === '||' && count >= 2 && k === count - 1 && tool?.errorBranch !== false;
-    const schema = walkSchema(value, rest);
-    if (schema === undefined) return null;
-    out.push({ schema, from });
+    const walked = walk(value, rest, `the outputSchema of tool "${call.tool}"`);
+    if (walked === undefined) return null;
+    out.push({ schema: walked.schema, from, optional: walked.optional });
     if (errorAlternative) {
-      const errorSchema = walkSchema(ERROR_OBJECT_SCHEMA, rest);
-      if (errorSchema === undefined) return null;
-      out.push({ schema: errorSchema, from: `the error object call "${call.id}" writes when it throws` });
+      const error = walk(ERROR_OBJECT_SCHEMA, rest, 'the error object');
+      if (error === undefined) return null;
+      out.push({
+        schema: error.schema,
+        from: `the error object call "${call.id}" writes when it throws`,
+        optional: error.optional,
+      });
     }
   }
-  return out.length > 0 ? out : null;
+  // Written both at (or above) and below the read: a value changed in place, not followed.
+  if (writesBelow && out.length > 0) return null;
+  return out;
+}
+
+/**
+ * The read of a path its writers only fill in below (`†state.user` after writes to
+ * `†state.user.name`): the container the first such write makes (an array when the next
+ * segment is an index, else an object), or the initial state's container there. Null when that
+ * cannot be told (the initial state holds something else there, or writes disagree).
+ */
+function filledBelow(
+  read: ReadBinding,
+  path: readonly PathSegment[],
+  calls: readonly CallSpec[],
+  options: TypeFlowOptions,
+): Arrival[] | null {
+  const initial = getAtPath(options.state, path);
+  let type: 'object' | 'array' | undefined;
+  if (initial !== undefined) {
+    if (initial === null || typeof initial !== 'object') return null;
+    type = Array.isArray(initial) ? 'array' : 'object';
+  } else {
+    for (const w of read.writers) {
+      for (const written of calls[w]!.outputPath?.paths ?? []) {
+        if (written.segments.length <= path.length || !overlaps(written.segments, path)) continue;
+        const next = typeof written.segments[path.length] === 'number' ? 'array' : 'object';
+        if (type !== undefined && type !== next) return null;
+        type = next;
+      }
+    }
+  }
+  if (type === undefined) return null;
+  const writers = read.writers.map((w) => `"${calls[w]!.id}"`).join(', ');
+  return [
+    {
+      schema: { type },
+      from: `filled in by call${read.writers.length > 1 ? 's' : ''} ${writers}`,
+      optional: null,
+    },
+  ];
+}
+
+/**
+ * The schema of a `[*]` selection from a container of `schema`: an array of what the path
+ * after each `[*]` holds in every element (`{type: 'array'}` when that is not known). Null
+ * when the container is never an array (nothing is selected: the read is missing).
+ */
+function selectAll(schema: JsonSchema, tail: readonly (PathSegment | Wildcard)[]): JsonSchema | null {
+  if (typeof schema === 'object' && Object.hasOwn(schema, 'const')) {
+    const container = schema.const as unknown;
+    if (!Array.isArray(container)) return null;
+    const selected = resolveReference({ root: 'state', segments: tail } as unknown as Reference, {
+      state: container,
+    });
+    return { const: selected as never };
+  }
+  if (schemaCompat(schema, { type: 'array' }) === 'never') return null;
+  // The element type after the last step this walk can follow; `true` once it cannot.
+  let element: JsonSchema = true;
+  let current: JsonSchema | undefined = schema;
+  for (let i = 0; i < tail.length && current !== undefined; i++) {
+    const segment = tail[i]!;
+    if (segment === WILDCARD) {
+      const items: unknown = typeof current === 'object' ? current.items : undefined;
+      current =
+        typeof current === 'object' &&
+        items !== undefined &&
+        !Array.isArray(items) &&
+        current.prefixItems === undefined
+          ? (items as JsonSchema)
+          : undefined;
+    } else current = walkSchema(current, [segment]);
+  }
+  if (current !== undefined) element = current;
+  return element === true ? { type: 'array' } : { type: 'array', items: element };
 }
 
 /** The segments of `read` below `written`, or null when `written` is not a prefix of it. */
@@ -246,8 +433,21 @@ function overlaps(a: readonly PathSegment[], b: readonly PathSegment[]): boolean
 
 /** The schema of the value at `path` inside a value of `schema`, or undefined when unknown. */
 function walkSchema(schema: JsonSchema, path: readonly PathSegment[]): JsonSchema | undefined {
+  return walk(schema, path, '')?.schema;
+}
+
+/**
+ * {@link walkSchema}, also telling the first property on the way that `schema` does not
+ * require (so the value may be missing), described with `what` (the schema's owner).
+ */
+function walk(
+  schema: JsonSchema,
+  path: readonly PathSegment[],
+  what: string,
+): { schema: JsonSchema; optional: string | null } | undefined {
   if (path.length > MAX_WALK) return undefined;
   let current: JsonSchema = schema;
+  let optional: string | null = null;
   for (let i = 0; i < path.length; i++) {
     const segment = path[i]!;
     if (current === true || current === false) return undefined;
@@ -255,11 +455,14 @@ function walkSchema(schema: JsonSchema, path: readonly PathSegment[]): JsonSchem
     if (Object.hasOwn(current, 'const')) {
       // A known value (input, initial state, _output): its part at the rest of the path.
       const value = getAtPath(current.const, path.slice(i));
-      return value === undefined ? undefined : { const: value as never };
+      return value === undefined ? undefined : { schema: { const: value as never }, optional };
     }
     const properties = current.properties as Record<string, JsonSchema> | undefined;
     const key = String(segment);
     if (properties && typeof properties === 'object' && Object.hasOwn(properties, key)) {
+      const required = current.required;
+      if (optional === null && !(Array.isArray(required) && required.includes(key)))
+        optional = `property '${key}' is not required by ${what}`;
       current = properties[key]!;
       continue;
     }
@@ -270,13 +473,14 @@ function walkSchema(schema: JsonSchema, path: readonly PathSegment[]): JsonSchem
       !Array.isArray(items) &&
       current.prefixItems === undefined
     ) {
+      // An index is not flagged as optional: an empty result is an ordinary outcome.
       current = items as JsonSchema;
       continue;
     }
     return undefined;
   }
   if (typeof current === 'object' && isUnfollowable(current)) return undefined;
-  return current;
+  return { schema: current, optional };
 }
 
 /** Schemas whose parts this walk does not follow: a read through them is untyped. */

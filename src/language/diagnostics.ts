@@ -20,6 +20,8 @@ export const DIAGNOSTIC_CODES = [
   // A reference whose value can never fit the parameter (type flow); W_: only on some branch.
   'E_REF_TYPE',
   'W_REF_TYPE',
+  // A required argument read through a property its writer's schema does not require.
+  'W_REF_OPTIONAL',
   'E_LAZY_OUTPUT',
   'E_STATE_SCHEMA',
   'E_LIMIT',

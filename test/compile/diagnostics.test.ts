@@ -335,6 +335,8 @@ describe('all diagnostics in one pass', () => {
           { _tool: 'search', _id: 'maybe', q: '†state.t2', _outputPath: '†state.t3' },
           { _tool: 'search', _id: 'mayfail', q: 'x', _outputPath: '†state.t4 || †state.t5' },
           { _tool: 'search', _id: 'error', q: '†state.t5' },
+          { _tool: 'lookup', _id: 'who', _outputPath: '†state.t6' },
+          { _tool: 'greet', _id: 'optional', name: '†state.t6.name' },
         ],
       },
     ]);
@@ -346,6 +348,11 @@ describe('all diagnostics in one pass', () => {
       },
       { name: 'think', latent: true },
       { name: 'count', outputSchema: { type: 'number' } },
+      { name: 'lookup', outputSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+      {
+        name: 'greet',
+        inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      },
     ];
     const result = compile(text, { tools, limits: { maxDepth: 4 } });
     expect(result.ok).toBe(false);
@@ -371,6 +378,7 @@ describe('all diagnostics in one pass', () => {
       'W_DAGGER_TEXT',
       'W_MISSING_DAGGER',
       'W_MULTIPLE_WRITERS',
+      'W_REF_OPTIONAL',
     ]) {
       expect(found, code).toContain(code);
     }

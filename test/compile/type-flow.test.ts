@@ -1,4 +1,4 @@
-/** Type flow in compile: E_REF_TYPE and W_REF_TYPE, and schemaCompat's verdicts. */
+/** Type flow in compile: E_REF_TYPE, W_REF_TYPE and W_REF_OPTIONAL, and schemaCompat's verdicts. */
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile/index.js';
 import { schemaCompat } from '../../src/compile/schema-compat.js';
@@ -26,7 +26,24 @@ const summarize: Tool = {
   outputSchema: { type: 'string' },
 };
 const untyped: Tool = { name: 'untyped', inputSchema: { type: 'object' } };
-const tools = [search, summarize, untyped];
+const join: Tool = {
+  name: 'join',
+  inputSchema: {
+    type: 'object',
+    properties: { parts: { type: 'array', items: { type: 'string' } } },
+    required: ['parts'],
+  },
+};
+const profile: Tool = {
+  name: 'profile',
+  inputSchema: { type: 'object' },
+  outputSchema: {
+    type: 'object',
+    properties: { name: { type: 'string' }, nickname: { type: 'string' }, motto: { type: 'string' } },
+    required: ['name'],
+  },
+};
+const tools = [search, summarize, untyped, join, profile];
 
 function codes(plan: unknown, options: Parameters<typeof compile>[1] = {}) {
   return compile(plan, { tools, ...options }).diagnostics.map((d) => `${d.code} ${d.pointer}`);
@@ -64,19 +81,117 @@ describe('type flow', () => {
     expect(codes(plan('†state.r[0].other'))).toEqual([]);
   });
 
-  it('checks nothing for a writer without outputSchema, or a [*] read', () => {
+  it('checks nothing for a writer without outputSchema', () => {
     expect(
       codes([
         { _tool: 'untyped', _outputPath: '†state.r' },
         { _tool: 'summarize', text: '†state.r' },
       ]),
     ).toEqual([]);
+  });
+
+  it('types a [*] read as an array of what each element holds', () => {
+    const plan = (path: string, tool = 'summarize', key = 'text') => [
+      { _tool: 'search', q: 'x', _outputPath: '†state.r' },
+      { _tool: tool, [key]: path },
+    ];
+    // An array, whatever the elements: never a string.
+    expect(codes(plan('†state.r[*].title'))).toEqual(['E_REF_TYPE /1/text']);
+    expect(codes(plan('†state.r[*]'))).toEqual(['E_REF_TYPE /1/text']);
+    const d = compile(plan('†state.r[*].score'), { tools }).diagnostics[0]!;
+    expect(d.message).toContain('array of number');
+    // An array of strings fits an array-of-strings parameter; an array of numbers fits only
+    // when it is empty, which a search may return: the run decides.
+    expect(codes(plan('†state.r[*].title', 'join', 'parts'))).toEqual([]);
+    expect(codes(plan('†state.r[*].score', 'join', 'parts'))).toEqual([]);
+  });
+
+  it('types a [*] read of a known value by selecting from it', () => {
+    const plan = [{ _tool: 'join', parts: '†input.list[*].n' }];
+    expect(codes(plan, { input: { list: [{ n: 'a' }, { n: 'b' }] } })).toEqual([]);
+    expect(codes(plan, { input: { list: [{ n: 'a' }, { n: 1 }] } })).toEqual(['E_REF_TYPE /0/parts']);
+    // Not an array there: nothing is selected, the call does not run; no type to check.
+    expect(codes(plan, { input: { list: { n: 1 } } })).toEqual([]);
+  });
+
+  it('types a whole object that calls fill in below as an object', () => {
+    expect(
+      codes([
+        { _tool: 'summarize', text: 'a', _outputPath: '†state.user.name' },
+        { _tool: 'summarize', text: 'b', _outputPath: '†state.user.bio' },
+        { _tool: 'summarize', text: '†state.user' },
+      ]),
+    ).toEqual(['E_REF_TYPE /2/text']);
+    // An index below: the write makes an array.
+    const d = compile(
+      [
+        { _tool: 'summarize', text: 'a', _outputPath: '†state.list[0]' },
+        { _tool: 'summarize', text: '†state.list' },
+      ],
+      { tools },
+    ).diagnostics[0]!;
+    expect(d.message).toContain('is array');
+    // The initial state's container there decides; a value that is not one is not followed.
+    expect(
+      codes(
+        [
+          { _tool: 'summarize', text: 'a', _outputPath: '†state.user.name' },
+          { _tool: 'summarize', text: '†state.user' },
+        ],
+        { state: { user: 'someone' } },
+      ),
+    ).toEqual([]);
+    // A value written whole, then changed below by another call: not followed.
+    expect(
+      codes([
+        { _tool: 'summarize', text: 'a', _outputPath: '†state.user' },
+        { _tool: 'summarize', text: 'b', _outputPath: '†state.user.name' },
+        { _tool: 'summarize', text: '†state.user' },
+      ]).filter((c) => !c.startsWith('W_MULTIPLE_WRITERS')),
+    ).toEqual([]);
+  });
+
+  it('warns when a required argument reads a property the writer may leave out (W_REF_OPTIONAL)', () => {
+    const plan = (path: string) => [
+      { _tool: 'profile', _outputPath: '†state.p' },
+      { _tool: 'summarize', text: path },
+    ];
+    const result = compile(plan('†state.p.nickname'), { tools });
+    expect(result.ok).toBe(true);
+    expect(result.diagnostics.map((d) => `${d.code} ${d.pointer}`)).toEqual(['W_REF_OPTIONAL /1/text']);
+    expect(result.diagnostics[0]!.message).toContain("property 'nickname' is not required");
+    // Required by the outputSchema: no warning.
+    expect(codes(plan('†state.p.name'))).toEqual([]);
+    // A fallback that is always there: no warning; one that may be missing too: still one.
+    expect(codes(plan('†state.p.nickname || †state.p.name'))).toEqual([]);
+    expect(codes(plan('†state.p.nickname || †state.p.motto'))).toEqual(['W_REF_OPTIONAL /1/text']);
+    // `&&` needs every operand.
+    expect(codes(plan('†state.p.nickname && †state.p.name'))).toEqual(['W_REF_OPTIONAL /1/text']);
+    // A parameter that is not required: no warning.
+    expect(
+      codes([
+        { _tool: 'profile', _outputPath: '†state.p' },
+        { _tool: 'search', q: '†state.p.nickname' },
+      ]),
+    ).toEqual([]);
+    // An index is not flagged: an empty result is an ordinary outcome.
     expect(
       codes([
         { _tool: 'search', q: 'x', _outputPath: '†state.r' },
-        { _tool: 'summarize', text: '†state.r[*].title' },
+        { _tool: 'summarize', text: '†state.r[0].title' },
       ]),
     ).toEqual([]);
+  });
+
+  it('checks a streamed call as soon as its reads are settled, and a forward reference at the end', () => {
+    const forward = compile(
+      [
+        { _tool: 'summarize', text: '†state.r' },
+        { _tool: 'search', q: 'x', _outputPath: '†state.r' },
+      ],
+      { tools },
+    );
+    expect(forward.diagnostics.map((d) => `${d.code} ${d.pointer}`)).toEqual(['E_REF_TYPE /0/text']);
   });
 
   it('types the input, the initial state and the state schema', () => {
@@ -191,6 +306,21 @@ describe('schemaCompat', () => {
       ),
     ).toBe('never');
     expect(schemaCompat({ $ref: '#/x' }, { type: 'string' })).toBe('sometimes');
+  });
+
+  it('judges a known value part by part', () => {
+    const numbers = { type: 'array', items: { type: 'number' } };
+    expect(schemaCompat({ const: [1, 2] }, numbers)).toBe('always');
+    expect(schemaCompat({ const: [1, 'x'] }, numbers)).toBe('never');
+    expect(schemaCompat({ const: [] }, numbers)).toBe('always');
+    const named = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+    expect(schemaCompat({ const: { name: 'a', other: 1 } }, named)).toBe('always');
+    expect(schemaCompat({ const: { name: 1 } }, named)).toBe('never');
+    expect(schemaCompat({ const: { nick: 'a' } }, named)).toBe('never');
+    // Parts B says nothing of are not judged; keywords it does not understand stay "may match".
+    expect(schemaCompat({ const: { name: 'a' } }, { ...named, additionalProperties: false })).toBe(
+      'sometimes',
+    );
   });
 
   it('gives up with "sometimes" on schemas too big to walk, without recursion', () => {
