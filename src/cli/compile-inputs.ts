@@ -22,6 +22,11 @@ export interface CommonFlags extends McpFlags, LimitFlags {
    * @default '30000'
    */
   readonly loadTimeout?: string;
+  /**
+   * Follow types through references (`--no-check-types` makes it false).
+   * @default true
+   */
+  readonly checkTypes?: boolean;
 }
 
 export interface CompileInputs {
@@ -66,7 +71,14 @@ export async function loadCompileInputs(file: string, flags: CommonFlags, io: Cl
   return {
     text,
     source,
-    options: { source, limits, ...(tools && { tools }), ...(input && { input }), ...(state && { state }) },
+    options: {
+      source,
+      limits,
+      ...(tools && { tools }),
+      ...(input && { input }),
+      ...(state && { state }),
+      ...(flags.checkTypes === false && { checkTypes: false }),
+    },
   };
 }
 

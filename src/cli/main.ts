@@ -363,6 +363,10 @@ function common(command: Command, options: CommonHelp = {}): Command {
     .option('--state <file>', 'a JSON object of initial state')
     .option('--load-timeout <ms>', LOAD_TIMEOUT_HELP)
     .option('--limit <name=value>', LIMIT_HELP, collect)
+    .option(
+      '--no-check-types',
+      'do not follow types through references (E_REF_TYPE, W_REF_TYPE, W_REF_OPTIONAL)',
+    )
     .addHelpText('after', options.help ?? EXIT_CODES_HELP);
 }
 

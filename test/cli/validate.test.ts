@@ -19,12 +19,42 @@ const { dir, cleanup } = tempDir({
   'other-input.json': { name: 'x' },
   'state.json': { seed: 42 },
   'reads-state.json': [{ _tool: 'notify', message: '†state.seed' }],
+  'typed-tools.json': {
+    tools: [
+      { name: 'search', outputSchema: { type: 'array' } },
+      {
+        name: 'summarize',
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      },
+    ],
+  },
+  'wrong-type.json': [
+    { _tool: 'search', _outputPath: '†state.r' },
+    { _tool: 'summarize', text: '†state.r' },
+  ],
 });
 afterAll(cleanup);
 /** `plan <args>` in this process, from the temp dir. */
 const run = (args: string[], stdin = '') => planInProcess(args, stdin, { cwd: dir });
 
 describe('plan validate', () => {
+  it('follows types through references, unless --no-check-types', async () => {
+    const checked = await run(['validate', 'wrong-type.json', '--tools', 'typed-tools.json']);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toMatch(
+      /^wrong-type\.json:\d+:\d+: error E_REF_TYPE: argument 'text' .+ expects string, but †state\.r is array/,
+    );
+    const unchecked = await run([
+      'validate',
+      'wrong-type.json',
+      '--tools',
+      'typed-tools.json',
+      '--no-check-types',
+    ]);
+    expect(unchecked.code).toBe(0);
+    expect(unchecked.stderr).toBe('wrong-type.json: valid, 2 calls, 1 edge, 0 warnings\n');
+  });
+
   it('exits 0 for a valid plan, with a summary on stderr and nothing on stdout', async () => {
     const r = await run(['validate', 'plan.json', '--tools', 'tools.json', '--input', 'input.json']);
     expect(r.code).toBe(0);
