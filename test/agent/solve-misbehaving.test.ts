@@ -1,85 +1,15 @@
 /**
  * The plan loop against a model that misbehaves on purpose, over the real Chat Completions wire
  * protocol (a loopback server): garbage, JSON that is not a solution, huge and deep replies, the
- * same plan every turn, a server that never answers, a stream that never ends. Each ends with a
+ * same plan every turn, a server that never answers, a stream that never ends (the huge reply's
+ * peak memory is measured in a file of its own: solve-huge-reply.test.ts). Each ends with a
  * status that says what happened, diagnostics that say where, and within the budget.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { complete } from '../../src/agent/complete.js';
 import { OpenAICompatibleProvider } from '../../src/agent/providers/openai.js';
-import { solve, type SolveOptions } from '../../src/agent/solve.js';
-import type { AgentEvent } from '../../src/agent/agent-events.js';
-import type { Tool } from '../../src/index.js';
-import { type ChatServer, chatServer, type Play } from './chat-server.js';
-
-let server: ChatServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-function tools(log: string[] = []): Tool[] {
-  return [
-    {
-      name: 'lookup',
-      inputSchema: { type: 'object', properties: { symbol: { type: 'string' } }, required: ['symbol'] },
-      annotations: { readOnlyHint: true },
-      execute: ({ symbol }) => {
-        log.push(`lookup ${String(symbol)}`);
-        return symbol === 'ACME' ? 42 : 7;
-      },
-    },
-    {
-      name: 'hang',
-      inputSchema: { type: 'object', properties: {} },
-      annotations: { readOnlyHint: true },
-      // Ends only when cancelled.
-      execute: (_args, { abortSignal: signal }) =>
-        new Promise((_resolve, reject) => {
-          log.push('hang started');
-          signal.addEventListener('abort', () => {
-            log.push('hang cancelled');
-            reject(signal.reason as Error);
-          });
-        }),
-    },
-  ];
-}
-
-async function against(
-  plays: readonly Play[] | ((index: number) => Play),
-  options: SolveOptions = {},
-  log: string[] = [],
-) {
-  server = await chatServer(plays);
-  const provider = new OpenAICompatibleProvider({
-    model: 'test-model',
-    baseURL: `${server.url}/v1`,
-    requireApiKey: false,
-    maxRetries: 0,
-  });
-  const events: AgentEvent[] = [];
-  const result = await solve({ symbol: 'ACME' }, options, {
-    provider,
-    tools: () => tools(log),
-    emit: (event) => events.push(event),
-  });
-  return { result, requests: server.requests, events };
-}
-
-/** The last user message of request `index`: what the model was told. */
-function told(requests: ChatServer['requests'], index: number): string {
-  const body = requests[index]!.body as { messages: { role: string; content: string }[] };
-  return body.messages.filter((m) => m.role === 'user').at(-1)!.content;
-}
-
-const lookup = (n: number) => ({
-  _id: `l${n}`,
-  _tool: 'lookup',
-  symbol: '†input.symbol',
-  _outputPath: `†state.p${n}`,
-});
-const planOf = (calls: number) =>
-  JSON.stringify({ calls: Array.from({ length: calls }, (_, n) => lookup(n)), output: null });
+import { chatServer } from './chat-server.js';
+import { against, currentServer, lookup, planOf, told } from './solve-against.js';
 
 describe('every reply that cannot be used is explained', () => {
   it('garbage: E_JSON with its line and column, sent back maxRepairs times, then invalid with it', async () => {
@@ -147,37 +77,6 @@ describe('every reply that cannot be used is explained', () => {
 });
 
 describe('replies are bounded in bytes before they are read', () => {
-  it('huge: a 50,000-call plan is cut at maxReplyBytes and never parsed or run; memory stays flat', async () => {
-    const log: string[] = [];
-    const huge = planOf(50_000);
-    expect(huge.length).toBeGreaterThan(2_000_000);
-    global.gc?.();
-    const before = process.memoryUsage().rss;
-    let peak = before;
-    const { result, requests, events } = await against(
-      () => {
-        peak = Math.max(peak, process.memoryUsage().rss);
-        return { text: huge, piece: 4096 };
-      },
-      {},
-      log,
-    );
-    peak = Math.max(peak, process.memoryUsage().rss);
-    expect(result.status).toBe('invalid');
-    expect(requests).toHaveLength(3);
-    expect(result.diagnostics).toEqual([
-      expect.objectContaining({
-        code: 'E_LIMIT',
-        message: expect.stringMatching(/longer than 1048576 bytes \(maxReplyBytes\)/),
-      }),
-    ]);
-    expect(told(requests, 1)).toMatch(/^Your answer was too long to read\./);
-    expect(log).toEqual([]);
-    expect(events.filter((e) => e.type === 'solution')).toEqual([]);
-    // Three cut replies of 1 MiB each: far below what parsing and running 50,000 calls takes.
-    expect(peak - before).toBeLessThan(150 * 1024 * 1024);
-  });
-
   it('an endless stream is cut at maxReplyBytes: the connection is closed each time', async () => {
     const { result, requests } = await against([{ endless: true }], { maxReplyBytes: 65_536, maxRepairs: 1 });
     expect(result.status).toBe('invalid');
@@ -187,28 +86,32 @@ describe('replies are bounded in bytes before they are read', () => {
       message: expect.stringMatching(/65536 bytes/),
     });
     // The server sees both answers cut (a hang here would be a connection left open).
-    await server!.cutAtLeast(2);
-    expect(server!.cut()).toBe(2);
+    await currentServer().cutAtLeast(2);
+    expect(currentServer().cut()).toBe(2);
   });
 
   it("the provider's maxResponseBytes cuts the HTTP body itself, SSE framing included", async () => {
-    server = await chatServer([{ endless: true }]);
-    const provider = new OpenAICompatibleProvider({
-      model: 'test-model',
-      baseURL: `${server.url}/v1`,
-      requireApiKey: false,
-      maxRetries: 0,
-      maxResponseBytes: 100_000,
-    });
-    const { complete } = await import('../../src/agent/complete.js');
-    const error = await complete(provider, { messages: [{ role: 'user', content: 'hi' }], tools: [] }).catch(
-      (e: unknown) => e,
-    );
-    expect(error).toMatchObject({
-      name: 'ReplyTooLargeError',
-      maxBytes: 100_000,
-      message: expect.stringMatching(/HTTP response is longer than 100000 bytes \(maxResponseBytes\)/),
-    });
+    const server = await chatServer([{ endless: true }]);
+    try {
+      const provider = new OpenAICompatibleProvider({
+        model: 'test-model',
+        baseURL: `${server.url}/v1`,
+        requireApiKey: false,
+        maxRetries: 0,
+        maxResponseBytes: 100_000,
+      });
+      const error = await complete(provider, {
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [],
+      }).catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        name: 'ReplyTooLargeError',
+        maxBytes: 100_000,
+        message: expect.stringMatching(/HTTP response is longer than 100000 bytes \(maxResponseBytes\)/),
+      });
+    } finally {
+      await server.close();
+    }
   });
 });
 
@@ -259,8 +162,8 @@ describe('budgets', () => {
     expect(result.budget.exceeded).toBe('maxWallMs');
     expect(result.budget.spent.wallMs).toBeGreaterThanOrEqual(300);
     expect(requests).toHaveLength(1);
-    await server!.cutAtLeast(1);
-    expect(server!.cut()).toBe(1);
+    await currentServer().cutAtLeast(1);
+    expect(currentServer().cut()).toBe(1);
   });
 
   it('maxWallMs during a run: the running calls are cancelled and the state already written is kept', async () => {
