@@ -395,7 +395,7 @@ function giveUpText(result: SolveResult, color: boolean): string {
       maxWallMs: `${spent.wallMs} ms`,
     };
     text += formatCliError(
-      `the plan loop's budget ${exceeded} (${budget[exceeded]}) ran out after ${used[exceeded]}: running calls were cancelled, the state they wrote is kept; raise it with --budget ${exceeded}=<n>`,
+      `the plan loop's budget ${exceeded} (${budget[exceeded]}) ran out after ${used[exceeded]}: what was running then was cancelled, and the state so far is kept; raise it with --budget ${exceeded}=<n>`,
       { color },
     );
   } else if (result.status === 'stalled') {
