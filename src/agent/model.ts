@@ -103,4 +103,12 @@ export interface ModelProvider {
    * API error, a transport failure or an answer it cannot read.
    */
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /**
+   * True when the provider enforces a response format's schema exactly, in the subset that
+   * OpenAI's strict structured outputs accept. `solve()` then sends the plan schema in that
+   * form (planSchema's `openai-strict`) and drops the nulls strict mode makes the model write
+   * for the keys it leaves out.
+   * @default false
+   */
+  readonly strictSchemas?: boolean;
 }

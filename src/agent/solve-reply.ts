@@ -7,6 +7,7 @@
 import { type CompileOptions, type CompileResult, compile } from '../compile/compile.js';
 import type { CompiledPlan } from '../compile/types.js';
 import type { Diagnostic } from '../language/diagnostics.js';
+import { compileStrictReply } from './strict-nulls.js';
 
 export type ReadReply =
   | {
@@ -28,12 +29,20 @@ export interface ReadReplyOptions {
   readonly compile: CompileOptions;
   /** The budget's most calls per plan, when it is the bound compile checks (for the hint). */
   readonly maxCallsPerPlan: number | null;
+  /**
+   * The reply was written under the strict plan schema: the nulls it holds for left-out keys
+   * are dropped before the plan is compiled (see strict-nulls).
+   * @default false
+   */
+  readonly strict?: boolean;
 }
 
 const ANSWER_AGAIN = 'Answer again with the JSON object {"calls": [...], "output": ...} only.';
 
 export function readReply(text: string, options: ReadReplyOptions): ReadReply {
-  const compiled = compile(text, options.compile);
+  const compiled = options.strict
+    ? compileStrictReply(text, options.compile)
+    : compile(text, options.compile);
   const diagnostics = budgetHints(compiled.diagnostics, options.maxCallsPerPlan);
   const shape = shapeProblem(compiled);
   if (shape) {

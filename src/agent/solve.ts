@@ -258,7 +258,13 @@ async function loop(
       { role: 'user', content: solveContextText(context) },
     ];
     // Over exactly the tools offered now, so the model cannot name one that does not exist.
-    const schema = planSchema(tools, { shape: 'solution', mode, ...outputSchemaOf(options) });
+    const strict = deps.provider.strictSchemas === true;
+    const schema = planSchema(tools, {
+      shape: 'solution',
+      mode,
+      format: strict ? 'openai-strict' : 'json-schema',
+      ...outputSchemaOf(options),
+    });
     const format = { name: 'solution', schema };
     const answer = await askForSolution(deps, meter, messages, format, {
       compile: {
@@ -272,6 +278,7 @@ async function loop(
       maxCallsPerPlan: perPlan,
       maxRepairs,
       maxReplyBytes,
+      strict,
     });
     if (answer.ended === 'budget') return end('budget_exceeded', iteration, null, answer.diagnostics);
     if (!answer.ok) return end('invalid', iteration, null, answer.diagnostics);
@@ -383,6 +390,8 @@ async function askForSolution(
     maxCallsPerPlan: number | null;
     maxRepairs: number;
     maxReplyBytes: number;
+    /** The reply follows the strict plan schema: its nulls for left-out keys are dropped. */
+    strict: boolean;
   },
 ): Promise<Solution> {
   let diagnostics: readonly Diagnostic[] = [];
@@ -398,7 +407,11 @@ async function askForSolution(
       if (!meter.used(turn.usage)) return { ok: false, ended: 'budget', diagnostics };
       const text = turn.message.content;
       messages.push({ role: 'assistant', content: text });
-      reply = readReply(text, { compile: how.compile, maxCallsPerPlan: how.maxCallsPerPlan });
+      reply = readReply(text, {
+        compile: how.compile,
+        maxCallsPerPlan: how.maxCallsPerPlan,
+        strict: how.strict,
+      });
     } catch (error) {
       if (meter.exceeded) return { ok: false, ended: 'budget', diagnostics };
       if (deps.signal?.aborted) throw error;

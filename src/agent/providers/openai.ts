@@ -62,7 +62,8 @@ export interface OpenAICompatibleProviderOptions {
   /**
    * Sends `strict: true` with a response format, so OpenAI enforces the schema exactly. The
    * schema must then follow OpenAI's strict subset (every property required,
-   * `additionalProperties: false`), or the API answers 400.
+   * `additionalProperties: false`), or the API answers 400; `solve()` sends its plan schema in
+   * that form when this is on.
    * @default false
    */
   readonly strict?: boolean;
@@ -138,6 +139,11 @@ export class OpenAICompatibleProvider implements ModelProvider {
     this.#errors = { provider: this.name, baseURL: this.baseURL, timeoutMs, apiKey: apiKey ?? '' };
     this.#strict = options.strict ?? false;
     this.#body = { ...options.body };
+  }
+
+  /** With `strict`, a response format's schema is enforced exactly (see ModelProvider). */
+  get strictSchemas(): boolean {
+    return this.#strict;
   }
 
   /**

@@ -1,0 +1,172 @@
+/**
+ * solve() with a provider that enforces schemas strictly (OpenAI's `strict: true`): it sends the
+ * plan schema in OpenAI's strict form, and drops the nulls strict mode makes the model write for
+ * the keys it leaves out. Against a loopback server speaking Chat Completions over SSE.
+ */
+import type { ServerResponse } from 'node:http';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PlanAgent } from '../../src/agent/plan-agent.js';
+import { OpenAICompatibleProvider } from '../../src/agent/providers/openai.js';
+import { dropStrictNulls } from '../../src/agent/strict-nulls.js';
+import { planSchema, type Tool, ToolRegistry } from '../../src/index.js';
+import {
+  type FakeServer,
+  type RecordedHttpRequest,
+  sendEvent,
+  startServer,
+  startSse,
+} from './providers/fake-server.js';
+
+const BASE = {
+  id: 'chatcmpl-1',
+  object: 'chat.completion.chunk',
+  created: 1_726_000_000,
+  model: 'gpt-4o-2024-08-06',
+};
+
+/** One assistant turn whose text is `content`, as OpenAI streams it. */
+function answer(response: ServerResponse, content: string): void {
+  startSse(response);
+  sendEvent(response, {
+    ...BASE,
+    choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: null }],
+  });
+  sendEvent(response, { ...BASE, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+  sendEvent(response, {
+    ...BASE,
+    choices: [],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  });
+  sendEvent(response, '[DONE]');
+  response.end();
+}
+
+const seen: { query: unknown; limit: unknown; filter: unknown }[] = [];
+const tools: Tool[] = [
+  {
+    name: 'search',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string' },
+        limit: { type: 'integer' },
+        filter: {
+          type: 'object',
+          properties: { city: { type: 'string' }, open: { type: 'boolean' } },
+          required: ['city'],
+        },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    outputSchema: { type: 'array', items: { type: 'string' } },
+    execute: (args) => {
+      seen.push({ query: args.query, limit: args.limit, filter: args.filter });
+      return ['a park'];
+    },
+  },
+];
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  seen.length = 0;
+});
+
+describe('solve() with a strict provider', () => {
+  it('sends the strict plan schema and runs a reply whose left-out keys are nulls', async () => {
+    const replies = [
+      JSON.stringify({
+        calls: [
+          {
+            _tool: 'search',
+            _id: null,
+            _outputPath: '†state.places',
+            query: 'parks',
+            limit: null,
+            filter: { city: 'Paris', open: null },
+          },
+        ],
+        output: null,
+      }),
+      JSON.stringify({ calls: [], output: '†state.places' }),
+    ];
+    const requests: RecordedHttpRequest[] = [];
+    server = await startServer((request, response) => {
+      requests.push(request);
+      answer(response, replies[requests.length - 1] ?? replies[1]!);
+    });
+    const provider = new OpenAICompatibleProvider({
+      model: 'gpt-4o',
+      apiKey: 'sk-test',
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+      strict: true,
+    });
+    expect(provider.strictSchemas).toBe(true);
+    const result = await new PlanAgent({ provider, tools }).solve({ goal: 'parks in Paris' });
+    expect(result.status).toBe('done');
+    // The nulls are gone before the tool sees its arguments: no `limit`, no `filter.open`.
+    expect(seen).toEqual([{ query: 'parks', limit: undefined, filter: { city: 'Paris' } }]);
+    const format = (requests[0]!.body as { response_format: { json_schema: Record<string, unknown> } })
+      .response_format.json_schema;
+    expect(format.strict).toBe(true);
+    expect(format.schema).toEqual(planSchema(tools, { shape: 'solution', format: 'openai-strict' }));
+    // The reply the model sent fits the schema it was sent.
+    const validate = new Ajv2020({ strict: false }).compile(format.schema as object);
+    expect(validate(JSON.parse(replies[0]!)), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+  });
+
+  it('a provider that is not strict gets the plain plan schema', async () => {
+    server = await startServer((_request, response) =>
+      answer(response, JSON.stringify({ calls: [], output: 'ok' })),
+    );
+    const provider = new OpenAICompatibleProvider({
+      model: 'gpt-4o',
+      apiKey: 'sk-test',
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+    });
+    expect(provider.strictSchemas).toBe(false);
+    await new PlanAgent({ provider, tools }).solve({ goal: 'x' });
+    const format = (server.requests[0]!.body as { response_format: { json_schema: Record<string, unknown> } })
+      .response_format.json_schema;
+    expect(format.strict).toBeUndefined();
+    expect(format.schema).toEqual(planSchema(tools, { shape: 'solution' }));
+  });
+});
+
+describe('dropStrictNulls', () => {
+  const registry = ToolRegistry.from([
+    {
+      name: 't',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          a: { type: 'string' },
+          b: { type: ['string', 'null'] },
+          c: { type: 'string' },
+          list: { type: 'array', items: { type: 'object', properties: { x: { type: 'number' } } } },
+        },
+        required: ['c'],
+      },
+    },
+  ]);
+
+  it('drops a null only where the key was optional and its schema does not admit null', () => {
+    const calls: unknown[] = [
+      { _tool: 't', _id: null, a: null, b: null, c: null, list: [{ x: null }, { x: 1 }], extra: null },
+      { _tool: 'unknown', a: null, _outputPath: null },
+      'not a call',
+    ];
+    dropStrictNulls(calls, registry);
+    expect(calls).toEqual([
+      // b admits null, c is required (the compiler reports it), extra is not the tool's.
+      { _tool: 't', b: null, c: null, list: [{}, { x: 1 }], extra: null },
+      { _tool: 'unknown', a: null },
+      'not a call',
+    ]);
+  });
+});
