@@ -13,6 +13,12 @@
  * says nothing about its type becomes "any JSON scalar" (strict mode has no "anything"), and
  * what sits deeper than the nesting limit becomes that too.
  *
+ * A reference may stand for any argument value, top-level or nested (`{"filter": {"city":
+ * "†state.city"}}`): every property and array element of an argument schema also admits one.
+ * The reference, output-path and id patterns are written once, under the root's `$defs`, and
+ * pointed at with `$ref` (a tool with its own `$defs` gets its own copy: inside its call,
+ * `#/$defs/...` resolves against the tool's definitions).
+ *
  * The tools' schemas come from tools files and MCP servers, so the rewrite walks them with an
  * explicit stack and a node budget: a schema deep or large enough to matter cannot overflow the
  * stack or run unbounded.
@@ -105,6 +111,23 @@ const OUTPUT_PATH = {
 const ID = { type: 'string', pattern: ID_PATTERN, description: 'Optional stable id of the call' };
 const NULL = { type: 'null' };
 
+/** The shared patterns, under the root's `$defs`. */
+const DEFINITIONS = { reference: REFERENCE, outputPath: OUTPUT_PATH, id: ID };
+/** Pointers to them, for schemas inside the root's resource. */
+const SHARED: Patterns = {
+  reference: { $ref: '#/$defs/reference' },
+  outputPath: { $ref: '#/$defs/outputPath' },
+  id: { $ref: '#/$defs/id' },
+};
+/** The patterns written out, for a call that is a resource of its own (its tool has `$defs`). */
+const INLINE: Patterns = { reference: REFERENCE, outputPath: OUTPUT_PATH, id: ID };
+
+interface Patterns {
+  readonly reference: Record<string, unknown>;
+  readonly outputPath: Record<string, unknown>;
+  readonly id: Record<string, unknown>;
+}
+
 /** The strict stand-in for "any value": strict mode cannot say "anything". */
 function anyScalar(description?: string): Record<string, unknown> {
   return {
@@ -134,7 +157,7 @@ export function planSchema(
   const calls = registry.tools().map((tool) => {
     // The call's own keys and the `_tool` enum count against strict mode's limits.
     budget.enumValues++;
-    return strict ? strictCall(tool, mode, callDepth, budget) : plainCall(tool, mode);
+    return strict ? strictCall(tool, mode, callDepth, budget) : plainCall(tool, mode, budget);
   });
   const callArray = {
     type: 'array',
@@ -143,7 +166,7 @@ export function planSchema(
       ? { maxItems: 0, items: strict ? closedObject({}, []) : {} }
       : { items: calls.length === 1 ? calls[0] : { anyOf: calls } }),
   };
-  if (shape === 'calls' && !strict) return callArray;
+  if (shape === 'calls' && !strict) return { $defs: DEFINITIONS, ...callArray };
   const properties: Record<string, unknown> = { calls: callArray };
   if (shape === 'solution') {
     const output = options.outputSchema ?? {};
@@ -153,7 +176,7 @@ export function planSchema(
     };
   }
   if (strict) checkLimits(budget, Object.keys(properties).length);
-  return closedObject(properties, Object.keys(properties));
+  return { $defs: DEFINITIONS, ...closedObject(properties, Object.keys(properties)) };
 }
 
 interface Budget {
@@ -209,9 +232,14 @@ function requiredOf(input: Record<string, unknown>): Set<string> {
   return new Set(Array.isArray(input.required) ? input.required.filter((n) => typeof n === 'string') : []);
 }
 
-function plainCall(tool: Tool, mode: string): Record<string, unknown> {
+function plainCall(tool: Tool, mode: string, budget: Budget): Record<string, unknown> {
   const input = inputOf(tool);
-  const properties: Record<string, unknown> = { _tool: toolConst(tool), _id: ID, _outputPath: OUTPUT_PATH };
+  const patterns = hasDefinitions(input) ? INLINE : SHARED;
+  const properties: Record<string, unknown> = {
+    _tool: toolConst(tool),
+    _id: patterns.id,
+    _outputPath: patterns.outputPath,
+  };
   if (tool.latent && mode === 'eager') {
     const output = typeof tool.outputSchema === 'object' ? withoutDialect(tool.outputSchema) : {};
     properties._output = {
@@ -220,7 +248,8 @@ function plainCall(tool: Tool, mode: string): Record<string, unknown> {
     };
   }
   for (const [name, schema] of declaredProperties(input)) {
-    setOwnProperty(properties, name, { anyOf: [withoutDialect(schema as JsonSchema), REFERENCE] });
+    const value = withReferences(withoutDialect(schema as JsonSchema), patterns.reference, budget);
+    setOwnProperty(properties, name, { anyOf: [value, patterns.reference] });
   }
   const required = [...requiredOf(input)].filter((name) => !name.startsWith('_'));
   return {
@@ -246,8 +275,8 @@ function strictCall(tool: Tool, mode: string, depth: number, budget: Budget): Re
   const required = requiredOf(input);
   const properties: Record<string, unknown> = {
     _tool: toolConst(tool),
-    _id: nullable(ID),
-    _outputPath: nullable(OUTPUT_PATH),
+    _id: nullable(SHARED.id),
+    _outputPath: nullable(SHARED.outputPath),
   };
   if (tool.latent && mode === 'eager') {
     const output = toStrict(tool.outputSchema ?? {}, depth, budget);
@@ -259,11 +288,57 @@ function strictCall(tool: Tool, mode: string, depth: number, budget: Budget): Re
   }
   for (const [name, schema] of declaredProperties(input)) {
     const value = toStrict(schema, depth, budget);
-    const alternatives = [...branches(value), REFERENCE, ...(required.has(name) ? [] : [NULL])];
+    const alternatives = [...branches(value), SHARED.reference, ...(required.has(name) ? [] : [NULL])];
     setOwnProperty(properties, name, { anyOf: alternatives });
   }
   budget.properties += Object.keys(properties).length;
   return closedObject(properties, Object.keys(properties));
+}
+
+/** A strict value schema that also admits a reference in its place. */
+function orReference(schema: Record<string, unknown>): Record<string, unknown> {
+  return {
+    anyOf: [...branches(schema), SHARED.reference],
+    ...(typeof schema.description === 'string' && { description: schema.description }),
+  };
+}
+
+/**
+ * A copy of a tool's argument schema in which every property and array element also admits a
+ * reference (`{anyOf: [<its schema>, reference]}`). Only `properties`, `items`, `prefixItems`
+ * and `additionalProperties` hold values of their own; the rest (`anyOf`, `$ref`, ...) are
+ * kept as they are. Iterative, and counted against the node budget.
+ */
+function withReferences(schema: JsonSchema, reference: Record<string, unknown>, budget: Budget): JsonSchema {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const root: Record<string, unknown> = { ...schema };
+  const stack: Record<string, unknown>[] = [root];
+  const admit = (child: unknown): unknown => {
+    if (typeof child !== 'object' || child === null || Array.isArray(child)) return child;
+    const copy: Record<string, unknown> = { ...(child as Record<string, unknown>) };
+    stack.push(copy);
+    return { anyOf: [copy, reference] };
+  };
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (++budget.nodes > MAX_NODES) {
+      throw new RangeError(
+        `planSchema: the tools' schemas have more than ${MAX_NODES} nodes; offer fewer tools`,
+      );
+    }
+    const properties = node.properties;
+    if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
+      const copy: Record<string, unknown> = {};
+      for (const [name, child] of Object.entries(properties)) setOwnProperty(copy, name, admit(child));
+      node.properties = copy;
+    }
+    if (typeof node.items === 'object' && node.items !== null && !Array.isArray(node.items))
+      node.items = admit(node.items);
+    if (Array.isArray(node.prefixItems)) node.prefixItems = node.prefixItems.map(admit);
+    if (typeof node.additionalProperties === 'object' && node.additionalProperties !== null)
+      node.additionalProperties = admit(node.additionalProperties);
+  }
+  return root;
 }
 
 /** A schema's alternatives, so that wrapping it in another `anyOf` adds no level. */
@@ -367,7 +442,10 @@ function strictNode(task: Task, stack: Task[], budget: Budget): Record<string, u
         stack.push({
           schema: child,
           depth: nested,
-          put: (value) => setOwnProperty(properties, name, optional ? nullable(value) : value),
+          put: (value) => {
+            const admitted = orReference(value);
+            setOwnProperty(properties, name, optional ? nullable(admitted) : admitted);
+          },
         });
       }
     }
@@ -377,7 +455,7 @@ function strictNode(task: Task, stack: Task[], budget: Budget): Record<string, u
     const items = s.items;
     out.items = anyScalar();
     if (typeof items === 'object' && items !== null && !Array.isArray(items)) {
-      stack.push({ schema: items, depth: nested, put: (value) => (out.items = value) });
+      stack.push({ schema: items, depth: nested, put: (value) => (out.items = orReference(value)) });
     }
     for (const key of ['minItems', 'maxItems']) if (typeof s[key] === 'number') out[key] = s[key];
   }

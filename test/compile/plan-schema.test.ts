@@ -229,6 +229,56 @@ describe('planSchema', () => {
     ).toBe(true);
   });
 
+  it('admits a reference in place of any nested value, in both formats', () => {
+    const search: Tool = {
+      name: 'search',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          filter: {
+            type: 'object',
+            properties: { city: { type: 'string' }, tags: { type: 'array', items: { type: 'string' } } },
+            required: ['city'],
+          },
+        },
+        required: ['filter'],
+      },
+    };
+    const plain = ajv().compile(planSchema([search]));
+    expect(plain([{ _tool: 'search', filter: { city: '†state.city', tags: ['a', '†input.tag'] } }])).toBe(
+      true,
+    );
+    expect(plain([{ _tool: 'search', filter: { city: 'Paris', tags: '†state.tags' } }])).toBe(true);
+    // Still the tool's types where a value is written, and only references that parse.
+    expect(plain([{ _tool: 'search', filter: { city: 3 } }])).toBe(false);
+    expect(plain([{ _tool: 'search', filter: { city: 'Paris', tags: '†stat.tags' } }])).toBe(false);
+    const strictSchema = planSchema([search], { format: 'openai-strict' });
+    expect(strictModeViolations(strictSchema)).toEqual([]);
+    const strict = ajv().compile(strictSchema);
+    const call = { _tool: 'search', _id: null, _outputPath: null };
+    expect(strict({ calls: [{ ...call, filter: { city: '†state.city', tags: ['†input.tag'] } }] })).toBe(
+      true,
+    );
+    expect(strict({ calls: [{ ...call, filter: { city: 3, tags: null } }] })).toBe(false);
+  });
+
+  it('writes the reference, output-path and id patterns once, under $defs', () => {
+    const tools: Tool[] = Array.from({ length: 20 }, (_, i) => ({
+      name: `tool${i}`,
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'string' }, b: { type: 'number' }, c: { type: 'boolean' } },
+      },
+    }));
+    for (const format of ['json-schema', 'openai-strict'] as const) {
+      const text = JSON.stringify(planSchema(tools, { format, shape: 'solution' }));
+      // The pattern's text appears once, however many tools and arguments point at it.
+      expect(text.split('A reference to data').length - 1, format).toBe(1);
+      expect(text.split('Where the result goes').length - 1, format).toBe(1);
+      expect(text).toContain('"$ref":"#/$defs/reference"');
+    }
+  });
+
   it('offers no call at all when there is no tool', () => {
     const schema = planSchema([], { format: 'openai-strict' });
     expect(strictModeViolations(schema)).toEqual([]);
