@@ -27,5 +27,10 @@ export function newRecord(): CallRecord {
     startedAt: null,
     endedAt: null,
     error: null,
+    // Every field from the start, so every record keeps one shape as the run fills it in.
+    output: undefined,
+    args: undefined,
+    reused: undefined,
+    missing: undefined,
   };
 }

@@ -32,7 +32,7 @@ import { planRecordCheck } from './journal-plan-check.js';
 import { runResult, runStatus } from './run-result.js';
 import { checkRunOptions } from './run-options.js';
 import { RunState } from './state-store.js';
-import { writeOutput } from './state-writes.js';
+import { alternativesOf, writeOutput } from './state-writes.js';
 import { consumeStream, type StreamState, streamedPlan } from './streamed-plan.js';
 import { planSuccessors, Successors } from './successors.js';
 import { FailureTaint } from './taint.js';
@@ -92,6 +92,8 @@ export class Runner {
   readonly share = <T>(value: T): T => this.state.share(value);
   readonly limits: Limits;
   readonly input: JsonObject;
+  /** What references read: the input, and the state as of the call that reads it. */
+  readonly roots: { input: JsonObject; state: JsonObject };
   /** Set on abort or fail-fast: nothing new starts. */
   stopping = false;
   readonly controllers = new Set<AbortController>();
@@ -158,6 +160,7 @@ export class Runner {
     this.slots = new CallSlots({ concurrency, runner: this });
     const initial = checkedInitial('state', plan?.state, options.state, limits);
     this.state = new RunState(initial.value, { limits, size: initial.size });
+    this.roots = { input: this.input, state: this.state.value };
     if (options.journal !== undefined) {
       if (!plan) {
         throw new TypeError(
@@ -297,7 +300,10 @@ export class Runner {
     const call = this.calls[i]!;
     if (this.stopping) return this.end(i, 'cancelled');
     if (this.listening) this.event({ type: 'call:ready', call: call.id, tool: call.tool });
-    const args = resolveArguments(call, { input: this.input, state: this.state.value }, this.share);
+    // One roots object for the run, its state brought up to date (a write may replace the root).
+    const roots = this.roots;
+    roots.state = this.state.value;
+    const args = resolveArguments(call, roots, this.share);
     if (args instanceof MissingValues) {
       const failedWriter = args.missing.some(
         (ref) => ref.root === 'state' && this.taint.culprit(coveredPath(ref).segments) >= 0,
@@ -383,13 +389,7 @@ export class Runner {
     const { value, choice } = accepted;
     try {
       if (output)
-        writeOutput(
-          this,
-          i,
-          output.op === '&&' ? output.paths.map((_, k) => k) : [choice],
-          value,
-          accepted.size,
-        );
+        writeOutput(this, i, alternativesOf(output.op, output.paths.length, choice), value, accepted.size);
     } catch (e) {
       return this.fail(i, e);
     }

@@ -33,3 +33,15 @@ export function writeOutput(
       run.event({ type: 'state:write', call: call.id, path: output.refs[k]!.text, value: placed });
   }
 }
+
+const single: (readonly number[])[] = [];
+const firsts: (readonly number[])[] = [];
+
+/**
+ * The alternatives a call's output goes to: all of them for `&&`, else the one chosen. The
+ * lists are made once per size and shared (a run writes one output per call: no array each).
+ */
+export function alternativesOf(op: string | null, count: number, choice: number): readonly number[] {
+  if (op === '&&') return (firsts[count] ??= Object.freeze(Array.from({ length: count }, (_, k) => k)));
+  return (single[choice] ??= Object.freeze([choice]));
+}
