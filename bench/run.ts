@@ -34,7 +34,12 @@ import { runChildCase } from './child-case.js';
 const OVERHEAD_SIZES = [1_000, 10_000, 100_000];
 /** No bound: the floor has none, and the issue's figures were taken without one. */
 const OVERHEAD_CONCURRENCY = Number.POSITIVE_INFINITY;
-const OVERHEAD_WARMUPS = 2;
+/**
+ * Warm-up runs per engine: at least 2, and enough for 200k calls, so that every engine is
+ * measured with its code optimised (a 1k-call run is over before the JIT has looked at it).
+ */
+const WARMUP_CALLS = 200_000;
+const overheadWarmups = (calls: number) => Math.max(2, Math.ceil(WARMUP_CALLS / calls));
 /** Short runs are noisier: more of them. */
 const overheadRepeats = (calls: number) => (calls <= 1_000 ? 21 : calls <= 10_000 ? 11 : 5);
 const MAX_RATIO = 2;
@@ -123,7 +128,7 @@ async function overheadCase(shape: Shape, n: number): Promise<OverheadResult> {
   if (!sameState((await timed(planmode)).value, first.value)) {
     throw new Error(`${shape} ${n}: planmode's final state differs from the floor's`);
   }
-  for (let w = 1; w < OVERHEAD_WARMUPS; w++) {
+  for (let w = 1; w < overheadWarmups(n); w++) {
     await floor();
     await baseline();
     await planmode();
@@ -218,7 +223,7 @@ function printOverhead(results: readonly OverheadResult[]): void {
       `floor = bench/floor-executor (a promise per call that awaits its inputs' promises, then the tool); ` +
       `Kahn = bench/baseline-executor (Kahn's algorithm, ready queue, no features); ` +
       `planmode checks arguments and outputs against the tool's schemas and keeps its call records; ` +
-      `median of ${overheadRepeats(1_000)} (1k), ${overheadRepeats(10_000)} (10k) or ${overheadRepeats(100_000)} (100k) runs each after ${OVERHEAD_WARMUPS} warm-ups, ` +
+      `median of ${overheadRepeats(1_000)} (1k), ${overheadRepeats(10_000)} (10k) or ${overheadRepeats(100_000)} (100k) runs each after warm-ups of at least ${count(WARMUP_CALLS)} calls per engine (at least 2 runs), ` +
       `alternating, one child process per row\n`,
   );
   printTable(
