@@ -13,6 +13,11 @@
  * alternate between the engines; the times are medians. One child process per row, so that
  * one row's garbage does not land in the next.
  *
+ * Each run's CPU time (user + system, all of the process's threads) is measured with its wall
+ * time, and the ratios are of CPU time: every engine here only computes (the tools resolve at
+ * once, nothing waits on a timer or I/O), so on a quiet machine the two agree, while on a
+ * shared one wall time also counts the time other processes had the cores.
+ *
  * LangGraph runs the 1k plans only: its cost grows with nodes x running nodes (each node's
  * write walks every channel of the graph, two per node), so 10k would take minutes a run (on
  * the shared 2-core machine, 2k and 4k fan-out calls took 9 s and 30 s).
@@ -21,6 +26,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type CompiledPlan, compile } from '../src/compile/index.js';
 import { run } from '../src/run/index.js';
@@ -39,14 +45,20 @@ const REPEATS = 5;
 
 type Args = Record<string, unknown>;
 
+/** Medians of one engine's runs. */
+interface Times {
+  wallMs: number;
+  cpuMs: number;
+}
+
 interface PeerResult {
   shape: Shape;
   calls: number;
   edges: number;
-  planmodeMs: number;
-  graphaiMs: number;
+  planmode: Times;
+  graphai: Times;
   /** null when LangGraph did not run this size. */
-  langgraphMs: number | null;
+  langgraph: Times | null;
 }
 
 class WrongResult extends Error {
@@ -90,13 +102,15 @@ interface Engine {
   prepare(): () => Promise<(index: number) => unknown>;
 }
 
-async function timedRun(engine: Engine, plan: CompiledPlan, takeCount: () => number): Promise<number> {
+async function timedRun(engine: Engine, plan: CompiledPlan, takeCount: () => number): Promise<Times> {
   const runOnce = engine.prepare();
   globalThis.gc?.();
   takeCount();
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const result = await runOnce();
-  const elapsed = performance.now() - start;
+  const cpu = process.cpuUsage(cpuStart);
+  const wallMs = performance.now() - start;
   const ran = takeCount();
   if (ran !== plan.calls.length) {
     throw new WrongResult(`${engine.name}: ${ran} tool runs for ${plan.calls.length} calls`);
@@ -106,7 +120,7 @@ async function timedRun(engine: Engine, plan: CompiledPlan, takeCount: () => num
       throw new WrongResult(`${engine.name}: call ${call.id} has a wrong result`);
     }
   }
-  return elapsed;
+  return { wallMs, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 /** In a child process: one shape and size on every engine, alternating. */
@@ -152,19 +166,23 @@ async function peerCase(shape: Shape, n: number): Promise<PeerResult> {
     });
   }
 
-  const times = new Map<string, number[]>(engines.map((e) => [e.name, []]));
+  const runs = new Map<string, Times[]>(engines.map((e) => [e.name, []]));
   for (const engine of engines) await timedRun(engine, plan, takeCount); // warm-up
   for (let r = 0; r < REPEATS; r++) {
-    for (const engine of engines) times.get(engine.name)!.push(await timedRun(engine, plan, takeCount));
+    for (const engine of engines) runs.get(engine.name)!.push(await timedRun(engine, plan, takeCount));
   }
-  const langgraphTimes = times.get('LangGraph');
+  const medians = (name: string): Times | null => {
+    const times = runs.get(name);
+    if (times === undefined) return null;
+    return { wallMs: median(times.map((t) => t.wallMs)), cpuMs: median(times.map((t) => t.cpuMs)) };
+  };
   return {
     shape,
     calls: n,
     edges: plan.edgeCount,
-    planmodeMs: median(times.get('planmode')!),
-    graphaiMs: median(times.get('GraphAI')!),
-    langgraphMs: langgraphTimes ? median(langgraphTimes) : null,
+    planmode: medians('planmode')!,
+    graphai: medians('GraphAI')!,
+    langgraph: medians('LangGraph'),
   };
 }
 
@@ -175,7 +193,7 @@ function printResults(results: readonly PeerResult[]): void {
   console.log(
     `no-op async tools, each plan compiled once and each engine's graph built before its run (not timed), ` +
       `no concurrency bound on any engine; ` +
-      `median of ${REPEATS} runs after a warm-up, engines alternating, every run checked; ` +
+      `median of ${REPEATS} runs after a warm-up, engines alternating, every run checked; ratios of CPU time; ` +
       `one child process per row; LangGraph at ${count(LANGGRAPH_MAX_CALLS)} calls only\n`,
   );
   printTable(
@@ -184,20 +202,26 @@ function printResults(results: readonly PeerResult[]): void {
       'calls',
       'edges',
       'planmode ms',
+      'planmode CPU ms',
       'GraphAI ms',
-      'GraphAI/planmode',
+      'GraphAI CPU ms',
+      'GraphAI/planmode CPU',
       'LangGraph ms',
-      'LangGraph/planmode',
+      'LangGraph CPU ms',
+      'LangGraph/planmode CPU',
     ],
     results.map((r) => [
       r.shape,
       count(r.calls),
       count(r.edges),
-      ms(r.planmodeMs),
-      ms(r.graphaiMs),
-      ratio(r.graphaiMs, r.planmodeMs),
-      r.langgraphMs === null ? 'not run' : ms(r.langgraphMs),
-      r.langgraphMs === null ? '' : ratio(r.langgraphMs, r.planmodeMs),
+      ms(r.planmode.wallMs),
+      ms(r.planmode.cpuMs),
+      ms(r.graphai.wallMs),
+      ms(r.graphai.cpuMs),
+      ratio(r.graphai.cpuMs, r.planmode.cpuMs),
+      r.langgraph === null ? 'not run' : ms(r.langgraph.wallMs),
+      r.langgraph === null ? '' : ms(r.langgraph.cpuMs),
+      r.langgraph === null ? '' : ratio(r.langgraph.cpuMs, r.planmode.cpuMs),
     ]),
   );
 }
@@ -209,7 +233,7 @@ async function main(): Promise<void> {
     return;
   }
   if (flag !== undefined) throw new TypeError(`Expected no argument, got ${flag}`);
-  console.log(`bench/peers: node ${process.version}, ${peerVersions()}\n`);
+  console.log(`bench/peers: node ${process.version}, ${peerVersions()}, load average ${load()}\n`);
   const self = fileURLToPath(import.meta.url);
   const results: PeerResult[] = [];
   for (const n of SIZES) {
@@ -218,6 +242,14 @@ async function main(): Promise<void> {
     }
   }
   printResults(results);
+  console.log(`\nload average at the end: ${load()}`);
+}
+
+/** The machine's 1, 5 and 15 minute load averages: how busy other work kept it. */
+function load(): string {
+  return loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 }
 
 /** The installed versions of the peers, read from their package.json. */
