@@ -2,6 +2,7 @@
  * The journal's line format: one `RunEvent` as JSON per line. Writing never throws on values
  * JSON cannot hold; reading is journal-records' and journal-scan's.
  */
+import { plainCanonicalJson } from './journal-canonical.js';
 import type { RunEvent } from './types.js';
 
 export type CallEndEvent = Extract<RunEvent, { readonly type: 'call:end' }>;
@@ -70,6 +71,12 @@ export function isReusable(event: CallEndEvent): boolean {
  *   turn into `{}`, making different values look equal).
  */
 export function canonicalJson(value: unknown): string {
+  try {
+    const plain = plainCanonicalJson(value);
+    if (plain !== undefined) return plain;
+  } catch {
+    // A getter or a proxy threw: the general path below meets it again and reports it as JSON would.
+  }
   // The first pass applies toJSON and drops what JSON drops, with JSON.stringify's own cycle check;
   // the second sorts keys on a tree that now has no cycles.
   const plain = JSON.stringify(value, (_key, item: unknown) => {

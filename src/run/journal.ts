@@ -1,8 +1,26 @@
 /**
- * The run journal: every event of a run appended to one JSONL file, synced
- * after every call completion, so that a run killed at any moment can be resumed without running
- * a completed call again. Synchronous on purpose: an event is in the kernel before `append`
- * returns, and on disk before `sync` returns, whatever the event loop does next.
+ * The run journal: every event of a run appended to one JSONL file, so that a run killed at any
+ * moment can be resumed without running a completed call again.
+ *
+ * What survives what:
+ * - A process crash (SIGKILL, an out-of-memory kill, an uncaught exception): every `call:end`
+ *   survives. `append` writes it into the file (write(2): the operating system holds it from
+ *   then on) before it returns, so before any observer hears of the call and before any call
+ *   that depends on it starts. So do `run:start`, `call:start` (before the tool runs),
+ *   `call:retry`, `approval:requested` and `run:end`. The `call:ready` and `state:write` lines
+ *   before them are held in memory and written in the same write(2) (or once they pass
+ *   PENDING_CHARS): a crash can lose those of calls that had not ended, which a resume never
+ *   reads (it runs such calls again anyway).
+ * - A power cut or an operating-system crash: records are on disk once an fsync covers them.
+ *   `sync` (after each `call:end`) asks for one without waiting for it: one fsync runs in the
+ *   background, and the next covers every completion that asked meanwhile (group commit, see
+ *   journal-commit); one that waited `maxCommitDelayMs` starts a second beside it. A power cut
+ *   loses the completions no finished fsync covered: about the last `maxCommitDelayMs` of them,
+ *   plus what came while the disk answered, plus what came while a tool held the event loop.
+ *   Those calls, and any that started after them, run again on resume. `maxCommitDelayMs: 0`
+ *   fsyncs in every `sync` instead: nothing completed is lost, at one fsync per call.
+ * - `close` writes what is held and fsyncs before it returns: a run that ended has all of its
+ *   journal on disk.
  *
  * A journal bound to a run starts with a header line recording the run's digests (journal-
  * digests); a resume reads the file as untrusted input (journal-scan) and refuses another run's
@@ -24,6 +42,7 @@ import { dirname, join, resolve } from 'node:path';
 import { type Limits, resolveLimits } from '../language/limits.js';
 import { showValue } from '../tools/safe-describe.js';
 import { JOURNAL_PARTS, type JournalDigests } from './journal-digests.js';
+import { GroupCommit } from './journal-commit.js';
 import { describeFsError, isJournalError, JournalError } from './journal-error.js';
 import { type CallEndEvent, canonicalJson, encodeEvent } from './journal-format.js';
 import type { RecordCheck } from './journal-plan-check.js';
@@ -66,7 +85,27 @@ export interface JournalOptions {
    * @default undefined (each line is checked against its record schema only)
    */
   readonly checkRecord?: RecordCheck;
+  /**
+   * How long a `sync` may wait for the running background fsync to return before a later `sync`
+   * starts another beside it (two at most): what bounds, in time, what a power cut can take.
+   * 0 fsyncs inline in every `sync`, so a completion is on disk before `sync` returns (one fsync
+   * per completed call: slow).
+   * @default DEFAULT_MAX_COMMIT_DELAY_MS (20)
+   */
+  readonly maxCommitDelayMs?: number;
 }
+
+/** See JournalOptions.maxCommitDelayMs. */
+export const DEFAULT_MAX_COMMIT_DELAY_MS = 20;
+
+/**
+ * The most characters of `call:ready` and `state:write` lines held before they are written
+ * anyway, so that a wide plan's many ready calls or a large state value are not all in memory.
+ */
+const PENDING_CHARS = 1 << 16;
+
+/** Events that may wait in memory for the next write: a resume never reads them. */
+const DEFERRABLE: ReadonlySet<RunEvent['type']> = new Set(['call:ready', 'state:write']);
 
 const RUN_KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 const DIGEST = /^[0-9a-f]{64}$/;
@@ -100,13 +139,18 @@ export class Journal {
   readonly digests: JournalDigests | undefined;
 
   #fd: number | undefined;
-  /** Bytes known to be in the file, to cut off a line that fails half-way. */
+  /** Bytes known to be in the file, to cut off a write that fails half-way. */
   #size: number;
+  readonly #commit: GroupCommit;
+  /** Lines appended but not written yet: `call:ready` and `state:write` only (see DEFERRABLE). */
+  #pending: string[] = [];
+  #pendingChars = 0;
 
-  private constructor(path: string, fd: number, size: number, scan: Scan) {
+  private constructor(path: string, fd: number, size: number, scan: Scan, commit: GroupCommit) {
     this.path = path;
     this.#fd = fd;
     this.#size = size;
+    this.#commit = commit;
     this.completed = scan.completed;
     this.skippedLines = scan.cutTail ? 1 : 0;
     this.eventsRead = scan.eventsRead;
@@ -127,6 +171,7 @@ export class Journal {
   static open(options: JournalOptions): Journal {
     const limits = checkOptions(options);
     const { dir, runKey, resume, digests, checkRecord } = options;
+    const maxDelayMs = options.maxCommitDelayMs ?? DEFAULT_MAX_COMMIT_DELAY_MS;
     try {
       makeDirectory(dir);
     } catch (cause) {
@@ -169,7 +214,7 @@ export class Journal {
       }
       if (changed) fsyncSync(fd);
       syncDirectory(dir);
-      return new Journal(path, fd, size, scan);
+      return new Journal(path, fd, size, scan, new GroupCommit({ path, fd, maxDelayMs }));
     } catch (cause) {
       closeSync(fd);
       // A line or header the resume refused: already located and worded.
@@ -187,17 +232,77 @@ export class Journal {
   }
 
   /**
-   * Writes the event as one line. Values JSON cannot hold never throw here (see encodeEvent).
+   * Appends the event as one line. Every event but `call:ready` and `state:write` is in the file
+   * (written to the operating system) when this returns, with the lines held before it; those
+   * two wait in memory for the next. Values JSON cannot hold never throw here (see encodeEvent).
    *
-   * @throws {JournalError} when the journal is closed or the write fails (the partial line is
-   *   removed, so the file stays readable).
+   * @throws {JournalError} when the journal is closed, when the write fails (the part written is
+   *   removed, so the file stays readable; the lines held are lost), or when an earlier
+   *   background fsync failed.
    */
   append(event: RunEvent): void {
-    const fd = this.#openFd('append to');
-    const bytes = Buffer.from(encodeEvent(event), 'utf8');
+    this.#openFd('append to');
+    this.#commit.check();
+    const line = encodeEvent(event);
+    this.#pending.push(line);
+    this.#pendingChars += line.length;
+    if (!DEFERRABLE.has(event.type) || this.#pendingChars >= PENDING_CHARS) this.#write();
+  }
+
+  /**
+   * Asks for what was appended to reach the disk, without waiting for it: an fsync in the
+   * background covers it, shared with every other `sync` meanwhile (see the class comment for
+   * what a power cut can take). With `maxCommitDelayMs: 0`, fsyncs before returning. Does
+   * nothing once closed.
+   *
+   * @throws {JournalError} when writing the lines held, or this or an earlier fsync, fails.
+   */
+  sync(): void {
+    if (this.#fd === undefined) return;
+    this.#write();
+    this.#commit.request();
+  }
+
+  /**
+   * Writes the lines held, fsyncs and closes the file. Calling it again does nothing.
+   *
+   * @throws {JournalError} when that write, the final fsync or an earlier background fsync
+   *   failed (the file is closed anyway).
+   */
+  close(): void {
+    const fd = this.#fd;
+    if (fd === undefined) return;
+    let failure: unknown;
     try {
-      writeAll(fd, bytes);
-      this.#size += bytes.length;
+      this.#write();
+    } catch (error) {
+      failure = error;
+    }
+    this.#fd = undefined;
+    try {
+      this.#commit.close();
+    } catch (error) {
+      // The first failure is the one to report: a later one is usually its consequence.
+      failure ??= error;
+    } finally {
+      closeSync(fd);
+    }
+    if (failure !== undefined) throw failure;
+  }
+
+  /** Writes the lines held, in one write(2) as far as the system allows. */
+  #write(): void {
+    if (this.#pending.length === 0) return;
+    const fd = this.#fd!;
+    const text = this.#pending.length === 1 ? this.#pending[0]! : this.#pending.join('');
+    this.#pending = [];
+    this.#pendingChars = 0;
+    const size = Buffer.byteLength(text, 'utf8');
+    try {
+      // A string, not a Buffer: Node encodes it without a JavaScript allocation per write.
+      const written = writeSync(fd, text);
+      if (written < size) writeAll(fd, Buffer.from(text, 'utf8').subarray(written));
+      this.#size += size;
     } catch (cause) {
       try {
         ftruncateSync(fd, this.#size);
@@ -208,44 +313,6 @@ export class Journal {
         path: this.path,
         cause,
       });
-    }
-  }
-
-  /**
-   * Flushes what was appended to the disk (fsync). Does nothing once closed.
-   *
-   * @throws {JournalError} when the flush fails.
-   */
-  sync(): void {
-    if (this.#fd === undefined) return;
-    try {
-      fsyncSync(this.#fd);
-    } catch (cause) {
-      throw new JournalError(`cannot flush the journal file '${this.path}': ${describeFsError(cause)}`, {
-        path: this.path,
-        cause,
-      });
-    }
-  }
-
-  /**
-   * Syncs and closes the file. Calling it again does nothing.
-   *
-   * @throws {JournalError} when the final flush fails (the file is closed anyway).
-   */
-  close(): void {
-    const fd = this.#fd;
-    if (fd === undefined) return;
-    this.#fd = undefined;
-    try {
-      fsyncSync(fd);
-    } catch (cause) {
-      throw new JournalError(`cannot flush the journal file '${this.path}': ${describeFsError(cause)}`, {
-        path: this.path,
-        cause,
-      });
-    } finally {
-      closeSync(fd);
     }
   }
 
@@ -308,6 +375,15 @@ function checkOptions(options: JournalOptions): Limits {
   }
   if (checkRecord !== undefined && typeof checkRecord !== 'function') {
     throw new TypeError(`Journal.open: checkRecord must be a function, got ${showValue(checkRecord)}`);
+  }
+  const { maxCommitDelayMs } = options as Partial<Record<keyof JournalOptions, unknown>>;
+  if (
+    maxCommitDelayMs !== undefined &&
+    !(typeof maxCommitDelayMs === 'number' && maxCommitDelayMs >= 0 && !Number.isNaN(maxCommitDelayMs))
+  ) {
+    throw new TypeError(
+      `Journal.open: maxCommitDelayMs must be a number of milliseconds (0 or more), got ${showValue(maxCommitDelayMs)}`,
+    );
   }
   return resolveLimits(limits as Partial<Limits> | undefined);
 }

@@ -1,13 +1,72 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { builtModule } from '../built.js';
 import { PlanError } from '../../src/errors.js';
+import { canonicalJson } from '../../src/run/journal-format.js';
 import { isJournalError, JournalError } from '../../src/run/journal-error.js';
 import { type CallEndEvent, Journal, type JournalDigests, journalKey } from '../../src/run/journal.js';
+import { run } from '../../src/run/index.js';
 import type { CallStatus, RunEvent } from '../../src/run/types.js';
+
+/**
+ * The journal's fsyncs, counted (and made to fail on demand) by wrapping node:fs: the real
+ * functions run underneath unless `fail` says otherwise.
+ */
+const fsyncs = vi.hoisted(() => ({
+  background: 0,
+  inline: 0,
+  fail: undefined as NodeJS.ErrnoException | undefined,
+  /** Background fsyncs not yet returned, and who waits for there to be none. */
+  running: 0,
+  waiting: [] as (() => void)[],
+  reset() {
+    this.background = 0;
+    this.inline = 0;
+    this.fail = undefined;
+  },
+  /** Resolves once no background fsync runs (one that returns may start the next). */
+  idle(): Promise<void> {
+    return new Promise((resolve) => (this.running === 0 ? resolve() : this.waiting.push(resolve)));
+  },
+  returned() {
+    this.running -= 1;
+    if (this.running === 0) for (const resolve of this.waiting.splice(0)) resolve();
+  },
+}));
+
+vi.mock('node:fs', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs')>();
+  const fsync = ((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+    fsyncs.background += 1;
+    fsyncs.running += 1;
+    const done = (error: NodeJS.ErrnoException | null) => {
+      callback(error);
+      fsyncs.returned();
+    };
+    const failure = fsyncs.fail;
+    if (failure === undefined) fs.fsync(fd, done);
+    else process.nextTick(() => done(failure));
+  }) as typeof fs.fsync;
+  const fsyncSync: typeof fs.fsyncSync = (fd) => {
+    fsyncs.inline += 1;
+    if (fsyncs.fail !== undefined) throw fsyncs.fail;
+    fs.fsyncSync(fd);
+  };
+  return { ...fs, default: { ...fs, fsync, fsyncSync }, fsync, fsyncSync };
+});
 
 const AT = '2025-01-01T00:00:00.000Z';
 const root = mkdtempSync(join(tmpdir(), 'planmode-journal-'));
@@ -723,6 +782,49 @@ describe('journalKey', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
+  it('gives the same text as stringify, parse and a stringify that sorts keys, for any JSON-like value', () => {
+    // The three passes canonicalJson takes when a value is not plain JSON data: the oracle for
+    // its one-pass writer of plain data.
+    const threePasses = (value: unknown): string => {
+      const plain = JSON.stringify(value);
+      if (plain === undefined) return 'null';
+      return JSON.stringify(JSON.parse(plain), (_key, item: unknown) => {
+        if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+        const sorted = Object.create(null) as Record<string, unknown>;
+        for (const key of Object.keys(item).sort()) sorted[key] = (item as Record<string, unknown>)[key];
+        return sorted;
+      });
+    };
+    const key = fc.oneof(
+      fc.string(),
+      fc.constantFrom('__proto__', '0', '10', '2', '01', '-1', '1.5', 'toString', '\ud800', 'é', 'a"b'),
+    );
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constantFrom(null, true, false, 0, -0, 1.5e300, Number.NaN, Number.POSITIVE_INFINITY, undefined),
+        fc.double(),
+        fc.integer(),
+        fc.string(),
+        fc.array(tie('value')),
+        fc.dictionary(key, tie('value')),
+        fc
+          .dictionary(key, tie('value'))
+          .map((members) => Object.assign(Object.create(null), members) as object),
+        fc.date({ noInvalidDate: true }),
+      ),
+    }));
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(canonicalJson(v)).toBe(threePasses(v));
+      }),
+      { numRuns: 2000 },
+    );
+    // Keys that start with a digit are listed as JavaScript lists them, array indices first.
+    expect(canonicalJson({ b: 1, 10: 2, 2: 3, a: 4 })).toBe('{"2":3,"10":2,"a":4,"b":1}');
+    expect(canonicalJson({ b: [1, { d: 1, c: 2 }], a: null })).toBe('{"a":null,"b":[1,{"c":2,"d":1}]}');
+  });
+
   it('treats values as JSON does, and refuses what JSON would silently lose', () => {
     expect(journalKey([{ a: 1, b: undefined }])).toBe(journalKey([{ a: 1 }]));
     expect(journalKey([new Date(0)])).toBe(journalKey(['1970-01-01T00:00:00.000Z']));
@@ -732,6 +834,203 @@ describe('journalKey', () => {
     expect(() => journalKey([1n])).toThrow(TypeError);
     expect(() => journalKey([new Map([['a', 1]])])).toThrow(/Map/);
     expect(() => journalKey([{ s: new Set([1]) }])).toThrow(/Set/);
+  });
+});
+
+function ready(call: string): RunEvent {
+  return { type: 'call:ready', at: AT, call, tool: 't' };
+}
+
+function stateWrite(call: string): RunEvent {
+  return { type: 'state:write', at: AT, call, path: `state.${call}`, value: call };
+}
+
+describe('Journal group commit', () => {
+  afterEach(async () => {
+    await fsyncs.idle();
+    fsyncs.reset();
+    vi.restoreAllMocks();
+  });
+
+  it('writes every event but call:ready and state:write before append returns, with those held before it', () => {
+    const journal = Journal.open({ dir: freshDir(), runKey: 'run', resume: false });
+    const sequence: RunEvent[] = [
+      { type: 'run:start', at: AT, runId: 'r', mode: 'eager', calls: 2 },
+      ready('a'),
+      ready('b'),
+      start('a'),
+      stateWrite('a'),
+      end('a', 'succeeded', { output: 'a' }),
+      ready('c'),
+      { type: 'call:retry', at: AT, call: 'b', tool: 't', attempt: 1, delayMs: 0, error: { message: 'x' } },
+      { type: 'approval:requested', at: AT, kind: 'call', call: 'c' },
+      { type: 'run:end', at: AT, status: 'succeeded' },
+    ];
+    let written = 0;
+    for (const [k, event] of sequence.entries()) {
+      journal.append(event);
+      const held = event.type === 'call:ready' || event.type === 'state:write';
+      if (!held) written = k + 1;
+      // In the file: every event up to the last one that is not held, in order.
+      expect(lines(journal.path), `after ${event.type}`).toEqual(sequence.slice(0, written));
+    }
+    journal.close();
+  });
+
+  it('close writes the lines held and fsyncs', () => {
+    const journal = Journal.open({ dir: freshDir(), runKey: 'run', resume: false });
+    fsyncs.reset();
+    journal.append(ready('a'));
+    journal.append(stateWrite('a'));
+    expect(lines(journal.path)).toEqual([]);
+    journal.close();
+    expect(lines(journal.path)).toEqual([ready('a'), stateWrite('a')]);
+    expect(fsyncs.inline).toBe(1);
+  });
+
+  it('writes held lines once they pass 64 KiB, without waiting for another event', () => {
+    const journal = Journal.open({ dir: freshDir(), runKey: 'run', resume: false });
+    const big: RunEvent = {
+      type: 'state:write',
+      at: AT,
+      call: 'a',
+      path: 'state.a',
+      value: 'x'.repeat(70_000),
+    };
+    journal.append(ready('a'));
+    journal.append(big);
+    expect(lines(journal.path)).toEqual([ready('a'), big]);
+    journal.close();
+  });
+
+  it('shares one background fsync among the completions that ask while one runs', async () => {
+    const journal = Journal.open({
+      dir: freshDir(),
+      runKey: 'run',
+      resume: false,
+      maxCommitDelayMs: Number.POSITIVE_INFINITY,
+    });
+    fsyncs.reset();
+    // 1,000 completions in one turn of the event loop: the first starts an fsync, the other
+    // 999 wait for it and share the next.
+    for (let i = 0; i < 1000; i++) {
+      journal.append(start(String(i)));
+      journal.append(end(String(i), 'succeeded', { output: i }));
+      journal.sync();
+    }
+    expect(fsyncs.background).toBe(1);
+    expect(fsyncs.inline).toBe(0);
+    await fsyncs.idle();
+    expect(fsyncs.background).toBe(2);
+    journal.close();
+    expect(fsyncs.inline).toBe(1);
+    const again = Journal.open({ dir: dirname(journal.path), runKey: 'run', resume: true });
+    expect(again.completed.size).toBe(1000);
+    again.close();
+  });
+
+  it('starts a second fsync beside the first once a request has waited maxCommitDelayMs, never a third', async () => {
+    let now = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    const journal = Journal.open({ dir: freshDir(), runKey: 'run', resume: false, maxCommitDelayMs: 20 });
+    fsyncs.reset();
+    // One completion every 5 ms of a clock that only this test moves, all in one turn of the
+    // event loop, so that no fsync can report back.
+    for (let i = 0; i < 100; i++) {
+      now += 5;
+      journal.append(end(String(i), 'succeeded'));
+      journal.sync();
+    }
+    // The 1st starts one; the 2nd waits from t = 10 ms; the one at t = 30 ms starts another.
+    expect(fsyncs).toMatchObject({ background: 2, inline: 0 });
+    // Once both have returned, one more covers the requests that came after the second began.
+    await fsyncs.idle();
+    expect(fsyncs).toMatchObject({ background: 3, inline: 0 });
+    journal.close();
+    expect(fsyncs.inline).toBe(1);
+  });
+
+  it('fsyncs inline in every sync with maxCommitDelayMs: 0', () => {
+    const journal = Journal.open({ dir: freshDir(), runKey: 'run', resume: false, maxCommitDelayMs: 0 });
+    fsyncs.reset();
+    for (let i = 0; i < 10; i++) {
+      journal.append(end(String(i), 'succeeded'));
+      journal.sync();
+    }
+    expect(fsyncs).toMatchObject({ background: 0, inline: 10 });
+    journal.close();
+  });
+
+  it('a failed background fsync surfaces as a JournalError from the next append, sync and close', async () => {
+    const journal = Journal.open({ dir: freshDir(), runKey: 'run', resume: false });
+    const eio = Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+    fsyncs.fail = eio;
+    journal.append(end('a', 'succeeded'));
+    journal.sync();
+    await fsyncs.idle();
+    const failure = (() => {
+      try {
+        journal.append(end('b', 'succeeded'));
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(failure).toBeInstanceOf(JournalError);
+    expect((failure as JournalError).message).toMatch(/^cannot flush the journal file '.*run\.jsonl': EIO/);
+    expect((failure as JournalError).cause).toBe(eio);
+    expect(() => journal.sync()).toThrow(failure as JournalError);
+    expect(() => journal.close()).toThrow(failure as JournalError);
+    expect(journal.closed).toBe(true);
+  });
+
+  it('a failed inline fsync surfaces as a JournalError from sync', () => {
+    const journal = Journal.open({ dir: freshDir(), runKey: 'run', resume: false, maxCommitDelayMs: 0 });
+    fsyncs.fail = Object.assign(new Error('ENOSPC: no space left on device, fsync'), { code: 'ENOSPC' });
+    journal.append(end('a', 'succeeded'));
+    expect(() => journal.sync()).toThrow(/cannot flush the journal file .*no space left on the device/);
+    expect(() => journal.close()).toThrow(JournalError);
+    expect(journal.closed).toBe(true);
+  });
+
+  it('a run of a wide plan shares its fsyncs: fewer than its calls, and every completion reads back', async () => {
+    const dir = freshDir();
+    const width = 300;
+    const calls = [{ _id: 'root', _tool: 'step', n: 0, _outputPath: '†state.root' }];
+    for (let i = 1; i < width; i++)
+      calls.push({ _id: `c${i}`, _tool: 'step', n: i, _outputPath: `†state.c${i}` });
+    fsyncs.reset();
+    const result = await run(calls, {
+      journal: dir,
+      concurrency: 64,
+      tools: [
+        {
+          name: 'step',
+          inputSchema: { type: 'object' },
+          // Each call ends in its own turn of the event loop, as one doing I/O would.
+          execute: ({ n }: Record<string, unknown>) => new Promise((done) => setImmediate(() => done(n))),
+        },
+      ],
+    });
+    expect(result.status).toBe('succeeded');
+    const fsyncsInRun = fsyncs.background + fsyncs.inline;
+    expect(fsyncsInRun).toBeGreaterThan(0);
+    expect(fsyncsInRun).toBeLessThan(width);
+    const [file] = readdirSync(dir);
+    const again = Journal.open({ dir, runKey: file!.replace(/\.jsonl$/, ''), resume: true });
+    expect(again.completed.size).toBe(width);
+    again.close();
+  });
+
+  it('rejects a maxCommitDelayMs that is not a number of milliseconds', () => {
+    const dir = freshDir();
+    for (const maxCommitDelayMs of [-1, Number.NaN, '5', null]) {
+      expect(
+        () =>
+          Journal.open({ dir, runKey: 'run', resume: false, maxCommitDelayMs: maxCommitDelayMs as number }),
+        String(maxCommitDelayMs),
+      ).toThrow(/maxCommitDelayMs must be a number of milliseconds/);
+    }
   });
 });
 

@@ -158,3 +158,109 @@ describe('journal and resume across a SIGKILL', () => {
     for (const id of resumed) expect(count(id), `${id} was reused from the journal`).toBe(1);
   }, 60_000);
 });
+
+/**
+ * Four chains of six steps and twenty-four independent calls: completions come one at a time
+ * and many at once. Each call logs its id (its side effect), then returns its value plus one.
+ */
+function mixedPlan() {
+  const calls: Record<string, unknown>[] = [];
+  for (const chain of ['p', 'q', 'r', 's']) {
+    for (let k = 0; k < 6; k++) {
+      calls.push({
+        _id: `${chain}${k}`,
+        _tool: 'step',
+        v: k === 0 ? 0 : `†state.${chain}${k - 1}`,
+        _outputPath: `†state.${chain}${k}`,
+      });
+    }
+  }
+  for (let k = 0; k < 24; k++) calls.push({ _id: `w${k}`, _tool: 'step', v: k, _outputPath: `†state.w${k}` });
+  return calls;
+}
+
+/** Like childScript, with calls of 1 to 12 ms; the process stays up after the run, to be killed. */
+function lingeringChildScript(log: string) {
+  return `
+import { appendFileSync, readFileSync } from 'node:fs';
+import { run } from ${JSON.stringify(builtModule('src/index.js'))};
+const [planFile, journal, resume] = process.argv.slice(2);
+const tools = [{
+  name: 'step',
+  execute: async ({ v }, ctx) => {
+    appendFileSync(${JSON.stringify(log)}, ctx.toolCallId + '\\n');
+    await new Promise((r) => setTimeout(r, 1 + Math.floor(Math.random() * 12)));
+    return v + 1;
+  },
+}];
+const plan = JSON.parse(readFileSync(planFile, 'utf8'));
+const result = await run(plan, {
+  tools,
+  concurrency: 6,
+  journal,
+  resume: resume === 'resume',
+  onEvent: (e) => { if (e.type === 'call:end') process.stdout.write('end ' + e.call + ' ' + e.status + (e.resumed ? ' resumed' : '') + '\\n'); },
+});
+process.stdout.write('RESULT ' + JSON.stringify(result.state) + ' ' + result.status + '\\n');
+if (resume !== 'resume') setInterval(() => {}, 1000);
+`;
+}
+
+describe('journal and resume across a SIGKILL at a random point', () => {
+  it('no call seen to complete runs again, whichever completion the kill follows', async () => {
+    const calls = mixedPlan();
+    const planFile = join(work, 'mixed-plan.json');
+    writeFileSync(planFile, JSON.stringify(calls));
+    // p3 is 4 (four steps of one from 0), w3 is 4 (3 plus one).
+    const expected: Record<string, number> = {};
+    for (const call of calls) expected[call._id as string] = Number((call._id as string).slice(1)) + 1;
+    for (let round = 0; round < 3; round++) {
+      // Kill once this many calls were seen to end: anywhere from the first to past the last.
+      const killAfter = 1 + Math.floor(Math.random() * (calls.length + 1));
+      const where = `round ${round}, killed after ${killAfter} ends`;
+      const log = join(work, `mixed-${round}.log`);
+      const journalDir = join(work, `mixed-journal-${round}`);
+      const script = join(work, `mixed-${round}.mjs`);
+      writeFileSync(script, lingeringChildScript(log));
+
+      const victim = start(script, [planFile, journalDir, 'fresh']);
+      const endedBeforeKill: string[] = [];
+      await new Promise<void>((resolvePromise) => {
+        let buffer = '';
+        const kill = () => {
+          if (!victim.killed) victim.kill('SIGKILL');
+        };
+        victim.stdout!.on('data', (chunk) => {
+          buffer += chunk;
+          let newline: number;
+          while ((newline = buffer.indexOf('\n')) >= 0) {
+            const line = buffer.slice(0, newline);
+            buffer = buffer.slice(newline + 1);
+            const match = /^end (\S+) succeeded/.exec(line);
+            if (match) endedBeforeKill.push(match[1]!);
+            if (endedBeforeKill.length >= killAfter || line.startsWith('RESULT ')) kill();
+          }
+        });
+        victim.on('exit', () => resolvePromise());
+      });
+      expect(victim.signalCode, where).toBe('SIGKILL');
+
+      const resumedOut = await finished(start(script, [planFile, journalDir, 'resume']));
+      const result = /RESULT (.*) (\w+)\n/.exec(resumedOut);
+      expect(result?.[2], `${where}: ${resumedOut}`).toBe('succeeded');
+      expect(JSON.parse(result![1]!), where).toEqual(expected);
+
+      const effects = readFileSync(log, 'utf8').trim().split('\n');
+      const count = (id: string) => effects.filter((e) => e === id).length;
+      for (const id of endedBeforeKill)
+        expect(count(id), `${where}: ${id} completed before the kill`).toBe(1);
+      const resumed = resumedOut
+        .split('\n')
+        .filter((l) => l.endsWith(' resumed'))
+        .map((l) => l.split(' ')[1]!);
+      expect(resumed, where).toEqual(expect.arrayContaining(endedBeforeKill));
+      for (const id of resumed) expect(count(id), `${where}: ${id} was reused from the journal`).toBe(1);
+      for (const call of calls) expect(count(call._id as string), where).toBeGreaterThanOrEqual(1);
+    }
+  }, 90_000);
+});
