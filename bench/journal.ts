@@ -1,0 +1,182 @@
+/**
+ * bench/journal: a run with `journal` against the same run without, side by side in one process.
+ *
+ * Generated plans of no-op calls (bench/plans): a 100k-call chain, where each call waits for the
+ * one before (the journal's worst case: every completion is on the critical path), and a 10k-call
+ * fan-out (one call, then 9,999 readers of it: many completions at once). Each with two tools:
+ * `sync` returns its `n` at once, `async` returns it after a setImmediate, so that every call
+ * ends in its own event-loop turn as a call doing real I/O does.
+ *
+ * Three runs of each plan, alternating: `bare` (no journal and nobody listening, so no event is
+ * even built), `events` (no journal, an `onEvent` that does nothing: what `plan run` always has,
+ * for its progress lines) and `journal` (`events` plus `journal`). The target compares `journal`
+ * with `events`, as `plan run --journal` compares with `plan run`: journal/events <= 2x.
+ * journal/bare is shown too. One child process per row; the median of several runs is kept.
+ * Journal files go to a temporary directory, removed afterwards.
+ *
+ *     npm run bench:journal      (builds, then runs this)
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type CompiledPlan, compile } from '../src/compile/index.js';
+import { run } from '../src/run/index.js';
+import { type Tool, ToolRegistry } from '../src/tools/index.js';
+import { runChildCase } from './child-case.js';
+import { benchTools, generatePlan, type Shape } from './plans.js';
+import { median } from './stats.js';
+import { ms, printTable } from './table.js';
+
+const CONCURRENCY = 64;
+const MAX_RATIO = 2;
+const WARMUPS = 1;
+const repeats = (calls: number) => (calls <= 10_000 ? 7 : 3);
+
+type Kind = 'sync' | 'async';
+type Args = Record<string, unknown>;
+type Variant = 'bare' | 'events' | 'journal';
+const VARIANTS: readonly Variant[] = ['bare', 'events', 'journal'];
+
+interface Case {
+  readonly shape: Shape;
+  readonly calls: number;
+  readonly kind: Kind;
+}
+
+const CASES: readonly Case[] = [
+  { shape: 'chain', calls: 100_000, kind: 'sync' },
+  { shape: 'chain', calls: 100_000, kind: 'async' },
+  { shape: 'fanout', calls: 10_000, kind: 'sync' },
+  { shape: 'fanout', calls: 10_000, kind: 'async' },
+];
+
+interface CaseResult extends Case {
+  readonly bareMs: number;
+  readonly eventsMs: number;
+  readonly journalMs: number;
+  readonly journalBytes: number;
+}
+
+function tools(kind: Kind): ToolRegistry {
+  const execute =
+    kind === 'sync'
+      ? (args: Args) => args.n
+      : (args: Args) => new Promise((resolve) => setImmediate(() => resolve(args.n)));
+  return new ToolRegistry(benchTools.map((t): Tool<Args> => ({ ...t, execute })));
+}
+
+function compiled(shape: Shape, n: number, registry: ToolRegistry): CompiledPlan {
+  const result = compile(generatePlan(shape, n), { tools: registry });
+  if (!result.ok) throw new Error(`bench plan did not compile: ${result.diagnostics[0]?.message}`);
+  return result.plan!;
+}
+
+async function timed(work: () => Promise<void>): Promise<number> {
+  globalThis.gc?.();
+  const t = performance.now();
+  await work();
+  return performance.now() - t;
+}
+
+/** In a child process: one case, the three variants, alternating. */
+async function measure(shape: Shape, n: number, kind: Kind): Promise<CaseResult> {
+  const registry = tools(kind);
+  const plan = compiled(shape, n, registry);
+  const dir = mkdtempSync(join(tmpdir(), 'planmode-bench-journal-'));
+  try {
+    const once = async (variant: Variant) => {
+      const result = await run(plan, {
+        tools: registry,
+        concurrency: CONCURRENCY,
+        ...(variant !== 'bare' && { onEvent: () => {} }),
+        ...(variant === 'journal' && { journal: dir }),
+      });
+      if (result.status !== 'succeeded') throw new Error(`${shape} ${n} ${kind}: run ended ${result.status}`);
+      if (result.state[`v${n - 1}`] !== n - 1) throw new Error(`${shape} ${n} ${kind}: wrong final state`);
+    };
+    for (let w = 0; w < WARMUPS; w++) for (const variant of VARIANTS) await once(variant);
+    const times: Record<Variant, number[]> = { bare: [], events: [], journal: [] };
+    for (let r = 0; r < repeats(n); r++) {
+      for (const variant of VARIANTS) times[variant].push(await timed(() => once(variant)));
+    }
+    const files = readdirSync(dir);
+    const journalBytes = files.length === 1 ? statSync(join(dir, files[0]!)).size : Number.NaN;
+    return {
+      shape,
+      calls: n,
+      kind,
+      bareMs: median(times.bare),
+      eventsMs: median(times.events),
+      journalMs: median(times.journal),
+      journalBytes,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+
+async function main(): Promise<void> {
+  const [flag, name, size] = process.argv.slice(2);
+  if (flag === '--case') {
+    const [shape, kind] = name!.split(':') as [Shape, Kind];
+    console.log(JSON.stringify(await measure(shape, Number(size), kind)));
+    return;
+  }
+  if (flag !== undefined) throw new TypeError(`Expected no argument, got ${flag}`);
+  console.log(
+    `bench/journal: node ${process.version}; no-op calls, concurrency ${CONCURRENCY}; ` +
+      `bare = no journal, no listener; events = no journal, an onEvent (as plan run has); journal = events + journal; ` +
+      `median of ${repeats(10_000)} (10k) or ${repeats(100_000)} (100k) runs each after ${WARMUPS} warm-up, ` +
+      `alternating, one child process per row; journal files in ${tmpdir()}\n`,
+  );
+  const self = fileURLToPath(import.meta.url);
+  const results: CaseResult[] = [];
+  for (const c of CASES) {
+    results.push(
+      runChildCase<CaseResult>({
+        script: self,
+        shape: `${c.shape}:${c.kind}`,
+        size: c.calls,
+        nodeFlags: ['--expose-gc'],
+      }),
+    );
+  }
+  printTable(
+    [
+      'shape',
+      'calls',
+      'tool',
+      'bare ms',
+      'events ms',
+      'journal ms',
+      'journal MB',
+      'journal/events',
+      `target <= ${MAX_RATIO}x`,
+      'events/bare',
+      'journal/bare',
+    ],
+    results.map((r) => [
+      r.shape,
+      count(r.calls),
+      r.kind,
+      ms(r.bareMs),
+      ms(r.eventsMs),
+      ms(r.journalMs),
+      (r.journalBytes / 1e6).toFixed(1),
+      ratio(r.journalMs, r.eventsMs),
+      r.journalMs / r.eventsMs <= MAX_RATIO ? 'ok' : 'MISSED',
+      ratio(r.eventsMs, r.bareMs),
+      ratio(r.journalMs, r.bareMs),
+    ]),
+  );
+  const worst = Math.max(...results.map((r) => r.journalMs / r.eventsMs));
+  console.log(
+    `\ntarget: journal/events <= ${MAX_RATIO}x: worst ${worst.toFixed(2)}x ${worst <= MAX_RATIO ? 'ok' : 'MISSED'}\n`,
+  );
+}
+
+await main();
