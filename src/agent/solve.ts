@@ -437,15 +437,13 @@ function latentFromModel(deps: SolveDependencies, meter: BudgetMeter, maxReplyBy
   const answer = latentAnswer(deps, meter, maxReplyBytes);
   return (request) => {
     if (meter.ask()) return answer(request);
-    // ask() has just aborted the run, which cancels this call with the budget's reason; the
-    // rejection here only echoes it, so it is marked handled instead of left unobserved.
-    const refused = Promise.reject(
+    // ask() has just aborted the run, which cancels this call with the budget's reason (the
+    // run discards this answer, its rejection included).
+    return Promise.reject(
       new Error(
         `the model was not asked for latent tool '${request.tool.name}': the budget ${meter.exceeded} ran out`,
       ),
     );
-    refused.catch(() => undefined);
-    return refused;
   };
 }
 

@@ -202,7 +202,12 @@ export function runAttempt(
       fn();
     };
     const onAbort = () => settle(() => reject(controller.signal.reason));
-    if (controller.signal.aborted) return onAbort();
+    if (controller.signal.aborted) {
+      // Aborted while the tool was starting: its answer is discarded, a rejection included
+      // (else it would be an unhandled rejection, which ends a CLI run).
+      pending.then(undefined, ignore);
+      return onAbort();
+    }
     controller.signal.addEventListener('abort', onAbort, { once: true });
     // A result that arrives after a timeout or abort is discarded: settle runs once.
     pending.then(
@@ -245,6 +250,7 @@ function raceShared(
     };
     if (shared.signal.aborted) {
       const reason: unknown = shared.signal.reason;
+      pending.then(undefined, ignore);
       queueMicrotask(() => finish(true, reason));
       return;
     }
@@ -260,6 +266,9 @@ function raceShared(
     );
   });
 }
+
+/** Swallows the late rejection of an answer nobody waits for any more. */
+function ignore(): void {}
 
 /** What a remote invoker needs to run call i, and the hook that reports its retries. */
 export function remoteCall(
