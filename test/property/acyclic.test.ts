@@ -100,7 +100,7 @@ describe('random acyclic plans', () => {
           ).toBeLessThan(position.get(then)!);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: Number(process.env.ACYCLIC_RUNS ?? 300) },
     );
   });
 

@@ -128,8 +128,14 @@ export function buildPlan(choices: readonly CallChoice[]): BuiltPlan {
     return { path, text: referenceText(path, choice.style, wildcard) };
   };
 
+  // Per call: each argument's reads and how they combine, and whether it branches (`||` writes).
+  const argumentReads: { op: null | '||' | '&&'; reads: OracleRead[] }[][] = [];
+  const branching: boolean[] = [];
+
   choices.forEach((choice, i) => {
     const call: Record<string, unknown> = { _tool: `tool${i % 3}`, _id: `c${i}` };
+    const callArguments: { op: null | '||' | '&&'; reads: OracleRead[] }[] = [];
+    argumentReads.push(callArguments);
     const callReads: OracleRead[] = [];
     const bindKind = (path: Path): OracleRead['kind'] => {
       if (written.some((w) => overlaps(w, path))) return 'earlier';
@@ -140,7 +146,9 @@ export function buildPlan(choices: readonly CallChoice[]): BuiltPlan {
       const parts = [first];
       if (read.combine) parts.push(resolveRead(read, read.pick2));
       const text = parts.map((p) => p.text).join(read.combine === null ? '' : ` ${read.combine} `);
-      for (const p of parts) callReads.push({ path: p.path, kind: bindKind(p.path) });
+      const argument = parts.map((p) => ({ path: p.path, kind: bindKind(p.path) }));
+      callReads.push(...argument);
+      callArguments.push({ op: read.combine, reads: argument });
       call[`arg${k}`] = read.nest === 0 ? text : read.nest === 1 ? { inner: text, n: k } : [k, text];
     });
     if (choice.forward) {
@@ -150,6 +158,9 @@ export function buildPlan(choices: readonly CallChoice[]): BuiltPlan {
       callReads.push({ path: [key], kind: 'later' });
     }
     const callWrites: Path[] = [];
+    branching.push(
+      choice.write !== null && choice.write.paths.length > 1 && (choice.write.op ?? '||') === '||',
+    );
     if (choice.write) {
       const op = choice.write.paths.length > 1 ? (choice.write.op ?? '||') : null;
       call._outputPath = choice.write.paths
@@ -167,6 +178,17 @@ export function buildPlan(choices: readonly CallChoice[]): BuiltPlan {
     reads.push([]);
     writes.push([[key]]);
   }
+  const guards = branchGuards(choices.length, argumentReads, writes, branching);
+  const exclusive = (a: number, b: number): boolean => {
+    const ga = guards[a];
+    const gb = guards[b];
+    if (!ga || !gb) return false;
+    for (const [branch, alternative] of ga) {
+      const other = gb.get(branch);
+      if (other !== undefined && other !== alternative) return true;
+    }
+    return false;
+  };
 
   // SPEC 4: read after write (to every earlier overlapping writer, or to the later writer of a
   // forward reference), write after write, and write after a read bound by (1) or (2).
@@ -176,11 +198,83 @@ export function buildPlan(choices: readonly CallChoice[]): BuiltPlan {
       const raw = reads[i]!.some((r) => r.kind === 'earlier' && writes[j]!.some((w) => overlaps(w, r.path)));
       const waw = writes[i]!.some((wi) => writes[j]!.some((wj) => overlaps(wi, wj)));
       const war = reads[j]!.some((r) => r.kind !== 'later' && writes[i]!.some((w) => overlaps(w, r.path)));
-      if (raw || waw || war) constraints.push([j, i]);
+      // Writers that can never both run (different alternatives of one branch) need no order.
+      if (raw || war || (waw && !exclusive(j, i))) constraints.push([j, i]);
     }
   }
   forwardSources.forEach(({ reader }, k) => {
     constraints.push([choices.length + k, reader]);
   });
   return { calls, reads, writes, constraints };
+}
+
+/**
+ * The rule for exclusive calls, stated independently of the compiler: a call needs an
+ * alternative of a branching call (one that writes `a || b`) when an argument reads, alone or
+ * joined with `&&`, a path that only that alternative wrote before it: its only earlier writer,
+ * with nothing in the initial state there, and a writer that wrote over no earlier write or
+ * initial value. What the writer needs, the reader needs too. An `a || b` argument needs what
+ * each of its reads needs. Forward reads need nothing.
+ */
+function branchGuards(
+  count: number,
+  argumentReads: readonly { op: null | '||' | '&&'; reads: readonly OracleRead[] }[][],
+  writes: readonly Path[][],
+  branching: readonly boolean[],
+): (Map<number, number> | null)[] {
+  const guards: (Map<number, number> | null)[] = [];
+  const clean: boolean[] = [];
+  const needs = (i: number, read: OracleRead): Map<number, number> | null => {
+    if (read.kind !== 'earlier' || initialAt(read.path)) return null;
+    const writers: number[] = [];
+    for (let j = 0; j < i; j++) if (writes[j]!.some((w) => overlaps(w, read.path))) writers.push(j);
+    if (writers.length !== 1 || !clean[writers[0]!]) return null;
+    const w = writers[0]!;
+    const out = new Map<number, number>();
+    if (branching[w]) {
+      const taken = writes[w]!.flatMap((p, k) => (overlaps(p, read.path) ? [k] : []));
+      if (taken.length === 1) out.set(w, taken[0]!);
+    }
+    for (const [b, k] of guards[w] ?? []) if (!out.has(b)) out.set(b, k);
+    return out;
+  };
+  for (let i = 0; i < count; i++) {
+    const mine = new Map<number, number>();
+    const add = (b: number, k: number) => {
+      if (!mine.has(b)) mine.set(b, k);
+    };
+    for (const argument of argumentReads[i]!) {
+      if (argument.op === '||' && argument.reads.length > 1) {
+        let common: Map<number, number> | null = null;
+        for (const read of argument.reads) {
+          const n = needs(i, read);
+          if (n === null) {
+            common = null;
+            break;
+          }
+          if (common === null) common = new Map(n);
+          else for (const [b, k] of common) if (n.get(b) !== k) common.delete(b);
+        }
+        for (const [b, k] of common ?? []) add(b, k);
+        continue;
+      }
+      for (const read of argument.reads) for (const [b, k] of needs(i, read) ?? []) add(b, k);
+    }
+    guards.push(mine.size > 0 ? mine : null);
+    let overwrote = false;
+    for (let j = 0; j < i; j++)
+      if (writes[j]!.some((wj) => writes[i]!.some((wi) => overlaps(wi, wj)))) overwrote = true;
+    clean.push(!overwrote && !writes[i]!.some(initialAt));
+  }
+  return guards;
+}
+
+/** True when the initial state holds a value at the path. */
+function initialAt(path: Path): boolean {
+  let value: unknown = INITIAL_STATE;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return false;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value !== undefined;
 }
