@@ -62,6 +62,8 @@ export class BranchGuards {
   readonly #guards: Guards[] = [];
   /** Per call, 1 when no earlier write and no initial value overlapped what it writes. */
   readonly #clean: number[] = [];
+  /** True once some call writes `||` alternatives: before that, no call is guarded. */
+  #anyBranch = false;
 
   /**
    * Guards of call `i` from its reads bound so far. `empty(path)` is true when the initial
@@ -74,6 +76,15 @@ export class BranchGuards {
     calls: readonly CallSpec[],
     empty: (path: Path) => boolean,
   ): void {
+    const output = call.outputPath;
+    if (!this.#anyBranch) {
+      // No call so far branches: nothing can guard this one (the common plan pays nothing).
+      this.#guards[i] = null;
+      this.#clean[i] = 1;
+      this.neverRuns[i] = 0;
+      if (output?.op === '||' && output.paths.length > 1) this.#anyBranch = true;
+      return;
+    }
     let guards: Guards = null;
     let never = false;
     const add = (branch: number, alternative: number) => {

@@ -493,9 +493,22 @@ function isUnfollowable(schema: { [key: string]: unknown }): boolean {
   );
 }
 
+/** Most argument pointers remembered per inputSchema. */
+const MAX_CACHED_POINTERS = 4096;
+
+/** Parameter schemas found so far, per inputSchema and argument pointer (most plans repeat both). */
+const parameterCache = new WeakMap<object, Map<string, JsonSchema | undefined>>();
+
 /** The parameter's schema at a pointer inside the arguments, walked through properties and items. */
 function parameterSchema(inputSchema: JsonSchema, at: string): JsonSchema | undefined {
-  return walkSchema(inputSchema, splitPointer(at));
+  if (typeof inputSchema !== 'object') return walkSchema(inputSchema, splitPointer(at));
+  let byPointer = parameterCache.get(inputSchema);
+  if (!byPointer) parameterCache.set(inputSchema, (byPointer = new Map()));
+  if (byPointer.has(at)) return byPointer.get(at);
+  const schema = walkSchema(inputSchema, splitPointer(at));
+  // Bounded: pointers into long argument arrays (`/list/0`, `/list/1`...) are not all kept.
+  if (byPointer.size < MAX_CACHED_POINTERS) byPointer.set(at, schema);
+  return schema;
 }
 
 function argumentName(at: string): string {
