@@ -227,7 +227,9 @@ export class Runner {
 
   event(event: DistributiveOmit<RunEvent, 'at'>): void {
     if (!this.listening) return;
-    const full = { ...event, at: new Date().toISOString() } as RunEvent;
+    // Every caller passes a fresh object literal: it gets its time in place, not a copy.
+    (event as { at?: string }).at = isoNow();
+    const full = event as RunEvent;
     if (this.journal) {
       this.journal.append(full);
       // A completed call is on disk before anything that depends on it starts.
@@ -487,4 +489,17 @@ function outputPathTextsOf(plan: CompiledPlan): (readonly string[] | undefined)[
     outputPathTextsCache.set(plan, texts);
   }
   return texts;
+}
+
+let lastMs = -1;
+let lastIso = '';
+
+/** The time now as ISO text; events come in bursts within one millisecond, so it is made once per millisecond. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
