@@ -36,28 +36,41 @@ function plan() {
   return calls;
 }
 
-function childScript(log: string) {
+interface ChildOptions {
+  /** How long each call takes: an expression in the child's code. */
+  readonly delay: string;
+  readonly concurrency: number;
+  /** Stay up after the first run, to be killed (a resume run still exits). */
+  readonly linger: boolean;
+}
+
+/** A child process that runs the plan file with the `step` tool, logging each call it starts. */
+function childScript(
+  log: string,
+  { delay, concurrency, linger }: ChildOptions = { delay: '40', concurrency: 3, linger: false },
+) {
   return `
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { run } from ${JSON.stringify(builtModule('src/index.js'))};
 const [planFile, journal, resume] = process.argv.slice(2);
 const tools = [{
   name: 'step',
   execute: async ({ v }, ctx) => {
     appendFileSync(${JSON.stringify(log)}, ctx.toolCallId + '\\n');
-    await new Promise((r) => setTimeout(r, 40));
+    await new Promise((r) => setTimeout(r, ${delay}));
     return v + 1;
   },
 }];
-const plan = JSON.parse((await import('node:fs')).readFileSync(planFile, 'utf8'));
+const plan = JSON.parse(readFileSync(planFile, 'utf8'));
 const result = await run(plan, {
   tools,
-  concurrency: 3,
+  concurrency: ${concurrency},
   ...(journal !== '-' && { journal }),
   resume: resume === 'resume',
   onEvent: (e) => { if (e.type === 'call:end') process.stdout.write('end ' + e.call + ' ' + e.status + (e.resumed ? ' resumed' : '') + '\\n'); },
 });
 process.stdout.write('RESULT ' + JSON.stringify(result.state) + ' ' + result.status + '\\n');
+${linger ? "if (resume !== 'resume') setInterval(() => {}, 1000);" : ''}
 `;
 }
 
@@ -179,33 +192,6 @@ function mixedPlan() {
   return calls;
 }
 
-/** Like childScript, with calls of 1 to 12 ms; the process stays up after the run, to be killed. */
-function lingeringChildScript(log: string) {
-  return `
-import { appendFileSync, readFileSync } from 'node:fs';
-import { run } from ${JSON.stringify(builtModule('src/index.js'))};
-const [planFile, journal, resume] = process.argv.slice(2);
-const tools = [{
-  name: 'step',
-  execute: async ({ v }, ctx) => {
-    appendFileSync(${JSON.stringify(log)}, ctx.toolCallId + '\\n');
-    await new Promise((r) => setTimeout(r, 1 + Math.floor(Math.random() * 12)));
-    return v + 1;
-  },
-}];
-const plan = JSON.parse(readFileSync(planFile, 'utf8'));
-const result = await run(plan, {
-  tools,
-  concurrency: 6,
-  journal,
-  resume: resume === 'resume',
-  onEvent: (e) => { if (e.type === 'call:end') process.stdout.write('end ' + e.call + ' ' + e.status + (e.resumed ? ' resumed' : '') + '\\n'); },
-});
-process.stdout.write('RESULT ' + JSON.stringify(result.state) + ' ' + result.status + '\\n');
-if (resume !== 'resume') setInterval(() => {}, 1000);
-`;
-}
-
 describe('journal and resume across a SIGKILL at a random point', () => {
   it('no call seen to complete runs again, whichever completion the kill follows', async () => {
     const calls = mixedPlan();
@@ -221,7 +207,11 @@ describe('journal and resume across a SIGKILL at a random point', () => {
       const log = join(work, `mixed-${round}.log`);
       const journalDir = join(work, `mixed-journal-${round}`);
       const script = join(work, `mixed-${round}.mjs`);
-      writeFileSync(script, lingeringChildScript(log));
+      writeFileSync(
+        script,
+        // Calls of 1 to 12 ms; the process stays up after the run, to be killed.
+        childScript(log, { delay: '1 + Math.floor(Math.random() * 12)', concurrency: 6, linger: true }),
+      );
 
       const victim = start(script, [planFile, journalDir, 'fresh']);
       const endedBeforeKill: string[] = [];
