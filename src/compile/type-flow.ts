@@ -57,7 +57,8 @@ interface Arrival {
   readonly from: string;
   /**
    * The property on the way to the value that the writer's schema does not require (the value
-   * may then be missing), as `'title' of <what>`; null when every step is required or known.
+   * may then be missing), as `property 'title' is not required by <what>`; null when every step
+   * is required or known.
    */
   readonly optional: string | null;
 }
