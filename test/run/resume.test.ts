@@ -74,6 +74,29 @@ ${linger ? "if (resume !== 'resume') setInterval(() => {}, 1000);" : ''}
 `;
 }
 
+/**
+ * Reads the child's `end <call> succeeded` lines and SIGKILLs it once `when` says so (given the
+ * calls seen to end so far and the last line); resolves with those calls when it has exited.
+ */
+function killWhen(victim: ChildProcess, when: (ended: string[], line: string) => boolean): Promise<string[]> {
+  const ended: string[] = [];
+  return new Promise((resolvePromise) => {
+    let buffer = '';
+    victim.stdout!.on('data', (chunk) => {
+      buffer += chunk;
+      let newline: number;
+      while ((newline = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, newline);
+        buffer = buffer.slice(newline + 1);
+        const match = /^end (\S+) succeeded/.exec(line);
+        if (match) ended.push(match[1]!);
+        if (when(ended, line) && !victim.killed) victim.kill('SIGKILL');
+      }
+    });
+    victim.on('exit', () => resolvePromise(ended));
+  });
+}
+
 function start(script: string, args: string[]): ChildProcess {
   return spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 }
@@ -103,22 +126,7 @@ describe('journal and resume across a SIGKILL', () => {
     const log = join(work, 'side-effects.log');
     writeFileSync(join(work, 'crash.mjs'), childScript(log));
     const victim = start(join(work, 'crash.mjs'), [planFile, journalDir, 'fresh']);
-    const endedBeforeKill: string[] = [];
-    await new Promise<void>((resolvePromise) => {
-      let buffer = '';
-      victim.stdout!.on('data', (chunk) => {
-        buffer += chunk;
-        let newline: number;
-        while ((newline = buffer.indexOf('\n')) >= 0) {
-          const line = buffer.slice(0, newline);
-          buffer = buffer.slice(newline + 1);
-          const match = /^end (\S+) succeeded/.exec(line);
-          if (match) endedBeforeKill.push(match[1]!);
-          if (endedBeforeKill.length === 7 && !victim.killed) victim.kill('SIGKILL');
-        }
-      });
-      victim.on('exit', () => resolvePromise());
-    });
+    const endedBeforeKill = await killWhen(victim, (ended) => ended.length === 7);
     expect(victim.signalCode).toBe('SIGKILL');
     expect(endedBeforeKill.length).toBeGreaterThanOrEqual(7);
     const beforeResume = readFileSync(log, 'utf8').trim().split('\n');
@@ -214,25 +222,10 @@ describe('journal and resume across a SIGKILL at a random point', () => {
       );
 
       const victim = start(script, [planFile, journalDir, 'fresh']);
-      const endedBeforeKill: string[] = [];
-      await new Promise<void>((resolvePromise) => {
-        let buffer = '';
-        const kill = () => {
-          if (!victim.killed) victim.kill('SIGKILL');
-        };
-        victim.stdout!.on('data', (chunk) => {
-          buffer += chunk;
-          let newline: number;
-          while ((newline = buffer.indexOf('\n')) >= 0) {
-            const line = buffer.slice(0, newline);
-            buffer = buffer.slice(newline + 1);
-            const match = /^end (\S+) succeeded/.exec(line);
-            if (match) endedBeforeKill.push(match[1]!);
-            if (endedBeforeKill.length >= killAfter || line.startsWith('RESULT ')) kill();
-          }
-        });
-        victim.on('exit', () => resolvePromise());
-      });
+      const endedBeforeKill = await killWhen(
+        victim,
+        (ended, line) => ended.length >= killAfter || line.startsWith('RESULT '),
+      );
       expect(victim.signalCode, where).toBe('SIGKILL');
 
       const resumedOut = await finished(start(script, [planFile, journalDir, 'resume']));
