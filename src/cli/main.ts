@@ -215,7 +215,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       '--events',
       'print every event as it happens, as one JSON line on stdout (and, without --json, as one plain line on stderr before the summary)',
     )
-    .option('--journal <dir>', 'append every event to a journal in <dir>, synced as each call ends')
+    .option(
+      '--journal <dir>',
+      'append every event to a journal in <dir>, to resume from after a crash (--resume)',
+    )
     .option('--resume', 'with --journal: reuse the outputs of calls an interrupted run completed')
     .option(
       '--report <file>',

@@ -270,8 +270,10 @@ export interface RunOptions {
   /** Passed to every tool as `ctx.context`. */
   readonly context?: unknown;
   /**
-   * A directory for the run's journal: every event appended to `<dir>/<key>.jsonl`, synced after
-   * every call ends, the key being a hash of the plan, input and initial state.
+   * A directory for the run's journal: every event appended to `<dir>/<key>.jsonl`, the key
+   * being a hash of the plan, input and initial state. A call's end is written before anything
+   * that depends on it starts, and fsynced in groups (a process crash loses no completed call; a
+   * power cut, the last few milliseconds of them).
    * @default undefined (no journal)
    */
   readonly journal?: string;
