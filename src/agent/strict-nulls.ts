@@ -70,8 +70,10 @@ export function compileStrictReply(text: string, options: CompileOptions): Compi
     ...(options.source !== undefined && { source: options.source }),
   });
   if (!parsed.document) return { ok: false, diagnostics: parsed.diagnostics, document: null };
-  if (options.tools) dropStrictNulls(parsed.document.calls, ToolRegistry.from(options.tools));
-  const compiled = compile(parsed.document, options);
+  // One registry for both (a registry from definitions compiles every schema).
+  const tools = options.tools && ToolRegistry.from(options.tools);
+  if (tools) dropStrictNulls(parsed.document.calls, tools);
+  const compiled = compile(parsed.document, { ...options, ...(tools && { tools }) });
   if (parsed.diagnostics.length === 0) return compiled;
   const diagnostics = [...parsed.diagnostics, ...compiled.diagnostics].sort(compareDiagnostics);
   if (hasErrors(parsed.diagnostics)) return { ok: false, diagnostics, document: compiled.document };

@@ -393,29 +393,17 @@ function selectAll(schema: JsonSchema, tail: readonly (PathSegment | Wildcard)[]
   if (typeof schema === 'object' && Object.hasOwn(schema, 'const')) {
     const container = schema.const as unknown;
     if (!Array.isArray(container)) return null;
-    const selected = resolveReference({ root: 'state', segments: tail } as unknown as Reference, {
-      state: container,
-    });
-    return { const: selected as never };
+    return { const: resolveReference({ root: 'state', segments: tail }, { state: container }) as never };
   }
   if (schemaCompat(schema, { type: 'array' }) === 'never') return null;
-  // The element type after the last step this walk can follow; `true` once it cannot.
-  let element: JsonSchema = true;
   let current: JsonSchema | undefined = schema;
   for (let i = 0; i < tail.length && current !== undefined; i++) {
+    // `[*]` steps into the elements as an index would.
     const segment = tail[i]!;
-    if (segment === WILDCARD) {
-      const items: unknown = typeof current === 'object' ? current.items : undefined;
-      current =
-        typeof current === 'object' &&
-        items !== undefined &&
-        !Array.isArray(items) &&
-        current.prefixItems === undefined
-          ? (items as JsonSchema)
-          : undefined;
-    } else current = walkSchema(current, [segment]);
+    current = walkSchema(current, [segment === WILDCARD ? 0 : segment]);
   }
-  if (current !== undefined) element = current;
+  // The element type after the last step this walk can follow; any value once it cannot.
+  const element = current ?? true;
   return element === true ? { type: 'array' } : { type: 'array', items: element };
 }
 

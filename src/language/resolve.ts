@@ -9,7 +9,7 @@ export interface Roots {
 }
 
 /** The value a reference names, or undefined when there is none. */
-export function resolveReference(ref: Reference, roots: Roots): unknown {
+export function resolveReference(ref: Pick<Reference, 'root' | 'segments'>, roots: Roots): unknown {
   const base = ref.root === 'input' ? roots.input : roots.state;
   const wildcard = ref.segments.indexOf(WILDCARD);
   if (wildcard < 0) return getAtPath(base, ref.segments as PathSegment[]);

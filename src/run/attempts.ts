@@ -2,7 +2,7 @@
  * A call's attempts: the argument check, the tool (local, latent or remote) bounded by its timeout
  * and the run's abort, the output check, and the retries after a failure.
  */
-import { ToolTimeoutError } from '../errors.js';
+import { RunCancelledError, ToolTimeoutError } from '../errors.js';
 import type { JsonObject } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { acceptAnswer, type Accepted } from './accept-answer.js';
@@ -11,7 +11,6 @@ import { retriesOf, retryDelay, sleep } from './retry.js';
 import type { Runner } from './runner.js';
 import { describeSchemaErrors } from './schema-errors.js';
 import type { RemoteCall } from './types.js';
-import { RunCancelledError } from '../errors.js';
 
 /** The signal of a run without one: never aborted. */
 const NEVER_ABORTED = new AbortController().signal;

@@ -3,44 +3,14 @@
  * plan schema in OpenAI's strict form, and drops the nulls strict mode makes the model write for
  * the keys it leaves out. Against a loopback server speaking Chat Completions over SSE.
  */
-import type { ServerResponse } from 'node:http';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PlanAgent } from '../../src/agent/plan-agent.js';
 import { OpenAICompatibleProvider } from '../../src/agent/providers/openai.js';
 import { dropStrictNulls } from '../../src/agent/strict-nulls.js';
 import { planSchema, type Tool, ToolRegistry } from '../../src/index.js';
-import {
-  type FakeServer,
-  type RecordedHttpRequest,
-  sendEvent,
-  startServer,
-  startSse,
-} from './providers/fake-server.js';
-
-const BASE = {
-  id: 'chatcmpl-1',
-  object: 'chat.completion.chunk',
-  created: 1_726_000_000,
-  model: 'gpt-4o-2024-08-06',
-};
-
-/** One assistant turn whose text is `content`, as OpenAI streams it. */
-function answer(response: ServerResponse, content: string): void {
-  startSse(response);
-  sendEvent(response, {
-    ...BASE,
-    choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: null }],
-  });
-  sendEvent(response, { ...BASE, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
-  sendEvent(response, {
-    ...BASE,
-    choices: [],
-    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-  });
-  sendEvent(response, '[DONE]');
-  response.end();
-}
+import { chatServer } from './chat-server.js';
+import type { FakeServer } from './providers/fake-server.js';
 
 const seen: { query: unknown; limit: unknown; filter: unknown }[] = [];
 const tools: Tool[] = [
@@ -93,11 +63,7 @@ describe('solve() with a strict provider', () => {
       }),
       JSON.stringify({ calls: [], output: '†state.places' }),
     ];
-    const requests: RecordedHttpRequest[] = [];
-    server = await startServer((request, response) => {
-      requests.push(request);
-      answer(response, replies[requests.length - 1] ?? replies[1]!);
-    });
+    server = await chatServer(replies.map((text) => ({ text })));
     const provider = new OpenAICompatibleProvider({
       model: 'gpt-4o',
       apiKey: 'sk-test',
@@ -110,7 +76,7 @@ describe('solve() with a strict provider', () => {
     expect(result.status).toBe('done');
     // The nulls are gone before the tool sees its arguments: no `limit`, no `filter.open`.
     expect(seen).toEqual([{ query: 'parks', limit: undefined, filter: { city: 'Paris' } }]);
-    const format = (requests[0]!.body as { response_format: { json_schema: Record<string, unknown> } })
+    const format = (server.requests[0]!.body as { response_format: { json_schema: Record<string, unknown> } })
       .response_format.json_schema;
     expect(format.strict).toBe(true);
     expect(format.schema).toEqual(planSchema(tools, { shape: 'solution', format: 'openai-strict' }));
@@ -120,9 +86,7 @@ describe('solve() with a strict provider', () => {
   });
 
   it('a provider that is not strict gets the plain plan schema', async () => {
-    server = await startServer((_request, response) =>
-      answer(response, JSON.stringify({ calls: [], output: 'ok' })),
-    );
+    server = await chatServer([{ text: JSON.stringify({ calls: [], output: 'ok' }) }]);
     const provider = new OpenAICompatibleProvider({
       model: 'gpt-4o',
       apiKey: 'sk-test',
