@@ -14,9 +14,14 @@
  * journal/bare is shown too. One child process per row; the median of several runs is kept.
  * Journal files go to a temporary directory, removed afterwards.
  *
+ * Then the command as a user runs it: `plan run` on the 100k-call chain (a plan file, a tools
+ * module of the synchronous tool), each run a fresh process, with and without `--journal`,
+ * alternating: what `--journal` adds to the whole command (start-up, compile, run, summary).
+ *
  *     npm run bench:journal      (builds, then runs this)
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,6 +124,52 @@ async function measure(shape: Shape, n: number, kind: Kind): Promise<CaseResult>
 const count = (n: number) => n.toLocaleString('en-US');
 const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 
+const CLI_CALLS = 100_000;
+const CLI_REPEATS = 3;
+const PLAN_BIN = fileURLToPath(new URL('../../bin/plan.js', import.meta.url));
+
+/** The synchronous bench tool as a tools module for `plan run --tools`. */
+const TOOLS_MODULE = `const [step] = ${JSON.stringify(benchTools)};
+export const tools = [{ ...step, execute: (args) => args.n }];
+`;
+
+interface CliResult {
+  readonly plainMs: number;
+  readonly journalMs: number;
+  readonly journalBytes: number;
+}
+
+/** `plan run` on a 100k-call chain, fresh processes, with and without --journal, alternating. */
+function measureCli(): CliResult {
+  const dir = mkdtempSync(join(tmpdir(), 'planmode-bench-journal-cli-'));
+  try {
+    const planFile = join(dir, 'plan.json');
+    const toolsFile = join(dir, 'tools.mjs');
+    writeFileSync(planFile, JSON.stringify(generatePlan('chain', CLI_CALLS), null, 2));
+    writeFileSync(toolsFile, TOOLS_MODULE);
+    const args = ['run', planFile, '--tools', toolsFile, '--concurrency', String(CONCURRENCY)];
+    const timedRun = (extra: readonly string[]) => {
+      const t = performance.now();
+      // The summary goes to stderr; a failed run throws (exit code other than 0).
+      execFileSync(process.execPath, [PLAN_BIN, ...args, ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+      return performance.now() - t;
+    };
+    const plain: number[] = [];
+    const journaled: number[] = [];
+    let journalBytes = Number.NaN;
+    for (let r = 0; r < CLI_REPEATS; r++) {
+      plain.push(timedRun([]));
+      const journalDir = join(dir, `journal-${r}`);
+      journaled.push(timedRun(['--journal', journalDir]));
+      const files = readdirSync(journalDir);
+      journalBytes = files.length === 1 ? statSync(join(journalDir, files[0]!)).size : Number.NaN;
+    }
+    return { plainMs: median(plain), journalMs: median(journaled), journalBytes };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const [flag, name, size] = process.argv.slice(2);
   if (flag === '--case') {
@@ -176,6 +227,24 @@ async function main(): Promise<void> {
   const worst = Math.max(...results.map((r) => r.journalMs / r.eventsMs));
   console.log(
     `\ntarget: journal/events <= ${MAX_RATIO}x: worst ${worst.toFixed(2)}x ${worst <= MAX_RATIO ? 'ok' : 'MISSED'}\n`,
+  );
+  console.log(
+    `plan run, chain of ${count(CLI_CALLS)} calls, sync tool, --concurrency ${CONCURRENCY}: ` +
+      `one fresh process per run, median of ${CLI_REPEATS}, alternating\n`,
+  );
+  const cli = measureCli();
+  printTable(
+    ['command', 'ms', 'journal MB', 'vs plan run', `target <= ${MAX_RATIO}x`],
+    [
+      ['plan run', ms(cli.plainMs), '', '', ''],
+      [
+        'plan run --journal',
+        ms(cli.journalMs),
+        (cli.journalBytes / 1e6).toFixed(1),
+        ratio(cli.journalMs, cli.plainMs),
+        cli.journalMs / cli.plainMs <= MAX_RATIO ? 'ok' : 'MISSED',
+      ],
+    ],
   );
 }
 
