@@ -17,15 +17,19 @@ const NEVER_ABORTED = new AbortController().signal;
 
 type Registered = NonNullable<ReturnType<ToolRegistry['get']>>;
 
-/** Checks the arguments and runs the attempts; synchronous while the tool is. */
-export function executeCall(run: Runner, i: number, args: JsonObject): Promise<void> | undefined {
+/**
+ * Checks the arguments and runs the attempts; synchronous while the tool is. True while the call
+ * goes on asynchronously: it then reports its end once, to `run.asyncEnded` (or
+ * `run.asyncFailed` should the run's own code throw), with no promise per call to carry it.
+ */
+export function executeCall(run: Runner, i: number, args: JsonObject): boolean {
   const call = run.calls[i]!;
   const record = run.records[i]!;
   const registered = run.tools.get(call.tool);
   record.startedAt = Date.now();
   if (!registered) {
     run.fail(i, run.failure(i, `unknown tool "${call.tool}"`, 'UNKNOWN_TOOL'));
-    return undefined;
+    return false;
   }
   const { validateInput } = registered;
   if (validateInput && !validateInput(args)) {
@@ -35,19 +39,19 @@ export function executeCall(run: Runner, i: number, args: JsonObject): Promise<v
       'INVALID_ARGUMENTS',
     );
     run.fail(i, failure);
-    return undefined;
+    return false;
   }
   return tryAttempt(run, i, registered, args, 1);
 }
 
-/** Attempt number `attempt` and the retries after it. */
+/** Attempt number `attempt` and the retries after it; true while it goes on (see executeCall). */
 export function tryAttempt(
   run: Runner,
   i: number,
   registered: Registered,
   args: JsonObject,
   attempt: number,
-): Promise<void> | undefined {
+): boolean {
   const call = run.calls[i]!;
   const tool = registered.tool;
   // A remote call's time limit is enforced per attempt where it runs: here it would also
@@ -59,7 +63,8 @@ export function tryAttempt(
   // Without a timeout every attempt can share the run's controller (only a run abort fires
   // it); a per-attempt one is made only when a timeout may abort this attempt alone.
   const controller = timeoutMs > 0 ? new AbortController() : run.shared;
-  run.controllers.add(controller);
+  // The shared one is the run's own: its abort reaches it without the set.
+  if (controller !== run.shared) run.controllers.add(controller);
   // A run aborted already (not merely stopped by fail-fast, which lets running calls finish)
   // cancels this attempt too.
   if (run.options.signal?.aborted && !controller.signal.aborted) {
@@ -73,11 +78,29 @@ export function tryAttempt(
     return attemptFailed(run, i, registered, args, attempt, controller, error);
   }
   if (!isThenable(value)) return attemptAnswered(run, i, registered, args, attempt, controller, value);
-  if (controller === run.shared) return raceShared(run, i, registered, args, attempt, value);
-  return Promise.resolve(value).then(
-    (answer) => attemptAnswered(run, i, registered, args, attempt, controller, answer),
-    (error: unknown) => attemptFailed(run, i, registered, args, attempt, controller, error),
-  );
+  if (controller === run.shared) raceShared(run, i, registered, args, attempt, value);
+  else {
+    Promise.resolve(value).then(
+      (answer) => goOn(run, i, () => attemptAnswered(run, i, registered, args, attempt, controller, answer)),
+      (error: unknown) =>
+        goOn(run, i, () => attemptFailed(run, i, registered, args, attempt, controller, error)),
+    );
+  }
+  return true;
+}
+
+/**
+ * The next step of a call that went asynchronous, from a promise's callback: the call's end is
+ * reported once, when no step is left running.
+ */
+function goOn(run: Runner, i: number, step: () => boolean): void {
+  let running: boolean;
+  try {
+    running = step();
+  } catch (e) {
+    return run.asyncFailed(i, e);
+  }
+  if (!running) run.asyncEnded();
 }
 
 export function attemptAnswered(
@@ -88,7 +111,7 @@ export function attemptAnswered(
   attempt: number,
   controller: AbortController,
   value: unknown,
-): Promise<void> | undefined {
+): boolean {
   let accepted: Accepted;
   try {
     accepted = acceptAnswer(run, i, value);
@@ -103,7 +126,7 @@ export function attemptAnswered(
   }
   if (controller !== run.shared) run.controllers.delete(controller);
   run.succeed(i, accepted);
-  return undefined;
+  return false;
 }
 
 export function attemptFailed(
@@ -114,17 +137,17 @@ export function attemptFailed(
   attempt: number,
   controller: AbortController,
   error: unknown,
-): Promise<void> | undefined {
+): boolean {
   if (controller !== run.shared) run.controllers.delete(controller);
   if (run.stopping && run.options.signal?.aborted) {
     run.end(i, 'cancelled');
-    return undefined;
+    return false;
   }
   const retries = retriesOf(registered.tool);
   // A remote invoker has made the retries already.
   if (attempt > retries.limit || (run.remote && !registered.tool.latent)) {
     run.fail(i, error);
-    return undefined;
+    return false;
   }
   const call = run.calls[i]!;
   const delayMs = retryDelay(retries, attempt);
@@ -136,10 +159,15 @@ export function attemptFailed(
     delayMs,
     error: toCallError(error),
   });
-  return sleep(delayMs, run.options.signal ?? NEVER_ABORTED).then(
-    () => tryAttempt(run, i, registered, args, attempt + 1),
-    () => run.end(i, 'cancelled'),
+  sleep(delayMs, run.options.signal ?? NEVER_ABORTED).then(
+    () => goOn(run, i, () => tryAttempt(run, i, registered, args, attempt + 1)),
+    () =>
+      goOn(run, i, () => {
+        run.end(i, 'cancelled');
+        return false;
+      }),
   );
+  return true;
 }
 
 /** One attempt: the tool (or the model, for a latent tool), bounded by timeout and abort. */
@@ -223,8 +251,8 @@ export function runAttempt(
 /**
  * The answer of an attempt on the run's shared signal (no timeout), raced against the run's
  * abort: the run keeps one abort listener and settles every such attempt itself (Runner.abort
- * calls its waiter), instead of one listener per call on the shared signal. The answer is
- * handled as soon as it arrives, with no promise in between.
+ * looks at `racing`), instead of one listener per call on the shared signal. The answer is
+ * handled as soon as it arrives: no promise of its own, no closure but the two callbacks.
  */
 function raceShared(
   run: Runner,
@@ -233,37 +261,45 @@ function raceShared(
   args: JsonObject,
   attempt: number,
   pending: PromiseLike<unknown>,
-): Promise<void> {
+): void {
   const shared = run.shared;
-  return new Promise<void>((resolve, reject) => {
-    const finish = (failed: boolean, outcome: unknown): void => {
-      try {
-        resolve(
-          failed
-            ? attemptFailed(run, i, registered, args, attempt, shared, outcome)
-            : attemptAnswered(run, i, registered, args, attempt, shared, outcome),
-        );
-      } catch (e) {
-        reject(e as Error);
-      }
-    };
-    if (shared.signal.aborted) {
-      const reason: unknown = shared.signal.reason;
-      pending.then(undefined, ignore);
-      queueMicrotask(() => finish(true, reason));
-      return;
-    }
-    // Called by the run's abort; a result that arrives after it is discarded (the waiter is gone).
-    run.abortWaiters.set(i, (reason) => queueMicrotask(() => finish(true, reason)));
-    pending.then(
-      (value) => {
-        if (run.abortWaiters.delete(i)) finish(false, value);
-      },
-      (error: unknown) => {
-        if (run.abortWaiters.delete(i)) finish(true, error);
-      },
-    );
-  });
+  if (shared.signal.aborted) {
+    const reason: unknown = shared.signal.reason;
+    pending.then(undefined, ignore);
+    queueMicrotask(() => settleLater(run, i, registered, args, attempt, true, reason));
+    return;
+  }
+  // The run's abort takes i out of the set: a result that arrives after it is discarded.
+  run.racing.add(i);
+  pending.then(
+    (value) => {
+      if (run.racing.delete(i)) settleLater(run, i, registered, args, attempt, false, value);
+    },
+    (error: unknown) => {
+      if (run.racing.delete(i)) settleLater(run, i, registered, args, attempt, true, error);
+    },
+  );
+}
+
+/** An attempt on the shared signal settled (or the run was aborted): the call goes on or ends. */
+export function settleLater(
+  run: Runner,
+  i: number,
+  registered: Registered,
+  args: JsonObject,
+  attempt: number,
+  failed: boolean,
+  outcome: unknown,
+): void {
+  let running: boolean;
+  try {
+    running = failed
+      ? attemptFailed(run, i, registered, args, attempt, run.shared, outcome)
+      : attemptAnswered(run, i, registered, args, attempt, run.shared, outcome);
+  } catch (e) {
+    return run.asyncFailed(i, e);
+  }
+  if (!running) run.asyncEnded();
 }
 
 /** Swallows the late rejection of an answer nobody waits for any more. */

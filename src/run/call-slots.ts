@@ -2,19 +2,18 @@
  * The concurrency bound of a run: at most `concurrency` calls whose tools returned a promise are
  * in flight. A call that finds a free slot and nobody waiting starts at once; a tool that
  * answers synchronously holds no slot past its own return. Others wait in arrival order and
- * start as slots free up. No queue library and no task object per call: the waiting calls are
+ * start as slots free up. No queue library, no promise and no task object per call: the waiting calls are
  * two parallel arrays read from a moving head (never shifted).
  */
 import type { JsonObject } from '../language/document.js';
 
-/** What the slots need of the run: start a call, and what to do once an asynchronous one ends. */
+/** What the slots need of the run: start a call. */
 export interface SlotRunner {
-  /** Starts call i: a promise while it runs, or undefined when it ended synchronously. */
-  guarded(i: number, args: JsonObject): Promise<void> | undefined;
-  /** After a call that ran asynchronously, before its slot is freed. */
-  afterCall(): void;
-  /** Instead of afterCall, should a call's promise reject. */
-  afterFailure(i: number, error: unknown): void;
+  /**
+   * Starts call i: true while it runs asynchronously (it holds its slot until the run calls
+   * {@link CallSlots.release}), false when it ended synchronously.
+   */
+  guarded(i: number, args: JsonObject): boolean;
 }
 
 export interface CallSlotsOptions {
@@ -30,14 +29,6 @@ export class CallSlots {
   readonly #calls: number[] = [];
   readonly #args: JsonObject[] = [];
   #head = 0;
-  /**
-   * Made once: what ended made ready is looked at (so it queues behind those waiting already),
-   * then the slot is freed and whoever waits first starts.
-   */
-  readonly #ended = (): void => {
-    this.#runner.afterCall();
-    this.#release();
-  };
 
   constructor(options: CallSlotsOptions) {
     this.#concurrency = options.concurrency;
@@ -54,16 +45,11 @@ export class CallSlots {
   }
 
   #run(i: number, args: JsonObject): void {
-    const pending = this.#runner.guarded(i, args);
-    if (!pending) return;
-    this.#running++;
-    pending.then(this.#ended, (error: unknown) => {
-      this.#runner.afterFailure(i, error);
-      this.#release();
-    });
+    if (this.#runner.guarded(i, args)) this.#running++;
   }
 
-  #release(): void {
+  /** A call that ran asynchronously ended: its slot goes to whoever waits first. */
+  release(): void {
     this.#running--;
     this.#startWaiting();
   }

@@ -19,7 +19,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { MAX_DELAY_MS } from '../tools/tool-values.js';
 import { acceptAnswer, type Accepted } from './accept-answer.js';
 import { MissingValues, resolveArguments } from './arguments.js';
-import { executeCall } from './attempts.js';
+import { executeCall, settleLater } from './attempts.js';
 import { approveCall, approvePlan } from './call-approval.js';
 import { CallSlots } from './call-slots.js';
 import { toCallError } from './call-error.js';
@@ -74,10 +74,10 @@ export class Runner {
   readonly stream: StreamState | null;
   readonly slots: CallSlots;
   /**
-   * Per call in flight on the run's shared signal, what rejects its attempt when the run is
-   * aborted: one abort listener for the whole run instead of one per call.
+   * The calls whose attempt waits on the run's shared signal, in the order they started: the
+   * run's abort settles them itself (one abort listener for the whole run, none per call).
    */
-  readonly abortWaiters = new Map<number, (reason: unknown) => void>();
+  readonly racing = new Set<number>();
   readonly taint = new FailureTaint();
   readonly work: number[] = [];
   workHead = 0;
@@ -243,9 +243,13 @@ export class Runner {
     this.controllers.add(this.shared);
     for (const controller of this.controllers) controller.abort(new RunCancelledError());
     const reason: unknown = this.shared.signal.reason;
-    const waiters = [...this.abortWaiters.values()];
-    this.abortWaiters.clear();
-    for (const waiter of waiters) waiter(reason);
+    const racing = [...this.racing];
+    this.racing.clear();
+    for (const i of racing) {
+      const registered = this.tools.get(this.calls[i]!.tool)!;
+      const record = this.records[i]!;
+      queueMicrotask(() => settleLater(this, i, registered, record.args!, record.attempts, true, reason));
+    }
   }
 
   /**
@@ -352,29 +356,34 @@ export class Runner {
   }
 
   /**
-   * Runs call i: a promise while it runs (CallSlots then calls `afterCall`, or `afterFailure`
-   * should it reject), or undefined when it ended synchronously (what is ready is looked at).
+   * Runs call i: true while it runs asynchronously (it then reports its end to `asyncEnded` or
+   * `asyncFailed`, once), false when it ended synchronously (what is ready is looked at).
    */
-  guarded(i: number, args: JsonObject): Promise<void> | undefined {
-    let pending: Promise<void> | undefined;
+  guarded(i: number, args: JsonObject): boolean {
+    let running = false;
     try {
       if (this.stopping) this.end(i, 'cancelled');
-      else pending = executeCall(this, i, args);
+      else running = executeCall(this, i, args);
     } catch (e) {
       this.unexpected(i, e);
     }
-    if (!pending) this.drain();
-    return pending;
+    if (!running) this.drain();
+    return running;
   }
 
-  /** After a call that ran asynchronously: whatever its ending made ready is looked at. */
-  afterCall(): void {
+  /**
+   * A call that ran asynchronously ended: what its ending made ready is looked at (so it queues
+   * behind those waiting already), then its slot is freed for whoever waits first.
+   */
+  asyncEnded(): void {
     this.drain();
+    this.slots.release();
   }
 
-  afterFailure(i: number, error: unknown): void {
+  /** Instead of asyncEnded, should the run's own code throw while such a call ends. */
+  asyncFailed(i: number, error: unknown): void {
     this.unexpected(i, error);
-    this.drain();
+    this.asyncEnded();
   }
 
   /**
