@@ -1,5 +1,7 @@
 /** The run's status and result, made from the call records once the run has ended. */
 import { rememberPlan } from '../compile/plan-of.js';
+import type { CompiledCall } from '../compile/types.js';
+import type { CallRecord } from './call-record.js';
 import type { Runner } from './runner.js';
 import type { CallReport, RunResult, RunStatus } from './types.js';
 
@@ -24,6 +26,54 @@ export function runStatus(run: Runner): RunStatus {
 }
 
 export function runResult(run: Runner, status: RunStatus): RunResult {
+  const endedAt = new Date().toISOString();
+  run.event({ type: 'run:end', status });
+  const result = {
+    status,
+    state: run.state.value,
+    calls: undefined as unknown as readonly CallReport[],
+    diagnostics: run.plan.diagnostics,
+    startedAt: new Date(run.startedAt).toISOString(),
+    endedAt,
+    approvalWaitMs: run.approvalWaitMs + (run.approvalsPending > 0 ? Date.now() - run.approvalSince : 0),
+  };
+  // The reports are made when first read, once: a caller that wants the state only (a long-lived
+  // service running plan after plan) pays for no object per call. The records no longer change.
+  const source: ReportSource = { calls: run.calls, records: run.records, reports: undefined };
+  Object.defineProperty(result, SOURCE, { value: source });
+  Object.defineProperty(result, 'calls', CALLS);
+  // A streamed plan has no order or levels to draw: its result is not tied to a plan.
+  return run.stream ? result : rememberPlan(result, run.plan);
+}
+
+/** What a result's call reports are made from, until they are. */
+interface ReportSource {
+  readonly calls: readonly CompiledCall[];
+  readonly records: readonly CallRecord[];
+  reports: readonly CallReport[] | undefined;
+}
+
+/**
+ * Where a result keeps its source: a hidden property (not enumerable, so no copy, comparison or
+ * JSON text sees it), not a WeakMap, which would keep every run's records alive through the
+ * young generation's collections until a full one.
+ */
+const SOURCE = Symbol('planmode.callReports');
+
+/**
+ * The getter of every result's `calls`: one function for all of them, so that every result keeps
+ * one shape (a getter made per result would give each result a map of its own).
+ */
+function callsOfResult(this: { [SOURCE]?: ReportSource }): readonly CallReport[] {
+  const source = this[SOURCE];
+  if (source === undefined) throw new TypeError('Expected a run result as the receiver of calls');
+  return (source.reports ??= callReports(source.calls, source.records));
+}
+
+const CALLS: PropertyDescriptor = { enumerable: true, configurable: true, get: callsOfResult };
+
+/** Every call's report, from its record. */
+function callReports(calls: readonly CompiledCall[], records: readonly CallRecord[]): CallReport[] {
   // Calls start and end in bursts within one millisecond: each distinct time is converted once.
   const isoByTime = new Map<number, string>();
   const iso = (t: number | null) => {
@@ -35,8 +85,8 @@ export function runResult(run: Runner, status: RunStatus): RunResult {
     }
     return text;
   };
-  const calls: CallReport[] = run.calls.map((call, i) => {
-    const r = run.records[i]!;
+  return calls.map((call, i) => {
+    const r = records[i]!;
     const report: { -readonly [K in keyof CallReport]: CallReport[K] } = {
       id: call.id,
       tool: call.tool,
@@ -55,17 +105,4 @@ export function runResult(run: Runner, status: RunStatus): RunResult {
     if (r.missing) report.missing = r.missing;
     return report;
   });
-  const endedAt = new Date().toISOString();
-  run.event({ type: 'run:end', status });
-  const result: RunResult = {
-    status,
-    state: run.state.value,
-    calls,
-    diagnostics: run.plan.diagnostics,
-    startedAt: new Date(run.startedAt).toISOString(),
-    endedAt,
-    approvalWaitMs: run.approvalWaitMs + (run.approvalsPending > 0 ? Date.now() - run.approvalSince : 0),
-  };
-  // A streamed plan has no order or levels to draw: its result is not tied to a plan.
-  return run.stream ? result : rememberPlan(result, run.plan);
 }
