@@ -23,9 +23,12 @@ export function resolveArguments(
   roots: Roots,
   share: <T>(value: T) => T,
 ): JsonObject | MissingValues {
-  const args = copyArguments(call.args);
+  const shape = shapeOf(call);
+  const args = copyArguments(call.args, shape.deep);
   let missing: Reference[] | undefined;
-  for (const argument of call.refs) {
+  const refs = call.refs;
+  for (let r = 0; r < refs.length; r++) {
+    const argument = refs[r]!;
     const expression = argument.expression;
     let value: unknown;
     if (expression.op === null) {
@@ -37,7 +40,11 @@ export function resolveArguments(
       if (resolved.exists) value = resolved.value;
       else (missing ??= []).push(...expression.refs);
     }
-    if (missing === undefined) setAt(args, argument.at, share(value));
+    if (missing === undefined) {
+      const key = shape.keys[r];
+      if (key === null) setAt(args, argument.at, share(value));
+      else setOwnProperty(args, key!, share(value));
+    }
   }
   if (missing) return new MissingValues(missing);
   for (const at of call.literals) setAt(args, at, (getAt(args, at) as string).slice(1));
@@ -53,11 +60,44 @@ function copy<T>(value: T): T {
   return value === null || typeof value !== 'object' ? value : cloneJson(value);
 }
 
-/** The arguments object copied one level at a time: only nested objects pay for a deep copy. */
-function copyArguments(args: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const key in args) {
-    if (Object.hasOwn(args, key)) setOwnProperty(out, key, copy(args[key]));
+/** What resolving a call's arguments needs to know of it, worked out once per compiled call. */
+interface ArgumentShape {
+  /** Some literal argument is an object or an array: the copy goes deeper than one level. */
+  readonly deep: boolean;
+  /** Per reference, the argument it fills when that is a whole top-level one ("/key"), else null. */
+  readonly keys: readonly (string | null)[];
+}
+
+const shapes = new WeakMap<CompiledCall, ArgumentShape>();
+
+function shapeOf(call: CompiledCall): ArgumentShape {
+  let shape = shapes.get(call);
+  if (shape === undefined) {
+    let deep = false;
+    for (const key in call.args) {
+      const value = call.args[key];
+      if (Object.hasOwn(call.args, key) && value !== null && typeof value === 'object') deep = true;
+    }
+    // Most references are whole top-level arguments: their key is cut out of the pointer once.
+    const keys = call.refs.map(({ at }) =>
+      at.lastIndexOf('/') === 0 && at.indexOf('~') < 0 ? at.slice(1) : null,
+    );
+    shape = { deep, keys };
+    shapes.set(call, shape);
+  }
+  return shape;
+}
+
+/**
+ * The arguments object copied one level (a spread copies own data properties, `__proto__` as a
+ * plain key too): only nested objects pay for a deep copy.
+ */
+function copyArguments(args: JsonObject, deep: boolean): JsonObject {
+  const out: JsonObject = { ...args };
+  if (deep) {
+    for (const key in out) {
+      if (Object.hasOwn(out, key)) setOwnProperty(out, key, copy(out[key]));
+    }
   }
   return out;
 }
