@@ -69,6 +69,7 @@ export function tryAttempt(
   // cancels this attempt too.
   if (run.options.signal?.aborted && !controller.signal.aborted) {
     controller.abort(new RunCancelledError());
+    if (controller === run.shared) run.aborted = true;
   }
   if (run.listening) run.event({ type: 'call:start', call: call.id, tool: call.tool, attempt, args });
   let value: unknown;
@@ -180,7 +181,8 @@ export function runAttempt(
   timeoutMs: number,
 ): unknown {
   const call = run.calls[i]!;
-  if (controller.signal.aborted) throw controller.signal.reason;
+  // The shared controller is aborted with the run only (its flag is cheaper than the getter).
+  if (controller === run.shared ? run.aborted : controller.signal.aborted) throw controller.signal.reason;
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (timeoutMs > 0) {
     timer = setTimeout(() => {
@@ -262,9 +264,8 @@ function raceShared(
   attempt: number,
   pending: PromiseLike<unknown>,
 ): void {
-  const shared = run.shared;
-  if (shared.signal.aborted) {
-    const reason: unknown = shared.signal.reason;
+  if (run.aborted) {
+    const reason: unknown = run.shared.signal.reason;
     pending.then(undefined, ignore);
     queueMicrotask(() => settleLater(run, i, registered, args, attempt, true, reason));
     return;

@@ -52,6 +52,16 @@ const DRAIN_BURST = 1024;
 const SLOW_BURST_MS = 50;
 
 /**
+ * Looked-at calls between two readings of the clock when none ran a tool synchronously (a reuse
+ * hook or a schema check can still take time): one reading per call would cost more than most
+ * calls' own work.
+ */
+const CLOCK_EVERY = 64;
+
+/** Consumed entries the work list keeps before it starts over at its front (setting an array's length is a runtime call). */
+const WORK_RESET = 4096;
+
+/**
  * Runs `then` once the event loop has been through its poll phase, where signals arrive.
  * One setImmediate from an I/O callback runs in the same turn's check phase, before the next
  * poll: a Ctrl-C queued while a synchronous tool ran would still not be seen. A second hop,
@@ -78,6 +88,10 @@ export class Runner {
    * run's abort settles them itself (one abort listener for the whole run, none per call).
    */
   readonly racing = new Set<number>();
+  /** Set once the run's abort has come (nothing reads the signal's getter per call). */
+  aborted = false;
+  /** Set when the call just looked at ran a tool, or a hook, synchronously: drain reads the clock. */
+  ranSync = false;
   readonly taint = new FailureTaint();
   readonly work: number[] = [];
   workHead = 0;
@@ -133,7 +147,7 @@ export class Runner {
       this.calls = plan.calls;
       this.stream = null;
       this.records = plan.calls.map(newRecord);
-      this.remaining = plan.calls.map((call) => call.dependencies.length);
+      this.remaining = dependencyCounts(plan).slice();
       this.successors = planSuccessors(plan);
       this.outputPathTexts = outputPathTextsOf(plan);
     } else {
@@ -240,6 +254,7 @@ export class Runner {
 
   abort(): void {
     this.stopping = true;
+    this.aborted = true;
     this.controllers.add(this.shared);
     for (const controller of this.controllers) controller.abort(new RunCancelledError());
     const reason: unknown = this.shared.signal.reason;
@@ -269,7 +284,8 @@ export class Runner {
 
   /** Looks at every call whose dependencies have all ended, one at a time, without recursion. */
   drain(): void {
-    if (this.draining || this.yielding) return;
+    // Most endings of a wide plan make nothing ready: no clock, no try.
+    if (this.draining || this.yielding || this.workHead === this.work.length) return;
     this.draining = true;
     try {
       let looked = 0;
@@ -277,14 +293,15 @@ export class Runner {
       while (this.workHead < this.work.length) {
         if (++looked > DRAIN_BURST) return this.yieldThenDrain();
         const i = this.work[this.workHead++]!;
+        this.ranSync = false;
         this.ready(i);
         // A synchronous tool that took long: signals (Ctrl-C) wait behind it, so let them in.
-        if (performance.now() - burstStart > SLOW_BURST_MS) {
+        if ((this.ranSync || looked % CLOCK_EVERY === 0) && performance.now() - burstStart > SLOW_BURST_MS) {
           this.blocked = true;
           if (this.workHead < this.work.length) return this.yieldThenDrain();
         }
       }
-      if (this.workHead > 0) {
+      if (this.workHead >= WORK_RESET) {
         this.work.length = 0;
         this.workHead = 0;
       }
@@ -335,6 +352,7 @@ export class Runner {
       return this.succeed(i, accepted);
     }
     if (tool && this.reuseHook) {
+      this.ranSync = true;
       let earlier;
       try {
         earlier = this.reuseHook({ call: call.id, tool, args });
@@ -367,7 +385,10 @@ export class Runner {
     } catch (e) {
       this.unexpected(i, e);
     }
-    if (!running) this.drain();
+    if (!running) {
+      this.ranSync = true;
+      this.drain();
+    }
     return running;
   }
 
@@ -483,6 +504,18 @@ function sharedController(): AbortController {
   const controller = new AbortController();
   setMaxListeners(0, controller.signal);
   return controller;
+}
+
+const dependencyCountsCache = new WeakMap<CompiledPlan, number[]>();
+
+/** Per call of a compiled plan, how many dependencies it has: made once, copied by each run. */
+function dependencyCounts(plan: CompiledPlan): number[] {
+  let counts = dependencyCountsCache.get(plan);
+  if (!counts) {
+    counts = plan.calls.map((call) => call.dependencies.length);
+    dependencyCountsCache.set(plan, counts);
+  }
+  return counts;
 }
 
 const outputPathTextsCache = new WeakMap<CompiledPlan, (readonly string[] | undefined)[]>();
