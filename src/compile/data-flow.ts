@@ -18,6 +18,7 @@ import { BranchGuards } from './exclusive-branches.js';
 import { nearest } from './nearest.js';
 import { PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
 import type { CallSpec } from './read-call.js';
+import { NOT_SINGLE, ROOT_INPUT, type ReferenceFacts } from './reference-facts.js';
 import { checkStatePath } from './state-schema.js';
 import type { Dependency, ReadBinding } from './types.js';
 
@@ -85,6 +86,12 @@ export class DataFlow {
   /** What the writers of a node were ordered after there: an exclusive writer inherits it. */
   readonly #base = new Map<TrieNode, Dependency[]>();
   #collected: Dependency[] | null = null;
+  /**
+   * Per reference-string number (see ReferenceFacts), the frontier node of its path when the
+   * string is one reference without `[*]`: a read finds its node without touching the parsed
+   * reference (on a large plan, a load from anywhere in the heap).
+   */
+  readonly #nodeOf: (TrieNode | undefined)[] = [];
 
   constructor(
     private readonly options: DataFlowOptions,
@@ -95,20 +102,37 @@ export class DataFlow {
     return this.#calls;
   }
 
-  /** Binds one call's reads and writes against the calls added before it. */
-  add(call: CallSpec): void {
+  /**
+   * Binds one call's reads and writes against the calls added before it. `facts` holds the
+   * numbers of the call's reference strings (as readCall left them), which tell a single
+   * reference without `[*]` without looking into its expression.
+   */
+  add(call: CallSpec, facts?: ReferenceFacts): void {
     const i = this.#calls.length;
     this.#calls.push(call);
     this.#marked.push(NO_WRITER);
     this.#adding = i;
     this.#scratchReads.length = 0;
     this.#scratchDependencies.length = 0;
-    for (const argument of call.refs) {
-      for (const ref of argument.expression.refs) this.#bindRead(i, ref, argument.at);
+    const refs = call.refs;
+    for (let k = 0; k < refs.length; k++) {
+      const argument = refs[k]!;
+      const n = facts ? facts.numbers[k]! : -1;
+      const root = n >= 0 ? facts!.root(n) : NOT_SINGLE;
+      if (root !== NOT_SINGLE) {
+        const ref = facts!.single(n);
+        this.#bindRead(i, ref, argument.at, ref as Path, root === ROOT_INPUT, facts!.text(n), n);
+      } else {
+        for (const ref of argument.expression.refs)
+          this.#bindRead(i, ref, argument.at, coveredPath(ref), ref.root === 'input', ref.text, -1);
+      }
     }
     this.#branches.add(i, call, this.#scratchReads, this.#calls, (path) => this.#stateEmptyAt(path.segments));
     const output = call.outputPath;
-    if (output) for (const ref of output.refs) this.#bindWrite(i, ref);
+    if (output) {
+      const n = output.refs.length === 1 && facts ? facts.outputNumber : -1;
+      for (const ref of output.refs) this.#bindWrite(i, ref, n);
+    }
     call.reads = this.#scratchReads.length === 0 ? [] : this.#scratchReads.slice();
     call.dependencies = this.#scratchDependencies.length === 0 ? [] : this.#scratchDependencies.slice();
     this.#adding = -1;
@@ -141,45 +165,56 @@ export class DataFlow {
     this.#collected?.push(dependency);
   }
 
-  #bindRead(i: number, ref: Reference, at: string): void {
-    const path = coveredPath(ref);
+  /**
+   * `path` is what the read covers: the reference up to its first `[*]`. `n` is the number of
+   * the reference string when it is this one reference, without `[*]` (else -1).
+   */
+  #bindRead(
+    i: number,
+    ref: Reference,
+    at: string,
+    path: Path,
+    input: boolean,
+    text: string,
+    n: number,
+  ): void {
     const segments = path.segments;
     const reads = this.#scratchReads;
-    if (ref.root === 'input') {
+    if (input) {
       const input = this.options.input;
       if (input !== undefined && getAtPath(input, segments) === undefined) this.#unresolved(i, ref, path, at);
       reads.push({ ref, at, path, kind: 'input', writers: NO_WRITERS });
       return;
     }
-    const { writers, node } = this.#frontierOverlapping(ref, segments, i);
-    if (writers.length === 0 && getAtPath(this.options.state, segments) === undefined) {
+    const { writers, node } = this.#frontierOverlapping(ref, segments, i, n);
+    // The writers are also in #scratchWriters, which is in cache; `writers` may be a shared
+    // array that is not.
+    const found = this.#scratchWriters;
+    if (found.length === 0 && getAtPath(this.options.state, segments) === undefined) {
       this.#forward.push({ call: i, slot: reads.length, pointer: this.#calls[i]!.pointer + at });
       reads.push({ ref, at, path, kind: 'later', writers: [] });
       return;
     }
-    for (const w of writers)
-      this.#depend(
-        i,
-        w,
-        'data',
-        ref.text,
-        node?.lastWriter === w ? sharedDependency(node, ref.text) : undefined,
-      );
+    for (const w of found)
+      this.#depend(i, w, 'data', text, node?.lastWriter === w ? sharedDependency(node, text) : undefined);
     let readAt = node;
     if (!readAt) {
       readAt = this.#frontier.ensure(segments);
-      if (segments === ref.segments) ref.slot = readAt;
+      if (n >= 0) this.#setNode(n, readAt);
+      else if (segments === ref.segments) ref.slot = readAt;
     }
     readAt.readers = this.#readers.add(readAt.readers, i);
-    reads.push({ ref, at, path, kind: writers.length > 0 ? 'earlier' : 'initial', writers });
+    reads.push({ ref, at, path, kind: found.length > 0 ? 'earlier' : 'initial', writers });
   }
 
-  #bindWrite(i: number, ref: Reference): void {
+  /** `n` is the number of the `_outputPath` string when it is this one reference (else -1). */
+  #bindWrite(i: number, ref: Reference, n: number): void {
     const segments = ref.segments as PathSegment[];
-    let node = ref.slot as TrieNode | undefined;
+    let node = n >= 0 ? this.#nodeOf[n] : (ref.slot as TrieNode | undefined);
     if (!node || node.detached) {
       node = this.#frontier.ensure(segments);
-      ref.slot = node;
+      if (n >= 0) this.#setNode(n, node);
+      else ref.slot = node;
     }
     const target = node;
     if (!this.#stateEmptyAt(segments)) this.#branches.unclean(i);
@@ -257,10 +292,12 @@ export class DataFlow {
     ref: Reference,
     segments: readonly PathSegment[],
     self: number,
+    n: number,
   ): { writers: number[]; node: TrieNode | undefined } {
     const out = this.#scratchWriters;
     out.length = 0;
-    let node = segments === ref.segments ? (ref.slot as TrieNode | undefined) : undefined;
+    let node =
+      n >= 0 ? this.#nodeOf[n] : segments === ref.segments ? (ref.slot as TrieNode | undefined) : undefined;
     if (node?.detached) node = undefined;
     if (node) {
       for (let up: TrieNode | null = node; up; up = up.parent) {
@@ -279,7 +316,10 @@ export class DataFlow {
         node = node.child(segments[k]!);
         if (!node) break;
       }
-      if (node && segments === ref.segments) ref.slot = node;
+      if (node) {
+        if (n >= 0) this.#setNode(n, node);
+        else if (segments === ref.segments) ref.slot = node;
+      }
     }
     if (node?.children) {
       PathTrie.forEachDescendant(node, (d) => {
@@ -292,6 +332,11 @@ export class DataFlow {
     else if (out.length === 1 && node && node.lastWriter === out[0]) writers = soleWriter(node);
     else writers = out.slice();
     return { writers, node };
+  }
+
+  #setNode(n: number, node: TrieNode): void {
+    while (this.#nodeOf.length < n) this.#nodeOf.push(undefined);
+    this.#nodeOf[n] = node;
   }
 
   #pushCoWriters(node: TrieNode, self: number, out: number[]): void {
@@ -437,15 +482,18 @@ export class DataFlow {
 // of 100k readers holds one of each, not 100k. They live on the node, which the read has
 // loaded already.
 function sharedDependency(node: TrieNode, path: string): Dependency {
-  const cached = node.dataDependency;
-  if (cached && cached.from === node.lastWriter && cached.path === path) return cached;
+  // Checked against copies kept on the node, so a hit does not load the shared object itself.
+  if (node.dataDependencyFrom === node.lastWriter && node.dataDependencyPath === path)
+    return node.dataDependency!;
   node.dataDependency = { from: node.lastWriter, kind: 'data', path };
+  node.dataDependencyFrom = node.lastWriter;
+  node.dataDependencyPath = path;
   return node.dataDependency;
 }
 
 function soleWriter(node: TrieNode): number[] {
-  const cached = node.soleWriter;
-  if (cached && cached[0] === node.lastWriter) return cached;
+  if (node.soleWriterOf === node.lastWriter) return node.soleWriter!;
   node.soleWriter = [node.lastWriter];
+  node.soleWriterOf = node.lastWriter;
   return node.soleWriter;
 }

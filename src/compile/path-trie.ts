@@ -19,8 +19,13 @@ export class TrieNode {
   writers: number[] | null = null;
   /** The data dependency on `lastWriter`, shared by its readers (see data-flow.ts). */
   dataDependency: Dependency | null = null;
+  /** `dataDependency.from` and `.path`, kept here so checking it does not load it. */
+  dataDependencyFrom = -1;
+  dataDependencyPath = '';
   /** `[lastWriter]`, shared by the reads bound to it alone. */
   soleWriter: number[] | null = null;
+  /** The call in `soleWriter`, or -1. */
+  soleWriterOf = -1;
 
   child(segment: PathSegment): TrieNode | undefined {
     return this.children?.get(typeof segment === 'string' ? segment : String(segment));

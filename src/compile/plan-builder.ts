@@ -15,6 +15,7 @@ import { reportCycles, reportMultipleWriters } from './graph-checks.js';
 import { type BareReference, reportMissingDaggers } from './missing-daggers.js';
 import { type Ordering, orderCalls } from './order.js';
 import { type CallSpec, readCall } from './read-call.js';
+import { ReferenceFacts } from './reference-facts.js';
 import { checkCallTypes, readsSettled, type TypeFlowOptions } from './type-flow.js';
 
 export interface PlanBuilderOptions {
@@ -47,6 +48,7 @@ export class PlanBuilder {
   readonly #flow: DataFlow;
   readonly #ids = new DuplicateIds();
   readonly #parser = createStringParser();
+  readonly #facts = new ReferenceFacts();
   readonly #bareReferences: BareReference[] = [];
   /** What the type checks need, or null when they are off (no tools, or checkTypes false). */
   readonly #types: TypeFlowOptions | null;
@@ -75,13 +77,21 @@ export class PlanBuilder {
     const spec =
       readCall(
         raw,
-        { index, pointer, mode, limits, parser: this.#parser, bareReferences: this.#bareReferences },
+        {
+          index,
+          pointer,
+          mode,
+          limits,
+          parser: this.#parser,
+          facts: this.#facts,
+          bareReferences: this.#bareReferences,
+        },
         this.pending,
       ) ?? placeholder(index, pointer);
     this.#ids.add(spec, raw !== null && typeof raw === 'object' && '_id' in raw);
     if (tools && spec.tool !== null) checkTool(spec, tools, mode, this.pending);
     if (stateSchema && spec.outputPath) checkOutputAgainstSchema(spec, stateSchema, this.pending);
-    this.#flow.add(spec);
+    this.#flow.add(spec, this.#facts);
     // Checked as soon as its reads are settled, so a streamed call's diagnostics come before it runs.
     if (this.#types) {
       if (readsSettled(spec)) checkCallTypes(spec, this.#flow.calls, this.#types, this.pending);

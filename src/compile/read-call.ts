@@ -5,9 +5,12 @@ import { type Path, WILDCARD } from '../language/paths.js';
 import { joinPointer } from '../language/pointer.js';
 import { checkJson } from '../language/json-value.js';
 import type { Limits } from '../language/limits.js';
-import { DAGGER, type Reference, type StringParser } from '../language/reference.js';
+import { DAGGER, type ParsedString, type Reference, type StringParser } from '../language/reference.js';
 import { type BareReference, mayBeBareReference } from './missing-daggers.js';
+import type { ReferenceFacts } from './reference-facts.js';
 import type { ArgumentReference, Dependency, OutputPath, ReadBinding } from './types.js';
+
+const DAGGER_CODE = DAGGER.charCodeAt(0);
 
 const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id']);
 
@@ -42,6 +45,12 @@ export interface ReadCallOptions {
   /** Parses reference strings; one per compile, so equal strings are parsed once. */
   readonly parser: StringParser;
   /**
+   * What is known of each reference string by its number (one per compile, beside `parser`);
+   * the call's numbers are left in its `numbers`, in the order of the call's refs.
+   * @default undefined (every string's paths are checked each time)
+   */
+  readonly facts?: ReferenceFacts;
+  /**
    * Where strings that may be references without their dagger are noted, for W_MISSING_DAGGER
    * once every call is in; not noted when undefined.
    * @default undefined
@@ -56,6 +65,7 @@ export function readCall(
   diagnostics: DiagnosticSink,
 ): CallSpec | null {
   const { index, pointer } = options;
+  if (options.facts) options.facts.outputNumber = -1;
   if (!isJsonObject(raw)) {
     diagnostics.push(
       error('E_SHAPE', pointer, `call ${index} must be an object, not ${describeJson(raw)}`, {
@@ -169,7 +179,7 @@ function scanArguments(
   args: JsonObject,
   callPointer: string,
   id: string,
-  { limits, parser, bareReferences, index }: ReadCallOptions,
+  { limits, parser, facts, bareReferences, index }: ReadCallOptions,
   diagnostics: DiagnosticSink,
 ): { refs: ArgumentReference[]; literals: string[] } {
   const refs = scratchRefs;
@@ -185,11 +195,28 @@ function scanArguments(
           bareReferences.push({ call: index, at, text: value });
         return;
       }
-      const parsed = parser.parseString(value);
+      // A reference string seen before, within the limits then, is taken by its number alone.
+      let n = -1;
+      let parsed: ParsedString;
+      if (facts && value.charCodeAt(0) === DAGGER_CODE && value.charCodeAt(1) !== DAGGER_CODE) {
+        n = parser.numberOf(value);
+        const fitting = facts.fitting(n);
+        if (fitting !== undefined) {
+          facts.reserve(refCount + 1)[refCount] = n;
+          refs[refCount++] = { at, expression: fitting, text: value };
+          return;
+        }
+        parsed = parser.parsed(n);
+      } else parsed = parser.parseString(value);
       switch (parsed.kind) {
         case 'expression':
-          if (checkPathLimits(parsed.expression.refs, callPointer + at, id, limits, diagnostics))
+          if (checkPathLimits(parsed.expression.refs, callPointer + at, id, limits, diagnostics)) {
+            if (facts) {
+              if (n >= 0) facts.fits(n, parsed.expression);
+              facts.reserve(refCount + 1)[refCount] = n;
+            }
             refs[refCount++] = { at, expression: parsed.expression, text: value };
+          }
           break;
         case 'literal':
           literals[literalCount++] = at;
@@ -284,7 +311,7 @@ function readOutputPath(
   raw: unknown,
   callPointer: string,
   id: string,
-  { parser, limits }: ReadCallOptions,
+  { parser, limits, facts }: ReadCallOptions,
   diagnostics: DiagnosticSink,
 ): OutputPath | null {
   const pointer = joinPointer(callPointer, '_outputPath');
@@ -310,7 +337,15 @@ function readOutputPath(
     return null;
   }
   const parsed = parser.parseExpression(raw);
-  if (!('kind' in parsed) && !checkPathLimits(parsed.refs, pointer, id, limits, diagnostics)) return null;
+  if (!('kind' in parsed)) {
+    if (!checkPathLimits(parsed.refs, pointer, id, limits, diagnostics)) return null;
+    // The calls that read this path later find it checked.
+    if (facts) {
+      const n = parser.numberOf(raw);
+      facts.fits(n, parsed);
+      facts.outputNumber = n;
+    }
+  }
   if ('kind' in parsed) {
     diagnostics.push(
       error(parsed.code, pointer, parsed.message, {

@@ -12,6 +12,7 @@
  */
 import type { DiagnosticCode } from './diagnostics.js';
 import { FORBIDDEN_SEGMENTS, type PathSegment, type Root, WILDCARD, type Wildcard } from './paths.js';
+import { StringTable } from './string-table.js';
 
 export const DAGGER = '†';
 
@@ -129,14 +130,69 @@ function scanCached(text: string, cache?: Map<string, ParsedString>): ParsedStri
 export interface StringParser {
   parseString(value: string): ParsedString;
   parseExpression(value: string): Expression | ParseError;
+  /**
+   * The number of a string that starts with one `†` (a reference expression, or an error):
+   * equal strings get equal numbers, 0, 1, 2... in the order first seen, so a compiler can keep
+   * what it learns about each in flat arrays. The string is parsed the first time.
+   */
+  numberOf(value: string): number;
+  /** The parse of the string numbered `n` by {@link numberOf}: an expression or an error. */
+  parsed(n: number): ParsedString;
 }
 
 export function createStringParser(): StringParser {
-  const cache = new Map<string, ParsedString>();
-  return {
-    parseString: (value) => parseString(value, cache),
-    parseExpression: (value) => parseExpression(value, cache),
+  const table = new StringTable();
+  const results: ParsedString[] = [];
+  const numberOf = (value: string): number => {
+    let n = table.find(value);
+    if (n < 0) {
+      n = table.add(value);
+      results.push(scanner.scan(value));
+    }
+    return n;
   };
+  return {
+    parseString: (value) =>
+      value.startsWith(DAGGER) && !value.startsWith(DAGGER + DAGGER)
+        ? results[numberOf(value)]!
+        : parseString(value),
+    parseExpression: (value) => {
+      if (!value.startsWith(DAGGER)) return parseExpression(value);
+      const parsed = results[numberOf(value)]!;
+      return parsed.kind === 'expression' ? parsed.expression : (parsed as ParseError);
+    },
+    numberOf,
+    parsed: (n) => results[n]!,
+  };
+}
+
+/**
+ * The common shape, `†state.name` or `†input.a.b` (names after dots, nothing else), read
+ * without the general scanner. Anything else, errors included, is left to the scanner
+ * (undefined), which reports it with its offset.
+ */
+function scanNames(text: string): ParsedString | undefined {
+  let root: Root;
+  if (text.startsWith('state', 1)) root = 'state';
+  else if (text.startsWith('input', 1)) root = 'input';
+  else return undefined;
+  const segments = scratchSegments;
+  let count = 0;
+  let pos = 6;
+  const end = text.length;
+  if (pos === end) return undefined;
+  while (pos < end) {
+    if (text.charCodeAt(pos) !== DOT || !isIdentStart(text.charCodeAt(pos + 1))) return undefined;
+    const start = pos + 1;
+    pos += 2;
+    while (isIdentPart(text.charCodeAt(pos))) pos++;
+    const length = pos - start;
+    // Forbidden names are 9 or 11 long: those go to the scanner, which says why.
+    if (length === 9 || length === 11) return undefined;
+    segments[count++] = text.slice(start, pos);
+  }
+  const ref: Reference = { root, segments: segments.slice(0, count), text, start: 0, slot: undefined };
+  return { kind: 'expression', expression: { op: null, refs: [ref] } };
 }
 
 class ExpressionScanner {
@@ -144,6 +200,8 @@ class ExpressionScanner {
   private text = '';
 
   scan(text: string): ParsedString {
+    const simple = scanNames(text);
+    if (simple) return simple;
     this.text = text;
     this.pos = 0;
     const refs = scratchRefs;
