@@ -5,11 +5,21 @@ import { splitPointer } from '../language/pointer.js';
 import type { Reference } from '../language/reference.js';
 import { cloneJson } from '../language/json-value.js';
 import { setOwnProperty } from '../language/set-own-property.js';
-import { type Roots, resolveExpression, resolveReference } from '../language/resolve.js';
+import { resolveExpression, resolveReference } from '../language/resolve.js';
 
 /** The references a call needs that have no value: the call does not run. */
 export class MissingValues {
   constructor(readonly missing: readonly Reference[]) {}
+}
+
+/** What resolving needs of the run: made once per run. */
+export interface ArgumentSources {
+  /** What references read (the state root brought up to date by the caller). */
+  readonly roots: { readonly input: JsonObject; readonly state: JsonObject };
+  /** How a value read reaches the call: see RunState.share. */
+  readonly share: <T>(value: T) => T;
+  /** Per call number, its shape once worked out: from {@link argumentShapes}. */
+  readonly shapes: (ArgumentShape | undefined)[];
 }
 
 /**
@@ -18,12 +28,9 @@ export class MissingValues {
  * through `share` (the run's state hands out frozen values, shared by the calls that read them).
  * The result is the arguments object itself (no wrapper): this runs once per call, on the hot path.
  */
-export function resolveArguments(
-  call: CompiledCall,
-  roots: Roots,
-  share: <T>(value: T) => T,
-): JsonObject | MissingValues {
-  const shape = shapeOf(call);
+export function resolveArguments(call: CompiledCall, sources: ArgumentSources): JsonObject | MissingValues {
+  const { roots, share } = sources;
+  const shape = (sources.shapes[call.index] ??= shapeOf(call));
   const args = copyArguments(call.args, shape.deep);
   let missing: Reference[] | undefined;
   const refs = call.refs;
@@ -32,9 +39,16 @@ export function resolveArguments(
     const expression = argument.expression;
     let value: unknown;
     if (expression.op === null) {
-      // One reference (the common case): no intermediate result object.
-      value = resolveReference(expression.refs[0]!, roots);
-      if (value === undefined) (missing ??= []).push(expression.refs[0]!);
+      // One reference (the common case): no intermediate result object, and for one top-level
+      // key (the most common reference) no path walk: the roots are plain objects.
+      const ref = expression.refs[0]!;
+      const top = shape.tops[r];
+      if (top === null) value = resolveReference(ref, roots);
+      else {
+        const base = ref.root === 'input' ? roots.input : roots.state;
+        value = Object.hasOwn(base, top!) ? base[top!] : undefined;
+      }
+      if (value === undefined) (missing ??= []).push(ref);
     } else {
       const resolved = resolveExpression(expression, roots);
       if (resolved.exists) value = resolved.value;
@@ -61,31 +75,45 @@ function copy<T>(value: T): T {
 }
 
 /** What resolving a call's arguments needs to know of it, worked out once per compiled call. */
-interface ArgumentShape {
+export interface ArgumentShape {
   /** Some literal argument is an object or an array: the copy goes deeper than one level. */
   readonly deep: boolean;
   /** Per reference, the argument it fills when that is a whole top-level one ("/key"), else null. */
   readonly keys: readonly (string | null)[];
+  /** Per reference, the key it reads when it is one reference to one top-level key, else null. */
+  readonly tops: readonly (string | null)[];
 }
 
-const shapes = new WeakMap<CompiledCall, ArgumentShape>();
+const shapesCache = new WeakMap<readonly CompiledCall[], (ArgumentShape | undefined)[]>();
+
+/**
+ * The shapes of a plan's calls, by call number: filled in as calls run and shared by every run
+ * of the same calls (a compiled plan's, or one stream's).
+ */
+export function argumentShapes(calls: readonly CompiledCall[]): (ArgumentShape | undefined)[] {
+  let shapes = shapesCache.get(calls);
+  if (!shapes) {
+    shapes = [];
+    shapesCache.set(calls, shapes);
+  }
+  return shapes;
+}
 
 function shapeOf(call: CompiledCall): ArgumentShape {
-  let shape = shapes.get(call);
-  if (shape === undefined) {
-    let deep = false;
-    for (const key in call.args) {
-      const value = call.args[key];
-      if (Object.hasOwn(call.args, key) && value !== null && typeof value === 'object') deep = true;
-    }
-    // Most references are whole top-level arguments: their key is cut out of the pointer once.
-    const keys = call.refs.map(({ at }) =>
-      at.lastIndexOf('/') === 0 && at.indexOf('~') < 0 ? at.slice(1) : null,
-    );
-    shape = { deep, keys };
-    shapes.set(call, shape);
+  let deep = false;
+  for (const key in call.args) {
+    const value = call.args[key];
+    if (Object.hasOwn(call.args, key) && value !== null && typeof value === 'object') deep = true;
   }
-  return shape;
+  // Most references are whole top-level arguments: their key is cut out of the pointer once.
+  const keys = call.refs.map(({ at }) =>
+    at.lastIndexOf('/') === 0 && at.indexOf('~') < 0 ? at.slice(1) : null,
+  );
+  const tops = call.refs.map(({ expression }) => {
+    const segments = expression.op === null ? expression.refs[0]!.segments : [];
+    return segments.length === 1 && typeof segments[0] === 'string' ? segments[0] : null;
+  });
+  return { deep, keys, tops };
 }
 
 /**

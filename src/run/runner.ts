@@ -18,7 +18,7 @@ import { coveredPath } from '../language/paths.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { MAX_DELAY_MS } from '../tools/tool-values.js';
 import { acceptAnswer, type Accepted } from './accept-answer.js';
-import { MissingValues, resolveArguments } from './arguments.js';
+import { type ArgumentSources, argumentShapes, MissingValues, resolveArguments } from './arguments.js';
 import { executeCall, settleLater } from './attempts.js';
 import { approveCall, approvePlan } from './call-approval.js';
 import { CallSlots } from './call-slots.js';
@@ -108,6 +108,8 @@ export class Runner {
   readonly input: JsonObject;
   /** What references read: the input, and the state as of the call that reads it. */
   readonly roots: { input: JsonObject; state: JsonObject };
+  /** What argument resolution reads, one object for the run. */
+  readonly argumentSources: ArgumentSources;
   /** Set on abort or fail-fast: nothing new starts. */
   stopping = false;
   readonly controllers = new Set<AbortController>();
@@ -175,6 +177,7 @@ export class Runner {
     const initial = checkedInitial('state', plan?.state, options.state, limits);
     this.state = new RunState(initial.value, { limits, size: initial.size });
     this.roots = { input: this.input, state: this.state.value };
+    this.argumentSources = { roots: this.roots, share: this.share, shapes: argumentShapes(this.calls) };
     if (options.journal !== undefined) {
       if (!plan) {
         throw new TypeError(
@@ -326,7 +329,7 @@ export class Runner {
     // One roots object for the run, its state brought up to date (a write may replace the root).
     const roots = this.roots;
     roots.state = this.state.value;
-    const args = resolveArguments(call, roots, this.share);
+    const args = resolveArguments(call, this.argumentSources);
     if (args instanceof MissingValues) {
       const failedWriter = args.missing.some(
         (ref) => ref.root === 'state' && this.taint.culprit(coveredPath(ref).segments) >= 0,

@@ -56,6 +56,13 @@ export class RunState {
   readonly #sharedCopies = new WeakMap<object, object>();
   #size: number;
   readonly #limits: Limits;
+  /**
+   * Set while the root is the run's to write into (made or copied, not frozen since), with the
+   * keys written into it when it is a copy of a frozen one: a write of one top-level key (the
+   * most common write) then looks nothing up.
+   */
+  #rootOwned = false;
+  #rootChanged: Set<string> | null = null;
 
   constructor(initial: JsonObject, options: RunStateOptions) {
     this.#root = initial;
@@ -90,11 +97,14 @@ export class RunState {
         throw new StateWriteError('only an object can replace the whole state (†state)', 'STATE_CONFLICT');
       }
       this.#checkGrowth(size - this.#size);
+      this.#rootOwned = false;
       this.#root = value as JsonObject;
       this.#whole.add(value);
       this.#size = size;
       return;
     }
+    if (segments.length === 1 && typeof segments[0] === 'string')
+      return this.#writeTop(segments[0], value, size);
     // Measured before anything changes, so a refused write leaves the state exactly as it was.
     const growth = this.#growth(segments, size);
     this.#checkGrowth(growth);
@@ -113,6 +123,23 @@ export class RunState {
       container = created;
     }
     this.#set(container, keyIn(container, segments[last]!), value);
+    if (value !== null && typeof value === 'object') this.#whole.add(value);
+    this.#size += growth;
+  }
+
+  /** `write` of one top-level key: the same steps as the general path, with nothing to walk. */
+  #writeTop(key: string, value: unknown, size: number): void {
+    const old = readOwn(this.#root, key);
+    // As #growth counts it: the old value goes, or a new member `"key":` and a comma comes.
+    const growth = (old === undefined ? key.length + 4 : -jsonSize(old)) + size;
+    this.#checkGrowth(growth);
+    if (!this.#rootOwned) {
+      this.#own(this.#root, null, '');
+      this.#rootChanged = this.#copied.get(this.#root) ?? null;
+      this.#rootOwned = true;
+    }
+    setOwnProperty(this.#root, key, value);
+    this.#rootChanged?.add(key);
     if (value !== null && typeof value === 'object') this.#whole.add(value);
     this.#size += growth;
   }
@@ -205,6 +232,7 @@ export class RunState {
       const top = stack[stack.length - 1]!;
       if (top.expanded) {
         stack.pop();
+        if (top.container === this.#root) this.#rootOwned = false;
         Object.freeze(top.container);
         this.#frozen.add(top.container);
         this.#whole.delete(top.container);
