@@ -139,8 +139,8 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   if (hasErrors(diagnostics)) return { ok: false, diagnostics, document };
   // Without errors every call has its tool, so the specs are the compiled calls as they are.
   const calls = specs as readonly CompiledCall[];
-  let edgeCount = 0;
-  for (const call of calls) edgeCount += call.dependencies.length;
+  // One target per dependency: no walk over every call's list to count them.
+  const edgeCount = ordering.targets.length;
   const plan = new Plan({
     mode,
     calls,

@@ -14,6 +14,7 @@ import { error, type DiagnosticSink } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import { coveredPath, formatPath, getAtPath, type Path, type PathSegment } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
+import { EdgeList } from './edge-list.js';
 import { BranchGuards } from './exclusive-branches.js';
 import { nearest } from './nearest.js';
 import { PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
@@ -70,6 +71,8 @@ export class DataFlow {
   readonly #marked: number[] = [];
   readonly #forward: PendingRead[] = [];
   readonly overlappingWrites: OverlappingWrite[] = [];
+  /** Every dependency added, as call indices: what the order is computed from. */
+  readonly edges = new EdgeList();
   // Per-call scratch: arrays grown by push reserve 17 slots, so each call's lists are built
   // here and stored as exact-size copies (memory on 100k-call plans was mostly that slack).
   readonly #scratchReads: ReadBinding[] = [];
@@ -162,6 +165,7 @@ export class DataFlow {
     this.#marked[from] = i;
     const dependency = shared ?? { from, kind, path };
     (i === this.#adding ? this.#scratchDependencies : this.#calls[i]!.dependencies).push(dependency);
+    this.edges.add(from, i);
     this.#collected?.push(dependency);
   }
 
@@ -228,6 +232,17 @@ export class DataFlow {
       this.#branches.guarded(i) &&
       this.#writersAt(target).every((w) => w === i || this.#branches.exclusive(i, w));
     const keepBase = this.#branches.guarded(i);
+    if (!keepBase && !target.children?.size && this.#nothingAbove(target, i)) {
+      // The common write, of a path nothing overlapping was written or read at since: no
+      // edge to add, only the node to take (and no closures or lists made for nothing).
+      if (this.#coWriters.size > 0) this.#coWriters.delete(target);
+      if (this.#base.size > 0) this.#base.delete(target);
+      target.children = null;
+      target.readers = -1;
+      target.lastWriter = i;
+      this.#all = undefined;
+      return;
+    }
     const collected: Dependency[] = [];
     if (keepBase) this.#collected = collected;
     const collect = (node: TrieNode) => {
@@ -274,6 +289,14 @@ export class DataFlow {
     target.readers = -1;
     target.lastWriter = i;
     this.#all = undefined; // the full index, if built, is stale now
+  }
+
+  /** True when no call but `self` wrote or read at `node` or above it (still in the frontier). */
+  #nothingAbove(node: TrieNode, self: number): boolean {
+    for (let up: TrieNode | null = node; up !== null; up = up.parent) {
+      if ((up.lastWriter !== NO_WRITER && up.lastWriter !== self) || up.readers >= 0) return false;
+    }
+    return true;
   }
 
   /** The node's last writer and the exclusive writers beside it. */

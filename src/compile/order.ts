@@ -2,6 +2,7 @@
  * Topological order (Kahn's algorithm, ties broken by array order with a binary heap),
  * levels and the critical path, all iterative: a 100k-call chain must not touch the stack.
  */
+import type { EdgeList } from './edge-list.js';
 import type { Dependency } from './types.js';
 
 /** Anything with a list of dependencies: a call spec or a compiled call. */
@@ -37,19 +38,22 @@ export function orderCalls(
   calls: readonly HasDependencies[],
   neverRuns?: readonly number[],
   exclusive?: (a: number, b: number) => boolean,
+  edges?: EdgeList,
 ): Ordering {
   const n = calls.length;
+  // Each call's dependencies (indices, in list order), from the edge list when there is one.
+  const { offsets: before, from: preds } = edges ? edges.byTarget(n) : dependencyLists(calls);
   const indegree = new Int32Array(n);
   const offsets = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
-    const deps = calls[i]!.dependencies;
-    indegree[i] = deps.length;
-    for (const d of deps) offsets[d.from + 1]!++;
+    indegree[i] = before[i + 1]! - before[i]!;
+    for (let k = before[i]!; k < before[i + 1]!; k++) offsets[preds[k]! + 1]!++;
   }
   for (let i = 0; i < n; i++) offsets[i + 1]! += offsets[i]!;
   const targets = new Int32Array(offsets[n]!);
   const fill = offsets.slice(0, n);
-  for (let i = 0; i < n; i++) for (const d of calls[i]!.dependencies) targets[fill[d.from]!++] = i;
+  for (let i = 0; i < n; i++)
+    for (let k = before[i]!; k < before[i + 1]!; k++) targets[fill[preds[k]!]!++] = i;
 
   const heap = new MinHeap(n);
   for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(i);
@@ -81,11 +85,12 @@ export function orderCalls(
         end = from;
       }
     };
-    for (const d of calls[v]!.dependencies) {
-      level = Math.max(level, levels[d.from]! + 1);
-      if (neverRuns?.[d.from] !== 1) offer(depth[d.from]! + 1, d.from);
+    for (let k = before[v]!; k < before[v + 1]!; k++) {
+      const from = preds[k]!;
+      level = Math.max(level, levels[from]! + 1);
+      if (neverRuns?.[from] !== 1) offer(depth[from]! + 1, from);
       else {
-        for (const c of passed[d.from] ?? []) {
+        for (const c of passed[from] ?? []) {
           if (runs && exclusive?.(c.end, v)) continue;
           offer(c.depth, c.end);
         }
@@ -110,6 +115,19 @@ export function orderCalls(
   for (let v = end; v >= 0; v = via[v]!) criticalPath.push(v);
   criticalPath.reverse();
   return { order, levels, criticalPath, offsets, targets };
+}
+
+/** The calls' dependency lists in the compressed form of {@link EdgeList.byTarget}. */
+function dependencyLists(calls: readonly HasDependencies[]): { offsets: Int32Array; from: Int32Array } {
+  const n = calls.length;
+  const offsets = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i]! + calls[i]!.dependencies.length;
+  const from = new Int32Array(offsets[n]!);
+  for (let i = 0; i < n; i++) {
+    let k = offsets[i]!;
+    for (const d of calls[i]!.dependencies) from[k++] = d.from;
+  }
+  return { offsets, from };
 }
 
 /** A chain a call that never runs passes on: its length and the running call it ends with. */

@@ -116,7 +116,12 @@ export class PlanBuilder {
     if (this.#types) {
       for (const i of this.#untyped) checkCallTypes(specs[i]!, specs, this.#types, this.pending);
     }
-    const ordering = orderCalls(specs, this.#flow.neverRuns, (a, b) => this.#flow.exclusive(a, b));
+    const ordering = orderCalls(
+      specs,
+      this.#flow.neverRuns,
+      (a, b) => this.#flow.exclusive(a, b),
+      this.#flow.edges,
+    );
     if (ordering.order.length < specs.length) reportCycles(specs, ordering.order, this.pending);
     if (this.#flow.overlappingWrites.length > 0) {
       reportMultipleWriters(specs, ordering.order, this.#flow.overlappingWrites, this.pending);
