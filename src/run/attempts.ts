@@ -26,7 +26,11 @@ export function executeCall(run: Runner, i: number, args: JsonObject): boolean {
   const call = run.calls[i]!;
   const record = run.records[i]!;
   const registered = run.tools.get(call.tool);
-  record.startedAt = Date.now();
+  // The drain's reading when this is the first call it starts (see Runner.drainClock).
+  if (run.drainClockFresh) {
+    run.drainClockFresh = false;
+    record.startedAt = run.drainClock;
+  } else record.startedAt = Date.now();
   if (!registered) {
     run.fail(i, run.failure(i, `unknown tool "${call.tool}"`, 'UNKNOWN_TOOL'));
     return false;
@@ -253,7 +257,7 @@ export function runAttempt(
 /**
  * The answer of an attempt on the run's shared signal (no timeout), raced against the run's
  * abort: the run keeps one abort listener and settles every such attempt itself (Runner.abort
- * looks at `racing`), instead of one listener per call on the shared signal. The answer is
+ * looks at `racingOrder`), instead of one listener per call on the shared signal. The answer is
  * handled as soon as it arrives: no promise of its own, no closure but the two callbacks.
  */
 function raceShared(
@@ -271,13 +275,19 @@ function raceShared(
     return;
   }
   // The run's abort takes i out of the set: a result that arrives after it is discarded.
-  run.racing.add(i);
+  const record = run.records[i]!;
+  record.racing = true;
+  run.racingOrder.push(i);
   pending.then(
     (value) => {
-      if (run.racing.delete(i)) settleLater(run, i, registered, args, attempt, false, value);
+      if (!record.racing) return;
+      record.racing = false;
+      settleLater(run, i, registered, args, attempt, false, value);
     },
     (error: unknown) => {
-      if (run.racing.delete(i)) settleLater(run, i, registered, args, attempt, true, error);
+      if (!record.racing) return;
+      record.racing = false;
+      settleLater(run, i, registered, args, attempt, true, error);
     },
   );
 }

@@ -16,6 +16,8 @@ export interface CallRecord {
   reused?: true;
   /** The references without a value that skipped the call, as written. */
   missing?: readonly string[];
+  /** Set while an attempt on the run's shared signal waits for the tool's answer (see Runner.abort). */
+  racing: boolean;
 }
 
 export function newRecord(): CallRecord {
@@ -32,5 +34,6 @@ export function newRecord(): CallRecord {
     args: undefined,
     reused: undefined,
     missing: undefined,
+    racing: false,
   };
 }

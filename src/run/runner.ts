@@ -84,10 +84,17 @@ export class Runner {
   readonly stream: StreamState | null;
   readonly slots: CallSlots;
   /**
-   * The calls whose attempt waits on the run's shared signal, in the order they started: the
-   * run's abort settles them itself (one abort listener for the whole run, none per call).
+   * The calls whose attempt has waited on the run's shared signal, in the order they started
+   * (CallRecord.racing says which still do): the run's abort settles those itself (one abort
+   * listener for the whole run, none per call, and no set to keep up per call).
    */
-  readonly racing = new Set<number>();
+  readonly racingOrder: number[] = [];
+  /**
+   * A reading of Date.now() taken as the current drain began, for the next call that starts in
+   * it (then spent): the call's start is that moment, give or take resolving its arguments.
+   */
+  drainClock = 0;
+  drainClockFresh = false;
   /** Set once the run's abort has come (nothing reads the signal's getter per call). */
   aborted = false;
   /** Set when the call just looked at ran a tool, or a hook, synchronously: drain reads the clock. */
@@ -261,11 +268,12 @@ export class Runner {
     this.controllers.add(this.shared);
     for (const controller of this.controllers) controller.abort(new RunCancelledError());
     const reason: unknown = this.shared.signal.reason;
-    const racing = [...this.racing];
-    this.racing.clear();
+    const racing = this.racingOrder.splice(0);
     for (const i of racing) {
-      const registered = this.tools.get(this.calls[i]!.tool)!;
       const record = this.records[i]!;
+      if (!record.racing) continue;
+      record.racing = false;
+      const registered = this.tools.get(this.calls[i]!.tool)!;
       queueMicrotask(() => settleLater(this, i, registered, record.args!, record.attempts, true, reason));
     }
   }
@@ -292,14 +300,18 @@ export class Runner {
     this.draining = true;
     try {
       let looked = 0;
-      const burstStart = performance.now();
+      // Date.now, not performance.now: the same reading serves as the first call's start.
+      const burstStart = Date.now();
+      this.drainClock = burstStart;
+      // Observers are the caller's code, called as calls get ready: then the reading may be old.
+      this.drainClockFresh = !this.listening;
       while (this.workHead < this.work.length) {
         if (++looked > DRAIN_BURST) return this.yieldThenDrain();
         const i = this.work[this.workHead++]!;
         this.ranSync = false;
         this.ready(i);
         // A synchronous tool that took long: signals (Ctrl-C) wait behind it, so let them in.
-        if ((this.ranSync || looked % CLOCK_EVERY === 0) && performance.now() - burstStart > SLOW_BURST_MS) {
+        if ((this.ranSync || looked % CLOCK_EVERY === 0) && Date.now() - burstStart > SLOW_BURST_MS) {
           this.blocked = true;
           if (this.workHead < this.work.length) return this.yieldThenDrain();
         }
@@ -310,6 +322,7 @@ export class Runner {
       }
     } finally {
       this.draining = false;
+      this.drainClockFresh = false;
     }
   }
 
@@ -356,6 +369,8 @@ export class Runner {
     }
     if (tool && this.reuseHook) {
       this.ranSync = true;
+      // The hook is the caller's code: it may take time.
+      this.drainClockFresh = false;
       let earlier;
       try {
         earlier = this.reuseHook({ call: call.id, tool, args });
@@ -365,6 +380,8 @@ export class Runner {
       if (earlier) return reuse(this, i, earlier);
     }
     if (tool?.needsApproval) {
+      // Asking calls the caller's code at once: the drain's reading is not the next call's start.
+      this.drainClockFresh = false;
       void approveCall(this, i, args);
       return;
     }
