@@ -93,7 +93,9 @@ export class Runner {
    * A reading of Date.now() taken as the current drain began, for the next call that starts in
    * it (then spent): the call's start is that moment, give or take resolving its arguments.
    */
-  drainClock = 0;
+  // NaN, not 0: the field holds a double from the start (a Date.now() reading is past the small
+  // integers), so storing one never changes the runner's object shape.
+  drainClock = Number.NaN;
   drainClockFresh = false;
   /** Set once the run's abort has come (nothing reads the signal's getter per call). */
   aborted = false;
