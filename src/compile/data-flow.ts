@@ -96,10 +96,15 @@ export class DataFlow {
    */
   readonly #nodeOf: (TrieNode | undefined)[] = [];
 
+  /** True when the initial state holds nothing at all. */
+  readonly #noState: boolean;
+
   constructor(
     private readonly options: DataFlowOptions,
     private readonly diagnostics: DiagnosticSink,
-  ) {}
+  ) {
+    this.#noState = isEmptyObject(options.state);
+  }
 
   get calls(): readonly CallSpec[] {
     return this.#calls;
@@ -152,7 +157,8 @@ export class DataFlow {
   }
 
   #stateEmptyAt(segments: readonly PathSegment[]): boolean {
-    return getAtPath(this.options.state, segments) === undefined;
+    // Most plans start from no state: then no lookup (each hashes a key string seen once).
+    return this.#noState || getAtPath(this.options.state, segments) === undefined;
   }
 
   /** Binds the forward references; afterwards every call's reads and dependencies are final. */
@@ -194,7 +200,7 @@ export class DataFlow {
     // The writers are also in #scratchWriters, which is in cache; `writers` may be a shared
     // array that is not.
     const found = this.#scratchWriters;
-    if (found.length === 0 && getAtPath(this.options.state, segments) === undefined) {
+    if (found.length === 0 && this.#stateEmptyAt(segments)) {
       this.#forward.push({ call: i, slot: reads.length, pointer: this.#calls[i]!.pointer + at });
       reads.push({ ref, at, path, kind: 'later', writers: [] });
       return;
@@ -512,6 +518,12 @@ function sharedDependency(node: TrieNode, path: string): Dependency {
   node.dataDependencyFrom = node.lastWriter;
   node.dataDependencyPath = path;
   return node.dataDependency;
+}
+
+/** No own enumerable key (asked once per compile). */
+function isEmptyObject(value: JsonObject): boolean {
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
 }
 
 function soleWriter(node: TrieNode): number[] {
