@@ -1,6 +1,7 @@
 /** A tool's (or the model's) answer made into what the run keeps: the alternative and a JSON copy. */
 import type { CompiledCall } from '../compile/types.js';
-import { copyJson, type JsonProblem } from '../language/json-value.js';
+import { copyJson, type JsonProblem, type JsonWalkOptions } from '../language/json-value.js';
+import type { Limits } from '../language/limits.js';
 import { describeValue } from '../language/describe-value.js';
 import { formatPath } from '../language/paths.js';
 import { BRANCH_KEY, isBranchValue } from './branch.js';
@@ -50,7 +51,12 @@ export function acceptAnswer(run: Runner, i: number, answer: unknown): Accepted 
     }
     choice = chosen;
   }
-  const copy = copyJson(written, { limits: run.limits, depth: output ? longestPath(output) : 0 });
+  const copy = copyJson(
+    written,
+    written !== null && typeof written === 'object'
+      ? { limits: run.limits, depth: output ? longestPath(output) : 0 }
+      : scalarOptions(run.limits),
+  );
   if ('problem' in copy) {
     throw run.failure(
       i,
@@ -66,6 +72,21 @@ export function acceptAnswer(run: Runner, i: number, answer: unknown): Accepted 
     );
   }
   return { value: copy.value, size: copy.size, choice };
+}
+
+let lastLimits: Limits | undefined;
+let lastScalarOptions: JsonWalkOptions | undefined;
+
+/**
+ * The copy options for a scalar answer (most answers): its depth does not matter, so one options
+ * object serves every call of a run (and of the runs with the same limits after it).
+ */
+function scalarOptions(limits: Limits): JsonWalkOptions {
+  if (limits !== lastLimits || lastScalarOptions === undefined) {
+    lastLimits = limits;
+    lastScalarOptions = { limits, depth: 0 };
+  }
+  return lastScalarOptions;
 }
 
 /** Which alternative a branch value names: its index, or its path as written or canonical. */
