@@ -4,27 +4,27 @@
  * The reference strings of a plan are mostly distinct and each is looked up again wherever a
  * call reads it. A Map of strings pays, per lookup, for the map's bucket, the stored key (a
  * string somewhere in a heap of hundreds of megabytes) and the value it points to: on a
- * 100k-call plan those scattered loads cost more than parsing. Here the table, the hashes and
- * the characters of short strings sit in a few flat typed arrays (a few megabytes for 100k
- * paths), so a lookup reads the string it is given and little else. Long strings, which are
- * rare, are kept in a Map instead, so the flat arrays never hold more than MAX_FLAT_LENGTH
- * characters per string.
+ * 100k-call plan those scattered loads cost more than parsing. Here each slot of the table
+ * holds what a lookup compares (hash, length, where the characters are) beside the number, and
+ * the characters of short strings sit in one flat array: a lookup reads the string it is given,
+ * one slot and the characters it matches. Long strings, which are rare, are kept in a Map
+ * instead, so the flat array never holds more than MAX_FLAT_LENGTH characters per string.
  */
 
 /** Strings longer than this go to the Map: copying them would double their memory. */
 const MAX_FLAT_LENGTH = 128;
 
+/** Int32 fields per slot: id + 1 (0 when empty), hash, length, first character in #chars. */
+const SLOT = 4;
+
 export class StringTable {
-  /** Open addressing: id + 1 per slot, 0 for empty. Never more than half full. */
-  #slots = new Int32Array(1024);
-  /**
-   * Per id, side by side so one lookup loads one cache line: hash, first character in #chars,
-   * length (-1 for a string kept in #long), and a spare slot for alignment.
-   */
-  #meta = new Int32Array(4 * 512);
+  /** Open addressing over SLOT-wide slots, never more than half full. */
+  #slots = new Int32Array(SLOT * 1024);
   #chars = new Uint16Array(4096);
   #used = 0;
   #long = new Map<string, number>();
+  /** Strings in the table (the slots), so it knows when to grow. */
+  #flat = 0;
   #size = 0;
 
   get size(): number {
@@ -37,35 +37,24 @@ export class StringTable {
     if (length > MAX_FLAT_LENGTH) return this.#long.get(text) ?? -1;
     const hash = hashOf(text);
     const slots = this.#slots;
-    const mask = slots.length - 1;
+    const mask = slots.length / SLOT - 1;
     for (let at = hash & mask; ; at = (at + 1) & mask) {
-      const entry = slots[at]!;
+      const base = SLOT * at;
+      const entry = slots[base]!;
       if (entry === 0) return -1;
-      const id = entry - 1;
-      const meta = this.#meta;
-      if (meta[4 * id] === hash && meta[4 * id + 2] === length && this.#sameChars(meta[4 * id + 1]!, text))
-        return id;
+      if (slots[base + 1] === hash && slots[base + 2] === length && this.#sameChars(slots[base + 3]!, text))
+        return entry - 1;
     }
   }
 
   /** Adds a string that {@link find} did not find; returns its number. */
   add(text: string): number {
     const id = this.#size++;
-    if (4 * id === this.#meta.length) {
-      const meta = new Int32Array(this.#meta.length * 2);
-      meta.set(this.#meta);
-      this.#meta = meta;
-    }
-    const meta = this.#meta;
     const length = text.length;
     if (length > MAX_FLAT_LENGTH) {
       this.#long.set(text, id);
-      meta[4 * id + 2] = -1;
       return id;
     }
-    const hash = hashOf(text);
-    meta[4 * id] = hash;
-    meta[4 * id + 2] = length;
     if (this.#used + length > this.#chars.length) {
       const chars = new Uint16Array(Math.max(this.#chars.length * 2, this.#used + length));
       chars.set(this.#chars);
@@ -74,10 +63,9 @@ export class StringTable {
     const chars = this.#chars;
     const start = this.#used;
     for (let k = 0; k < length; k++) chars[start + k] = text.charCodeAt(k);
-    meta[4 * id + 1] = start;
     this.#used += length;
-    if (2 * (id + 1) > this.#slots.length) this.#rehash();
-    else this.#place(id, hash);
+    if (2 * ++this.#flat > this.#slots.length / SLOT) this.#grow();
+    this.#place(this.#slots, id + 1, hashOf(text), length, start);
     return id;
   }
 
@@ -87,19 +75,24 @@ export class StringTable {
     return true;
   }
 
-  #place(id: number, hash: number): void {
-    const slots = this.#slots;
-    const mask = slots.length - 1;
+  #place(slots: Int32Array, entry: number, hash: number, length: number, start: number): void {
+    const mask = slots.length / SLOT - 1;
     let at = hash & mask;
-    while (slots[at] !== 0) at = (at + 1) & mask;
-    slots[at] = id + 1;
+    while (slots[SLOT * at] !== 0) at = (at + 1) & mask;
+    const base = SLOT * at;
+    slots[base] = entry;
+    slots[base + 1] = hash;
+    slots[base + 2] = length;
+    slots[base + 3] = start;
   }
 
-  #rehash(): void {
-    this.#slots = new Int32Array(this.#slots.length * 2);
-    for (let id = 0; id < this.#size; id++) {
-      if (this.#meta[4 * id + 2] !== -1) this.#place(id, this.#meta[4 * id]!);
+  #grow(): void {
+    const old = this.#slots;
+    const slots = new Int32Array(old.length * 2);
+    for (let base = 0; base < old.length; base += SLOT) {
+      if (old[base] !== 0) this.#place(slots, old[base]!, old[base + 1]!, old[base + 2]!, old[base + 3]!);
     }
+    this.#slots = slots;
   }
 }
 

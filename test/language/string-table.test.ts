@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { StringTable } from '../../src/language/string-table.js';
+
+describe('StringTable', () => {
+  it('numbers strings in the order first added and finds each again by its characters', () => {
+    const table = new StringTable();
+    const strings = Array.from({ length: 20_000 }, (_, i) => `†state.v${i}`);
+    strings.forEach((s, i) => {
+      expect(table.find(s)).toBe(-1);
+      expect(table.add(s)).toBe(i);
+    });
+    expect(table.size).toBe(20_000);
+    // Equal strings made anew (not the same objects) find the same numbers.
+    for (let i = 0; i < 20_000; i += 997) expect(table.find(['†state.v', i].join(''))).toBe(i);
+    expect(table.find('†state.v20000')).toBe(-1);
+    expect(table.find('†state.v')).toBe(-1);
+    expect(table.find('')).toBe(-1);
+  });
+
+  it('tells apart strings of one length and those that are prefixes of others', () => {
+    const table = new StringTable();
+    const a = table.add('†state.ab');
+    const b = table.add('†state.ba');
+    const c = table.add('†state.a');
+    expect([table.find('†state.ab'), table.find('†state.ba'), table.find('†state.a')]).toEqual([a, b, c]);
+    expect(table.find('†state.aa')).toBe(-1);
+  });
+
+  it('keeps long strings apart, numbered in the same sequence', () => {
+    const table = new StringTable();
+    const long = `†state.${'x'.repeat(500)}`;
+    expect(table.add('†state.a')).toBe(0);
+    expect(table.add(long)).toBe(1);
+    expect(table.add('†state.b')).toBe(2);
+    expect(table.find(`†state.${'x'.repeat(500)}`)).toBe(1);
+    expect(table.find(`†state.${'x'.repeat(499)}y`)).toBe(-1);
+    expect(table.find('†state.b')).toBe(2);
+  });
+});
