@@ -188,19 +188,21 @@ export class DataFlow {
     text: string,
     n: number,
   ): void {
-    const segments = path.segments;
+    // `path.segments` is read only where needed: for a numbered read whose node is known, the
+    // reference object itself (anywhere in the heap) is never loaded.
     const reads = this.#scratchReads;
     if (input) {
       const input = this.options.input;
-      if (input !== undefined && getAtPath(input, segments) === undefined) this.#unresolved(i, ref, path, at);
+      if (input !== undefined && getAtPath(input, path.segments) === undefined)
+        this.#unresolved(i, ref, path, at);
       reads.push({ ref, at, path, kind: 'input', writers: NO_WRITERS });
       return;
     }
-    const { writers, node } = this.#frontierOverlapping(ref, segments, i, n);
+    const { writers, node } = this.#frontierOverlapping(ref, path, i, n);
     // The writers are also in #scratchWriters, which is in cache; `writers` may be a shared
     // array that is not.
     const found = this.#scratchWriters;
-    if (found.length === 0 && this.#stateEmptyAt(segments)) {
+    if (found.length === 0 && this.#stateEmptyAt(path.segments)) {
       this.#forward.push({ call: i, slot: reads.length, pointer: this.#calls[i]!.pointer + at });
       reads.push({ ref, at, path, kind: 'later', writers: [] });
       return;
@@ -209,9 +211,9 @@ export class DataFlow {
       this.#depend(i, w, 'data', text, node?.lastWriter === w ? sharedDependency(node, text) : undefined);
     let readAt = node;
     if (!readAt) {
-      readAt = this.#frontier.ensure(segments);
+      readAt = this.#frontier.ensure(path.segments);
       if (n >= 0) this.#setNode(n, readAt);
-      else if (segments === ref.segments) ref.slot = readAt;
+      else if (path.segments === ref.segments) ref.slot = readAt;
     }
     readAt.readers = this.#readers.add(readAt.readers, i);
     reads.push({ ref, at, path, kind: found.length > 0 ? 'earlier' : 'initial', writers });
@@ -319,14 +321,18 @@ export class DataFlow {
    */
   #frontierOverlapping(
     ref: Reference,
-    segments: readonly PathSegment[],
+    path: Path,
     self: number,
     n: number,
   ): { writers: number[]; node: TrieNode | undefined } {
     const out = this.#scratchWriters;
     out.length = 0;
     let node =
-      n >= 0 ? this.#nodeOf[n] : segments === ref.segments ? (ref.slot as TrieNode | undefined) : undefined;
+      n >= 0
+        ? this.#nodeOf[n]
+        : path.segments === ref.segments
+          ? (ref.slot as TrieNode | undefined)
+          : undefined;
     if (node?.detached) node = undefined;
     if (node) {
       for (let up: TrieNode | null = node; up; up = up.parent) {
@@ -336,6 +342,7 @@ export class DataFlow {
       }
     } else {
       // The walk is written out (no visitor closure): this runs for every read of every call.
+      const segments = path.segments;
       node = this.#frontier.root;
       for (let k = 0; ; k++) {
         const w = node.lastWriter;
