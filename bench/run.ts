@@ -102,7 +102,9 @@ function checkOutputs(plan: CompiledPlan, output: (index: number) => unknown, en
 /**
  * One run, timed, after a full collection: each run starts from a collected heap, so no run pays
  * for the garbage of the engine before it. (That also leaves the collector's sweeping to finish
- * and cold caches for the run; the steady figures below measure without it.)
+ * and cold caches for the run, and a full collection can take optimised code away from an
+ * engine whose object shapes died with its last run; the steady figures below measure without
+ * it.)
  */
 async function timed<T>(work: () => Promise<T>, collect = true): Promise<{ ms: number; value: T }> {
   if (collect) globalThis.gc?.();
