@@ -158,7 +158,8 @@ export class DataFlow {
 
   #stateEmptyAt(segments: readonly PathSegment[]): boolean {
     // Most plans start from no state: then no lookup (each hashes a key string seen once).
-    return this.#noState || getAtPath(this.options.state, segments) === undefined;
+    // The empty path is the state object itself, which is there even when it is empty.
+    return (this.#noState && segments.length > 0) || getAtPath(this.options.state, segments) === undefined;
   }
 
   /** Binds the forward references; afterwards every call's reads and dependencies are final. */
