@@ -9,10 +9,21 @@
  * the characters of short strings sit in one flat array: a lookup reads the string it is given,
  * one slot and the characters it matches. Long strings, which are rare, are kept in a Map
  * instead, so the flat array never holds more than MAX_FLAT_LENGTH characters per string.
+ *
+ * The strings come from untrusted plans, and the hash is a fixed function: a plan made of
+ * strings that collide would turn every lookup into a walk along one long run of slots. No
+ * lookup looks at more than MAX_PROBES slots: a string that finds no free slot within them is
+ * kept in the Map (whose hashing the engine seeds per process) instead.
  */
 
 /** Strings longer than this go to the Map: copying them would double their memory. */
 const MAX_FLAT_LENGTH = 128;
+
+/**
+ * Most slots a lookup or an insertion looks at. At most half full, a run of 32 occupied slots
+ * is vanishingly rare for strings that do not collide on purpose.
+ */
+const MAX_PROBES = 32;
 
 /** Int32 fields per slot: id + 1 (0 when empty), hash, length, first character in #chars. */
 const SLOT = 4;
@@ -22,6 +33,7 @@ export class StringTable {
   #slots = new Int32Array(SLOT * 1024);
   #chars = new Uint16Array(4096);
   #used = 0;
+  /** Long strings, and those that found no free slot within MAX_PROBES. */
   #long = new Map<string, number>();
   /** Strings in the table (the slots), so it knows when to grow. */
   #flat = 0;
@@ -31,6 +43,11 @@ export class StringTable {
     return this.#size;
   }
 
+  /** @internal How many strings are in the Map: the long ones and those that found no free slot. */
+  get spilled(): number {
+    return this.#long.size;
+  }
+
   /** The string's number, or -1 when it was never added. */
   find(text: string): number {
     const length = text.length;
@@ -38,13 +55,15 @@ export class StringTable {
     const hash = hashOf(text);
     const slots = this.#slots;
     const mask = slots.length / SLOT - 1;
-    for (let at = hash & mask; ; at = (at + 1) & mask) {
+    for (let at = hash & mask, probes = 0; probes < MAX_PROBES; at = (at + 1) & mask, probes++) {
       const base = SLOT * at;
       const entry = slots[base]!;
-      if (entry === 0) return -1;
+      if (entry === 0) break;
       if (slots[base + 1] === hash && slots[base + 2] === length && this.#sameChars(slots[base + 3]!, text))
         return entry - 1;
     }
+    // Not in the slots; almost always the Map is empty and this costs nothing.
+    return this.#long.size === 0 ? -1 : (this.#long.get(text) ?? -1);
   }
 
   /** Adds a string that {@link find} did not find; returns its number. */
@@ -65,7 +84,10 @@ export class StringTable {
     for (let k = 0; k < length; k++) chars[start + k] = text.charCodeAt(k);
     this.#used += length;
     if (2 * ++this.#flat > this.#slots.length / SLOT) this.#grow();
-    this.#place(this.#slots, id + 1, hashOf(text), length, start);
+    if (!this.#place(this.#slots, id + 1, hashOf(text), length, start)) {
+      this.#flat -= 1;
+      this.#long.set(text, id);
+    }
     return id;
   }
 
@@ -75,29 +97,44 @@ export class StringTable {
     return true;
   }
 
-  #place(slots: Int32Array, entry: number, hash: number, length: number, start: number): void {
+  /** Puts the entry in a free slot within MAX_PROBES of its own; false when there is none. */
+  #place(slots: Int32Array, entry: number, hash: number, length: number, start: number): boolean {
     const mask = slots.length / SLOT - 1;
     let at = hash & mask;
-    while (slots[SLOT * at] !== 0) at = (at + 1) & mask;
+    for (let probes = 0; slots[SLOT * at] !== 0; at = (at + 1) & mask) {
+      if (++probes === MAX_PROBES) return false;
+    }
     const base = SLOT * at;
     slots[base] = entry;
     slots[base + 1] = hash;
     slots[base + 2] = length;
     slots[base + 3] = start;
+    return true;
   }
 
   #grow(): void {
     const old = this.#slots;
     const slots = new Int32Array(old.length * 2);
     for (let base = 0; base < old.length; base += SLOT) {
-      if (old[base] !== 0) this.#place(slots, old[base]!, old[base + 1]!, old[base + 2]!, old[base + 3]!);
+      const entry = old[base]!;
+      if (entry === 0) continue;
+      const length = old[base + 2]!;
+      const start = old[base + 3]!;
+      if (!this.#place(slots, entry, old[base + 1]!, length, start)) {
+        // Only strings that collide on purpose get here: rebuilt from the characters, once.
+        this.#flat -= 1;
+        this.#long.set(String.fromCharCode(...this.#chars.subarray(start, start + length)), entry - 1);
+      }
     }
     this.#slots = slots;
   }
 }
 
-/** FNV-1a over UTF-16 code units, mixed at the end so the low bits (the slot) vary. */
-function hashOf(text: string): number {
+/**
+ * FNV-1a over UTF-16 code units, mixed at the end so the low bits (the slot) vary. Exported for
+ * the tests, which make strings that collide.
+ */
+export function hashOf(text: string): number {
   let h = 0x811c9dc5 | 0;
   for (let k = 0; k < text.length; k++) h = Math.imul(h ^ text.charCodeAt(k), 0x01000193);
   h ^= h >>> 15;

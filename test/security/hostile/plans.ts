@@ -6,6 +6,7 @@
  */
 import { seededRandom } from '../../../bench/plans.js';
 import type { Limits } from '../../../src/index.js';
+import { hashOf } from '../../../src/language/string-table.js';
 
 export interface PlanCase {
   readonly name: string;
@@ -191,6 +192,17 @@ function referenceCases(): PlanCase[] {
       text: plan([
         call({ _outputPath: Array.from({ length: 10_000 }, (_, i) => `†state.a${i}`).join(' || ') }),
       ]),
+      expect: 'valid',
+    },
+    {
+      // Each written, then read by the next call: every lookup in the compiler's table of
+      // reference strings would walk the run of those before it, were its walks not bounded.
+      name: '1,000 reference strings that collide in the string table',
+      text: plan(
+        collidingReferences(1_000).map((path, i, all) =>
+          call({ _outputPath: path, ...(i > 0 && { v: all[i - 1] }) }),
+        ),
+      ),
       expect: 'valid',
     },
     {
@@ -443,4 +455,18 @@ export function hostilePlans(): PlanCase[] {
     ...grammarCases(10, 60),
     ...editCases(11, 80),
   ];
+}
+
+/**
+ * `count` references whose hashes in the compiler's string table agree on their low 12 bits: one
+ * slot in every table of up to 4096 slots, which holds them all.
+ */
+function collidingReferences(count: number): string[] {
+  const out: string[] = [];
+  const target = hashOf('†state.c') & 0xfff;
+  for (let i = 0; out.length < count; i++) {
+    const text = `†state.c${i}`;
+    if ((hashOf(text) & 0xfff) === target) out.push(text);
+  }
+  return out;
 }
