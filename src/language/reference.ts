@@ -186,10 +186,10 @@ function scanNames(text: string): ParsedString | undefined {
     const start = pos + 1;
     pos += 2;
     while (isIdentPart(text.charCodeAt(pos))) pos++;
-    const length = pos - start;
-    // Forbidden names are 9 or 11 long: those go to the scanner, which says why.
-    if (length === 9 || length === 11) return undefined;
-    segments[count++] = text.slice(start, pos);
+    const name = text.slice(start, pos);
+    // A forbidden name goes to the scanner, which says why.
+    if (FORBIDDEN_SEGMENTS.has(name)) return undefined;
+    segments[count++] = name;
   }
   const ref: Reference = { root, segments: segments.slice(0, count), text, start: 0, slot: undefined };
   return { kind: 'expression', expression: { op: null, refs: [ref] } };
