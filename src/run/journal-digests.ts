@@ -61,16 +61,22 @@ export interface RunIdentity {
  */
 export function runIdentity(options: RunIdentityOptions): RunIdentity {
   const mode = canonicalJson(options.mode);
-  const calls = canonicalJson(planIdentity(options.plan));
   const input = canonicalJson(options.input);
   const state = canonicalJson(options.state);
-  // The same bytes as journalKey([mode, identity, input, state]): file names stay as they were.
-  const key = createHash('sha256');
-  for (const piece of ['[', mode, ',', calls, ',', input, ',', state, ']']) key.update(piece);
+  // The same bytes as journalKey([mode, identity, input, state]) and sha256([mode, identity])
+  // with identity = canonicalJson(planIdentity(plan)): file names stay as they were.
+  const key = createHash('sha256').update(`[${mode},`);
+  const plan = createHash('sha256').update(`[${mode},`);
+  writePlanIdentity(options.plan, (text) => {
+    key.update(text);
+    plan.update(text);
+  });
+  plan.update(']');
+  for (const piece of [',', input, ',', state, ']']) key.update(piece);
   return {
     runKey: key.digest('hex'),
     digests: {
-      plan: sha256(`[${mode},${calls}]`),
+      plan: plan.digest('hex'),
       input: sha256(input),
       state: sha256(state),
       tools: sha256(canonicalJson(toolsIdentity(options.plan, options.tools))),
@@ -80,13 +86,31 @@ export function runIdentity(options: RunIdentityOptions): RunIdentity {
 
 /** What identifies a plan for its journal: every call as written, not the compiled objects. */
 export function planIdentity(plan: CompiledPlan): unknown[] {
-  return plan.calls.map((c) => [
-    c.id,
-    c.tool,
-    c.args,
-    c.outputPath?.text ?? null,
-    c.hasOutput ? (c.output ?? null) : null,
-  ]);
+  return plan.calls.map(callIdentity);
+}
+
+function callIdentity(c: CompiledPlan['calls'][number]): unknown[] {
+  return [c.id, c.tool, c.args, c.outputPath?.text ?? null, c.hasOutput ? (c.output ?? null) : null];
+}
+
+/** Calls made canonical together: a 100k-call plan's whole copy would outlive the young generation. */
+const CHUNK_CALLS = 1024;
+
+/**
+ * Writes canonicalJson(planIdentity(plan)) to `write` in pieces of CHUNK_CALLS calls: the text
+ * of an array is its elements' texts between brackets, so the pieces join to the same bytes,
+ * while each piece's copy dies young instead of being carried through the collector whole.
+ */
+function writePlanIdentity(plan: CompiledPlan, write: (text: string) => void): void {
+  const { calls } = plan;
+  write('[');
+  for (let start = 0; start < calls.length; start += CHUNK_CALLS) {
+    const chunk = calls.slice(start, start + CHUNK_CALLS).map(callIdentity);
+    const text = canonicalJson(chunk);
+    // Without the chunk's own brackets; a comma between chunks.
+    write(start === 0 ? text.slice(1, -1) : `,${text.slice(1, -1)}`);
+  }
+  write(']');
 }
 
 /** The parts whose digests differ, in JOURNAL_PARTS order. */

@@ -18,6 +18,10 @@ import { PlanError } from '../../src/errors.js';
 import { canonicalJson } from '../../src/run/journal-format.js';
 import { isJournalError, JournalError } from '../../src/run/journal-error.js';
 import { type CallEndEvent, Journal, type JournalDigests, journalKey } from '../../src/run/journal.js';
+import { planIdentity, runIdentity } from '../../src/run/journal-digests.js';
+import { compile } from '../../src/compile/index.js';
+import { createHash } from 'node:crypto';
+import { ToolRegistry } from '../../src/tools/index.js';
 import { run } from '../../src/run/index.js';
 import type { CallStatus, RunEvent } from '../../src/run/types.js';
 
@@ -749,6 +753,37 @@ describe('Journal lines are bounded', () => {
       limits: { maxKeys: 100 },
     });
     expect(many.message).toMatch(/line 1: the record's value at \/output has 200 members; the limit is 100/);
+  });
+});
+
+describe('runIdentity', () => {
+  it('gives the key and plan digest of the whole identity, though it makes the plan canonical in chunks', () => {
+    // Three chunks and a bit, with calls whose pieces take the general path (keys that start
+    // with a digit, a null-prototype object) between plain ones.
+    const calls: Record<string, unknown>[] = [];
+    for (let i = 0; i < 3100; i++) {
+      calls.push({
+        _tool: 'step',
+        _id: `c"${i}`,
+        z: i,
+        a: { y: [1, { q: 'é', p: null }], x: true, ...(i % 500 === 7 && { 10: 'ten', 2: 'two' }) },
+        ...(i % 3 === 0 && { _output: { b: -0, a: 1.5e300 } }),
+        _outputPath: i % 2 === 0 ? `†state.v${i}` : `†state.ok${i} || †state.err${i}`,
+      });
+    }
+    calls.push({ _tool: 'step', weird: Object.assign(Object.create(null), { b: 1, a: 2 }) as object });
+    const tools = new ToolRegistry([
+      { name: 'step', description: 'A step.', inputSchema: { type: 'object' }, latent: true },
+    ]);
+    const result = compile({ calls }, { tools });
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const plan = result.plan!;
+    const input = { q: 1, p: [2] };
+    const state = { s: { b: 1, a: 2 } };
+    const identity = runIdentity({ mode: 'eager', plan, input, state, tools });
+    const whole = canonicalJson(planIdentity(plan));
+    expect(identity.runKey).toBe(journalKey(['eager', planIdentity(plan), input, state]));
+    expect(identity.digests.plan).toBe(createHash('sha256').update(`["eager",${whole}]`).digest('hex'));
   });
 });
 
