@@ -64,19 +64,19 @@ const OPEN_BRACKET = 91;
 
 /**
  * Classifies a JSON string value: ordinary text, a `††` literal, a reference expression, or an
- * error. `cache` (see {@link createStringParser}) shares results between equal strings.
+ * error. A compile parses through {@link createStringParser}, which parses equal strings once.
  */
-export function parseString(value: string, cache?: Map<string, ParsedString>): ParsedString {
+export function parseString(value: string): ParsedString {
   if (!value.startsWith(DAGGER)) {
     const dagger = value.indexOf(DAGGER) < 0 ? -1 : value.search(/†[A-Za-z]/);
     return dagger >= 0 ? { kind: 'text', value, suspiciousDagger: dagger } : { kind: 'text', value };
   }
   if (value.startsWith(DAGGER + DAGGER)) return { kind: 'literal', value: value.slice(1) };
-  return scanCached(value, cache);
+  return scanner.scan(value);
 }
 
 /** Parses a string that must be a reference expression (an `_outputPath`). */
-export function parseExpression(value: string, cache?: Map<string, ParsedString>): Expression | ParseError {
+export function parseExpression(value: string): Expression | ParseError {
   if (!value.startsWith(DAGGER)) {
     return {
       kind: 'error',
@@ -85,7 +85,7 @@ export function parseExpression(value: string, cache?: Map<string, ParsedString>
       offset: 0,
     };
   }
-  const parsed = scanCached(value, cache);
+  const parsed = scanner.scan(value);
   return parsed.kind === 'expression' ? parsed.expression : (parsed as ParseError);
 }
 
@@ -111,16 +111,6 @@ function describe(text: string, at: number): string {
  */
 const scratchRefs: Reference[] = [];
 const scratchSegments: (PathSegment | Wildcard)[] = [];
-
-function scanCached(text: string, cache?: Map<string, ParsedString>): ParsedString {
-  if (!cache) return scanner.scan(text);
-  let parsed = cache.get(text);
-  if (parsed === undefined) {
-    parsed = scanner.scan(text);
-    cache.set(text, parsed);
-  }
-  return parsed;
-}
 
 /**
  * A parser that remembers what it parsed. Plans repeat their references (every read of a

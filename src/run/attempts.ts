@@ -7,7 +7,6 @@ import type { JsonObject } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { acceptAnswer, type Accepted } from './accept-answer.js';
 import { toCallError } from './call-error.js';
-import type { CallRecord } from './call-record.js';
 import { retriesOf, retryDelay, sleep } from './retry.js';
 import type { Runner } from './runner.js';
 import { describeSchemaErrors } from './schema-errors.js';
@@ -100,20 +99,13 @@ export function tryAttempt(
  * reported once, when no step is left running.
  */
 function goOn(run: Runner, i: number, step: () => boolean): void {
-  const record = run.records[i]!;
-  const open = record.status === null;
   let running: boolean;
   try {
     running = step();
   } catch (e) {
     return run.asyncFailed(i, e);
   }
-  if (!running) run.asyncEnded(endedHere(record, open));
-}
-
-/** The call's end time when it ended during this callback (it was open at its start), else NaN. */
-function endedHere(record: CallRecord, open: boolean): number {
-  return open && record.status !== null ? (record.endedAt ?? Number.NaN) : Number.NaN;
+  if (!running) run.asyncEnded();
 }
 
 export function attemptAnswered(
@@ -310,8 +302,6 @@ export function settleLater(
   failed: boolean,
   outcome: unknown,
 ): void {
-  const record = run.records[i]!;
-  const open = record.status === null;
   let running: boolean;
   try {
     running = failed
@@ -320,7 +310,7 @@ export function settleLater(
   } catch (e) {
     return run.asyncFailed(i, e);
   }
-  if (!running) run.asyncEnded(endedHere(record, open));
+  if (!running) run.asyncEnded();
 }
 
 /** Swallows the late rejection of an answer nobody waits for any more. */

@@ -295,20 +295,15 @@ export class Runner {
     }
   }
 
-  /**
-   * Looks at every call whose dependencies have all ended, one at a time, without recursion.
-   * `clock`: a Date.now() reading taken just before by the run's own code only (the ending of the
-   * call whose answer led here), or NaN to read the clock.
-   */
-  drain(clock = Number.NaN): void {
+  /** Looks at every call whose dependencies have all ended, one at a time, without recursion. */
+  drain(): void {
     // Most endings of a wide plan make nothing ready: no clock, no try.
     if (this.draining || this.yielding || this.workHead === this.work.length) return;
     this.draining = true;
     try {
       let looked = 0;
       // Date.now, not performance.now: the same reading serves as the first call's start.
-      // With observers, the caller's code ran since that reading (they heard of the ending).
-      const burstStart = !Number.isNaN(clock) && !this.listening ? clock : Date.now();
+      const burstStart = Date.now();
       this.drainClock = burstStart;
       // Observers are the caller's code, called as calls get ready: then the reading may be old.
       this.drainClockFresh = !this.listening;
@@ -421,11 +416,10 @@ export class Runner {
 
   /**
    * A call that ran asynchronously ended: what its ending made ready is looked at (so it queues
-   * behind those waiting already), then its slot is freed for whoever waits first. `endedAt`:
-   * the call's end time when it ended in this same callback (the drain needs no new reading).
+   * behind those waiting already), then its slot is freed for whoever waits first.
    */
-  asyncEnded(endedAt = Number.NaN): void {
-    this.drain(endedAt);
+  asyncEnded(): void {
+    this.drain();
     this.slots.release();
   }
 
