@@ -6,24 +6,12 @@ import { joinPointer } from '../language/pointer.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { checkLiteralArguments } from './check-arguments.js';
 import { nearest } from './nearest.js';
-import type { CallSpec } from './read-call.js';
+import { CallSpec } from './call-spec.js';
 import { checkStatePath } from './state-schema.js';
 
 /** A stand-in for a call that is not even an object, so indices stay aligned. */
 export function placeholder(index: number, pointer: string): CallSpec {
-  return {
-    index,
-    id: String(index),
-    tool: null,
-    pointer,
-    args: {},
-    refs: [],
-    literals: [],
-    outputPath: null,
-    hasOutput: false,
-    reads: [],
-    dependencies: [],
-  };
+  return new CallSpec(index, String(index), null, pointer, {}, [], [], null, false, undefined);
 }
 
 export function checkTool(

@@ -16,7 +16,7 @@ import { parsePlan, positionDiagnostics } from '../language/parse-plan.js';
 import { SourceText } from '../language/source.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
-import { Plan } from './compiled-plan.js';
+import { keepSuccessorLists, Plan } from './compiled-plan.js';
 import { PlanBuilder } from './plan-builder.js';
 import { checkStateSchemaPatterns } from './state-schema.js';
 import { checkToolMessages } from './tool-messages.js';
@@ -154,6 +154,7 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
     ...(tools && { tools }),
     diagnostics,
   });
+  keepSuccessorLists(plan, { offsets: ordering.offsets, targets: ordering.targets });
   return { ok: true, plan, diagnostics, document };
 }
 

@@ -41,3 +41,25 @@ export function isCompiledPlan(value: unknown): value is CompiledPlan {
     typeof (value as CompiledPlan).indexOf === 'function'
   );
 }
+
+/** A plan's edges by the call they leave: call i's dependents are `targets[offsets[i]..offsets[i+1]]`, ascending. */
+export interface SuccessorLists {
+  readonly offsets: Int32Array;
+  readonly targets: Int32Array;
+}
+
+const successorsOf = new WeakMap<CompiledPlan, SuccessorLists>();
+
+/**
+ * @internal The edges the compile's order computed, kept for the executor, which would
+ * otherwise make every call's dependency objects only to count and reverse them. Undefined for
+ * a plan not made by this copy of `compile` (the executor then reads `dependencies`).
+ */
+export function successorLists(plan: CompiledPlan): SuccessorLists | undefined {
+  return successorsOf.get(plan);
+}
+
+/** @internal Called by compile once per plan it makes. */
+export function keepSuccessorLists(plan: CompiledPlan, lists: SuccessorLists): void {
+  successorsOf.set(plan, lists);
+}

@@ -16,12 +16,13 @@ import { coveredPath, formatPath, getAtPath, type Path, type PathSegment } from 
 import type { Reference } from '../language/reference.js';
 import { EdgeList } from './edge-list.js';
 import { BranchGuards } from './exclusive-branches.js';
+import { EARLIER, FlowColumns, INITIAL, INPUT, LATER, SCHEMA } from './flow-columns.js';
 import { nearest } from './nearest.js';
 import { PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
 import type { CallSpec } from './read-call.js';
 import { NOT_SINGLE, ROOT_INPUT, type ReferenceFacts } from './reference-facts.js';
 import { checkStatePath } from './state-schema.js';
-import type { Dependency, ReadBinding } from './types.js';
+import type { DependencyKind } from './types.js';
 
 export interface DataFlowOptions {
   /** `†input` values; undefined means unknown, and input reads are then not checked. */
@@ -40,7 +41,8 @@ export interface OverlappingWrite {
 
 interface PendingRead {
   readonly call: number;
-  readonly slot: number;
+  /** The read's number in the columns. */
+  readonly read: number;
   readonly pointer: string;
 }
 
@@ -73,10 +75,9 @@ export class DataFlow {
   readonly overlappingWrites: OverlappingWrite[] = [];
   /** Every dependency added, as call indices: what the order is computed from. */
   readonly edges = new EdgeList();
-  // Per-call scratch: arrays grown by push reserve 17 slots, so each call's lists are built
-  // here and stored as exact-size copies (memory on 100k-call plans was mostly that slack).
-  readonly #scratchReads: ReadBinding[] = [];
-  readonly #scratchDependencies: Dependency[] = [];
+  /** Every read and the kind and path of every edge: what the calls' lists are made from. */
+  readonly columns = new FlowColumns(this.edges);
+  /** The writers a read found, reused from read to read. */
   readonly #scratchWriters: number[] = [];
   #adding = -1;
   /** Which calls run only on one alternative of a branching call. */
@@ -86,9 +87,9 @@ export class DataFlow {
    * (they never both run): the node's lastWriter and these share it, and a reader waits for all.
    */
   readonly #coWriters = new Map<TrieNode, number[]>();
-  /** What the writers of a node were ordered after there: an exclusive writer inherits it. */
-  readonly #base = new Map<TrieNode, Dependency[]>();
-  #collected: Dependency[] | null = null;
+  /** The calls the writers of a node were ordered after there: an exclusive writer inherits them. */
+  readonly #base = new Map<TrieNode, number[]>();
+  #collected: number[] | null = null;
   /**
    * Per reference-string number (see ReferenceFacts), the frontier node of its path when the
    * string is one reference without `[*]`: a read finds its node without touching the parsed
@@ -118,10 +119,10 @@ export class DataFlow {
   add(call: CallSpec, facts?: ReferenceFacts): void {
     const i = this.#calls.length;
     this.#calls.push(call);
+    call.bindTo(this.columns);
+    this.columns.open(i);
     this.#marked.push(NO_WRITER);
     this.#adding = i;
-    this.#scratchReads.length = 0;
-    this.#scratchDependencies.length = 0;
     const refs = call.refs;
     for (let k = 0; k < refs.length; k++) {
       const argument = refs[k]!;
@@ -135,14 +136,13 @@ export class DataFlow {
           this.#bindRead(i, ref, argument.at, coveredPath(ref), ref.root === 'input', ref.text, -1);
       }
     }
-    this.#branches.add(i, call, this.#scratchReads, this.#calls, (path) => this.#stateEmptyAt(path.segments));
+    this.#branches.add(i, call, this.#calls, (path) => this.#stateEmptyAt(path.segments));
     const output = call.outputPath;
     if (output) {
       const n = output.refs.length === 1 && facts ? facts.outputNumber : -1;
       for (const ref of output.refs) this.#bindWrite(i, ref, n);
     }
-    call.reads = this.#scratchReads.length === 0 ? [] : this.#scratchReads.slice();
-    call.dependencies = this.#scratchDependencies.length === 0 ? [] : this.#scratchDependencies.slice();
+    this.columns.close(i);
     this.#adding = -1;
   }
 
@@ -162,18 +162,24 @@ export class DataFlow {
     return (this.#noState && segments.length > 0) || getAtPath(this.options.state, segments) === undefined;
   }
 
+  /** True while call i has a forward reference, which only `finish` binds. */
+  waitsForLater(i: number): boolean {
+    return this.columns.hasLaterRead(i);
+  }
+
   /** Binds the forward references; afterwards every call's reads and dependencies are final. */
   finish(): void {
     for (const pending of this.#forward) this.#bindForward(pending);
   }
 
-  #depend(i: number, from: number, kind: Dependency['kind'], path: string, shared?: Dependency): void {
+  #depend(i: number, from: number, kind: DependencyKind, path: string): void {
     if (from === i || this.#marked[from] === i) return;
     this.#marked[from] = i;
-    const dependency = shared ?? { from, kind, path };
-    (i === this.#adding ? this.#scratchDependencies : this.#calls[i]!.dependencies).push(dependency);
     this.edges.add(from, i);
-    this.#collected?.push(dependency);
+    const late = i !== this.#adding;
+    this.columns.addEdge(i, kind, path, late);
+    if (late) this.#calls[i]!.forget();
+    this.#collected?.push(from);
   }
 
   /**
@@ -191,25 +197,21 @@ export class DataFlow {
   ): void {
     // `path.segments` is read only where needed: for a numbered read whose node is known, the
     // reference object itself (anywhere in the heap) is never loaded.
-    const reads = this.#scratchReads;
     if (input) {
       const input = this.options.input;
       if (input !== undefined && getAtPath(input, path.segments) === undefined)
         this.#unresolved(i, ref, path, at);
-      reads.push({ ref, at, path, kind: 'input', writers: NO_WRITERS });
+      this.columns.addRead(ref, at, path, INPUT, NO_WRITERS);
       return;
     }
-    const { writers, node } = this.#frontierOverlapping(ref, path, i, n);
-    // The writers are also in #scratchWriters, which is in cache; `writers` may be a shared
-    // array that is not.
+    const node = this.#frontierOverlapping(ref, path, i, n);
     const found = this.#scratchWriters;
     if (found.length === 0 && this.#stateEmptyAt(path.segments)) {
-      this.#forward.push({ call: i, slot: reads.length, pointer: this.#calls[i]!.pointer + at });
-      reads.push({ ref, at, path, kind: 'later', writers: [] });
+      const read = this.columns.addRead(ref, at, path, LATER, NO_WRITERS);
+      this.#forward.push({ call: i, read, pointer: this.#calls[i]!.pointer + at });
       return;
     }
-    for (const w of found)
-      this.#depend(i, w, 'data', text, node?.lastWriter === w ? sharedDependency(node, text) : undefined);
+    for (const w of found) this.#depend(i, w, 'data', text);
     let readAt = node;
     if (!readAt) {
       readAt = this.#frontier.ensure(path.segments);
@@ -217,7 +219,7 @@ export class DataFlow {
       else if (path.segments === ref.segments) ref.slot = readAt;
     }
     readAt.readers = this.#readers.add(readAt.readers, i);
-    reads.push({ ref, at, path, kind: found.length > 0 ? 'earlier' : 'initial', writers });
+    this.columns.addRead(ref, at, path, found.length > 0 ? EARLIER : INITIAL, found);
   }
 
   /** `n` is the number of the `_outputPath` string when it is this one reference (else -1). */
@@ -252,7 +254,7 @@ export class DataFlow {
       this.#all = undefined;
       return;
     }
-    const collected: Dependency[] = [];
+    const collected: number[] = [];
     if (keepBase) this.#collected = collected;
     const collect = (node: TrieNode) => {
       const w = node.lastWriter;
@@ -260,7 +262,7 @@ export class DataFlow {
         this.#branches.unclean(i);
         if (node === target && exclusive) {
           const base = this.#base.get(node);
-          if (base) for (const d of base) this.#depend(i, d.from, 'order', ref.text);
+          if (base) for (const from of base) this.#depend(i, from, 'order', ref.text);
         } else {
           for (const v of this.#writersAt(node)) {
             if (v === i) continue;
@@ -316,16 +318,12 @@ export class DataFlow {
   }
 
   /**
-   * Last writers at, above and below the read path, other than call `self`, and the path's node
-   * when it exists. A reference remembers its node in its slot, so repeated reads of one path
-   * skip the hash lookups; a node dropped by a write above it is looked up afresh.
+   * Finds the last writers at, above and below the read path, other than call `self`, and
+   * leaves them in #scratchWriters; returns the path's node when it exists. A reference
+   * remembers its node in its slot, so repeated reads of one path skip the hash lookups; a node
+   * dropped by a write above it is looked up afresh.
    */
-  #frontierOverlapping(
-    ref: Reference,
-    path: Path,
-    self: number,
-    n: number,
-  ): { writers: number[]; node: TrieNode | undefined } {
+  #frontierOverlapping(ref: Reference, path: Path, self: number, n: number): TrieNode | undefined {
     const out = this.#scratchWriters;
     out.length = 0;
     let node =
@@ -364,11 +362,7 @@ export class DataFlow {
         if (d.lastWriter !== NO_WRITER && d.lastWriter !== self) out.push(d.lastWriter);
       });
     }
-    let writers: number[];
-    if (out.length === 0) writers = NO_WRITERS;
-    else if (out.length === 1 && node && node.lastWriter === out[0]) writers = soleWriter(node);
-    else writers = out.slice();
-    return { writers, node };
+    return node;
   }
 
   #setNode(n: number, node: TrieNode): void {
@@ -399,10 +393,10 @@ export class DataFlow {
 
   #bindForward(pending: PendingRead): void {
     const i = pending.call;
-    const reads = this.#calls[i]!.reads;
-    const read = reads[pending.slot]!;
-    const { ref, path } = read;
-    const writers = read.writers as number[];
+    const columns = this.columns;
+    const ref = columns.refOf(pending.read);
+    const path = columns.pathOf(pending.read);
+    const writers: number[] = [];
     let selfWrites = false;
     const take = (node: TrieNode) => {
       const list = node.writers;
@@ -425,6 +419,8 @@ export class DataFlow {
     const node = all.walk(path.segments, take);
     if (node) PathTrie.forEachDescendant(node, take);
     if (writers.length > 0) {
+      columns.setWriters(pending.read, writers);
+      this.#calls[i]!.forget();
       for (const w of writers) this.#depend(i, w, 'data', ref.text);
       return;
     }
@@ -446,10 +442,11 @@ export class DataFlow {
     }
     const schema = this.options.stateSchema;
     if (schema && checkStatePath(schema, path.segments).declared) {
-      reads[pending.slot] = { ...read, kind: 'schema' };
+      columns.setKind(pending.read, SCHEMA);
+      this.#calls[i]!.forget();
       return;
     }
-    this.#unresolved(i, ref, path, read.at);
+    this.#unresolved(i, ref, path, columns.atOf(pending.read));
   }
 
   #unresolved(i: number, ref: Reference, path: Path, at: string): void {
@@ -514,29 +511,8 @@ export class DataFlow {
   }
 }
 
-// Dependencies and writer lists are immutable, and every read of a path through the same
-// reference text gets identical ones, so they are made once per node and shared: a fan-out
-// of 100k readers holds one of each, not 100k. They live on the node, which the read has
-// loaded already.
-function sharedDependency(node: TrieNode, path: string): Dependency {
-  // Checked against copies kept on the node, so a hit does not load the shared object itself.
-  if (node.dataDependencyFrom === node.lastWriter && node.dataDependencyPath === path)
-    return node.dataDependency!;
-  node.dataDependency = { from: node.lastWriter, kind: 'data', path };
-  node.dataDependencyFrom = node.lastWriter;
-  node.dataDependencyPath = path;
-  return node.dataDependency;
-}
-
 /** No own enumerable key (asked once per compile). */
 function isEmptyObject(value: JsonObject): boolean {
   for (const key in value) if (Object.hasOwn(value, key)) return false;
   return true;
-}
-
-function soleWriter(node: TrieNode): number[] {
-  if (node.soleWriterOf === node.lastWriter) return node.soleWriter!;
-  node.soleWriter = [node.lastWriter];
-  node.soleWriterOf = node.lastWriter;
-  return node.soleWriter;
 }

@@ -26,6 +26,11 @@ export class EdgeList {
     this.#to[this.#size++] = to;
   }
 
+  /** The call edge `e` (in the order added) comes from. */
+  fromOf(e: number): number {
+    return this.#from[e]!;
+  }
+
   /**
    * Each call's dependencies in compressed form: call i's are `from[offsets[i]..offsets[i+1]]`,
    * in the order they were added (the order of its `dependencies` list).

@@ -66,16 +66,10 @@ export class BranchGuards {
   #anyBranch = false;
 
   /**
-   * Guards of call `i` from its reads bound so far. `empty(path)` is true when the initial
+   * Guards of call `i` from its reads (all bound but forward references). `empty(path)` is true when the initial
    * state holds nothing at that path.
    */
-  add(
-    i: number,
-    call: CallSpec,
-    reads: readonly ReadBinding[],
-    calls: readonly CallSpec[],
-    empty: (path: Path) => boolean,
-  ): void {
+  add(i: number, call: CallSpec, calls: readonly CallSpec[], empty: (path: Path) => boolean): void {
     const output = call.outputPath;
     if (!this.#anyBranch) {
       // No call so far branches: nothing can guard this one (the common plan pays nothing).
@@ -85,6 +79,8 @@ export class BranchGuards {
       if (output?.op === '||' && output.paths.length > 1) this.#anyBranch = true;
       return;
     }
+    // Made from the data flow's columns only here, on plans that branch.
+    const reads = call.reads;
     let guards: Guards = null;
     let never = false;
     const add = (branch: number, alternative: number) => {

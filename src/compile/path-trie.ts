@@ -4,7 +4,6 @@
  * depth plus what lies under it, never a comparison with every other path.
  */
 import type { PathSegment } from '../language/paths.js';
-import type { Dependency } from './types.js';
 
 export class TrieNode {
   children: Map<string, TrieNode> | null = null;
@@ -17,15 +16,6 @@ export class TrieNode {
   readers = -1;
   /** Every call that writes exactly this path, in array order (only in the full index). */
   writers: number[] | null = null;
-  /** The data dependency on `lastWriter`, shared by its readers (see data-flow.ts). */
-  dataDependency: Dependency | null = null;
-  /** `dataDependency.from` and `.path`, kept here so checking it does not load it. */
-  dataDependencyFrom = -1;
-  dataDependencyPath = '';
-  /** `[lastWriter]`, shared by the reads bound to it alone. */
-  soleWriter: number[] | null = null;
-  /** The call in `soleWriter`, or -1. */
-  soleWriterOf = -1;
 
   child(segment: PathSegment): TrieNode | undefined {
     return this.children?.get(typeof segment === 'string' ? segment : String(segment));

@@ -16,7 +16,7 @@ import { type BareReference, reportMissingDaggers } from './missing-daggers.js';
 import { type Ordering, orderCalls } from './order.js';
 import { type CallSpec, readCall } from './read-call.js';
 import { ReferenceFacts } from './reference-facts.js';
-import { checkCallTypes, readsSettled, type TypeFlowOptions } from './type-flow.js';
+import { checkCallTypes, type TypeFlowOptions } from './type-flow.js';
 
 export interface PlanBuilderOptions {
   /** Tools to check names and literal arguments against; none means those checks are skipped. */
@@ -94,7 +94,8 @@ export class PlanBuilder {
     this.#flow.add(spec, this.#facts);
     // Checked as soon as its reads are settled, so a streamed call's diagnostics come before it runs.
     if (this.#types) {
-      if (readsSettled(spec)) checkCallTypes(spec, this.#flow.calls, this.#types, this.pending);
+      if (!this.#flow.waitsForLater(spec.index))
+        checkCallTypes(spec, this.#flow.calls, this.#types, this.pending);
       else this.#untyped.push(spec.index);
     }
     return spec;

@@ -8,33 +8,14 @@ import type { Limits } from '../language/limits.js';
 import { DAGGER, type ParsedString, type Reference, type StringParser } from '../language/reference.js';
 import { type BareReference, mayBeBareReference } from './missing-daggers.js';
 import type { ReferenceFacts } from './reference-facts.js';
-import type { ArgumentReference, Dependency, OutputPath, ReadBinding } from './types.js';
+import { CallSpec } from './call-spec.js';
+import type { ArgumentReference, OutputPath } from './types.js';
+
+export { CallSpec };
 
 const DAGGER_CODE = DAGGER.charCodeAt(0);
 
 const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id']);
-
-/**
- * A call after its own checks. The data flow fills in `reads` and `dependencies`, and the
- * same object then serves as the compiled call: no copy per call on large plans.
- */
-export interface CallSpec {
-  readonly index: number;
-  readonly id: string;
-  /** The tool name, or null when `_tool` is missing or not a string. */
-  readonly tool: string | null;
-  readonly pointer: string;
-  readonly args: JsonObject;
-  readonly refs: ArgumentReference[];
-  readonly literals: string[];
-  readonly outputPath: OutputPath | null;
-  readonly hasOutput: boolean;
-  readonly output?: unknown;
-  /** Filled in by the data flow. */
-  reads: ReadBinding[];
-  /** Filled in by the data flow. */
-  dependencies: Dependency[];
-}
 
 export interface ReadCallOptions {
   readonly index: number;
@@ -154,8 +135,7 @@ export function readCall(
   const outputPath =
     raw._outputPath === undefined ? null : readOutputPath(raw._outputPath, pointer, id, options, diagnostics);
 
-  // One literal with every field, so all calls share one object shape.
-  return {
+  return new CallSpec(
     index,
     id,
     tool,
@@ -165,14 +145,9 @@ export function readCall(
     literals,
     outputPath,
     hasOutput,
-    output: hasOutput ? raw._output : undefined,
-    reads: NO_READS,
-    dependencies: NO_DEPENDENCIES,
-  };
+    hasOutput ? raw._output : undefined,
+  );
 }
-
-const NO_READS: ReadBinding[] = [];
-const NO_DEPENDENCIES: Dependency[] = [];
 
 /** Finds every reference, literal and suspicious string in the arguments, iteratively. */
 function scanArguments(

@@ -64,15 +64,6 @@ interface Arrival {
 }
 
 /**
- * True when every read of the call is bound for good: none waits for a forward reference (a
- * writer later in the plan), which only the end of the plan settles.
- */
-export function readsSettled(call: CallSpec): boolean {
-  for (const read of call.reads) if (read.kind === 'later') return false;
-  return true;
-}
-
-/**
  * Checks one call's reference arguments, once its reads are settled. The writers it reads
  * from (`calls`) are complete by then: a call is read whole before anything binds to it.
  */

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
+import { successorLists } from '../compile/compiled-plan.js';
 import { RunCancelledError, ToolExecutionError, type ToolErrorCode } from '../errors.js';
 import { PlanBuilder } from '../compile/plan-builder.js';
 import { jsonSize } from '../language/json-value.js';
@@ -534,7 +535,11 @@ const dependencyCountsCache = new WeakMap<CompiledPlan, number[]>();
 function dependencyCounts(plan: CompiledPlan): number[] {
   let counts = dependencyCountsCache.get(plan);
   if (!counts) {
-    counts = plan.calls.map((call) => call.dependencies.length);
+    const lists = successorLists(plan);
+    if (lists) {
+      counts = new Array<number>(plan.calls.length).fill(0);
+      for (const to of lists.targets) counts[to]!++;
+    } else counts = plan.calls.map((call) => call.dependencies.length);
     dependencyCountsCache.set(plan, counts);
   }
   return counts;

@@ -5,6 +5,7 @@
  * object per call. A whole plan's lists are made once per compiled plan and shared by its runs
  * (nothing appends to them).
  */
+import { successorLists, type SuccessorLists } from '../compile/compiled-plan.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 
 const NONE = -1;
@@ -83,9 +84,18 @@ const ofPlan = new WeakMap<CompiledPlan, Successors>();
 export function planSuccessors(plan: CompiledPlan): Successors {
   let successors = ofPlan.get(plan);
   if (!successors) {
-    successors = fromCalls(plan.calls);
+    const lists = successorLists(plan);
+    successors = lists ? fromLists(plan.calls.length, lists) : fromCalls(plan.calls);
     ofPlan.set(plan, successors);
   }
+  return successors;
+}
+
+/** From the compile's own lists: the same edges, in the same order, as from the calls' lists. */
+function fromLists(calls: number, { offsets, targets }: SuccessorLists): Successors {
+  const successors = new Successors({ calls, edges: targets.length });
+  for (let from = 0; from < calls; from++)
+    for (let k = offsets[from]!; k < offsets[from + 1]!; k++) successors.add(from, targets[k]!);
   return successors;
 }
 

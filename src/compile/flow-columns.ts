@@ -1,0 +1,184 @@
+/**
+ * Every read and dependency of a plan, held in columns (one entry per read, one per edge)
+ * rather than as objects per call. A 100k-call plan has 300k reads and edges; as objects, with
+ * their lists, they were a third of what a compile allocated and kept, and the collector
+ * copied each one twice. The executor needs none of them (it takes its edges from the
+ * order), so each call's `reads` and `dependencies` are made from these when first asked for.
+ */
+import type { Path } from '../language/paths.js';
+import type { Reference } from '../language/reference.js';
+import type { EdgeList } from './edge-list.js';
+import type { BindingKind, Dependency, DependencyKind, ReadBinding } from './types.js';
+
+/** Binding kinds by their code in the kind column. */
+const KINDS: readonly BindingKind[] = ['earlier', 'initial', 'later', 'schema', 'input'];
+export const EARLIER = 0;
+export const INITIAL = 1;
+export const LATER = 2;
+export const SCHEMA = 3;
+export const INPUT = 4;
+
+/** In the writer column: no writer. A value >= 0 is the one writer. */
+const NO_WRITER = -1;
+/** In the writer column: several writers, listed in `#writerLists`. */
+const LISTED = -2;
+
+const DATA = 0;
+const ORDER = 1;
+
+const NO_READS: readonly ReadBinding[] = Object.freeze([]);
+const NO_DEPENDENCIES: readonly Dependency[] = Object.freeze([]);
+
+export class FlowColumns {
+  // Per read, in the order bound: a call's reads are contiguous, in its refs' order.
+  readonly #ref: Reference[] = [];
+  readonly #at: string[] = [];
+  /** The path the read covers, when it is not the reference itself (a read with `[*]`). */
+  readonly #path: (Path | undefined)[] = [];
+  readonly #kind: number[] = [];
+  readonly #writer: number[] = [];
+  readonly #writerLists = new Map<number, readonly number[]>();
+  /** Per call, its first read. */
+  readonly #firstRead: number[] = [];
+
+  // Per edge (the EdgeList's from and to): its kind and the path that made it.
+  readonly #edgeKind: number[] = [];
+  readonly #edgePath: string[] = [];
+  /** Per call, the edges added while it was bound: `[firstEdge, endEdge)`; end -1 while binding. */
+  readonly #firstEdge: number[] = [];
+  readonly #endEdge: number[] = [];
+  /** Edges into a call added after it was bound (forward references), by call. */
+  readonly #laterEdges = new Map<number, number[]>();
+
+  constructor(private readonly edges: EdgeList) {}
+
+  /** Call `i` starts binding: its reads and edges follow. */
+  open(i: number): void {
+    this.#firstRead.push(this.#ref.length);
+    this.#firstEdge.push(this.edges.size);
+    this.#endEdge.push(-1);
+    // Calls are bound in index order, so the columns line up with the calls.
+    if (this.#firstRead.length !== i + 1) throw new Error(`FlowColumns: call ${i} opened out of order`);
+  }
+
+  /** Call `i` is bound: edges added for it from now on come from forward references. */
+  close(i: number): void {
+    this.#endEdge[i] = this.edges.size;
+  }
+
+  /** Adds a read of the call being bound; returns its number. `writers` is copied. */
+  addRead(ref: Reference, at: string, path: Path, kind: number, writers: readonly number[]): number {
+    const r = this.#ref.length;
+    this.#ref.push(ref);
+    this.#at.push(at);
+    this.#path.push(path === ref ? undefined : path);
+    this.#kind.push(kind);
+    this.#writer.push(NO_WRITER);
+    if (writers.length > 0) this.setWriters(r, writers);
+    return r;
+  }
+
+  setWriters(r: number, writers: readonly number[]): void {
+    if (writers.length === 1) {
+      this.#writer[r] = writers[0]!;
+      this.#writerLists.delete(r);
+    } else if (writers.length === 0) {
+      this.#writer[r] = NO_WRITER;
+      this.#writerLists.delete(r);
+    } else {
+      this.#writer[r] = LISTED;
+      this.#writerLists.set(r, writers.slice());
+    }
+  }
+
+  setKind(r: number, kind: number): void {
+    this.#kind[r] = kind;
+  }
+
+  /** The read's reference, the string it is in (pointer inside the arguments), and its path. */
+  refOf(r: number): Reference {
+    return this.#ref[r]!;
+  }
+  atOf(r: number): string {
+    return this.#at[r]!;
+  }
+  pathOf(r: number): Path {
+    return this.#path[r] ?? (this.#ref[r] as Path);
+  }
+
+  /** Adds the edge the EdgeList just took (its last one). */
+  addEdge(to: number, kind: DependencyKind, path: string, late: boolean): void {
+    const e = this.edges.size - 1;
+    this.#edgeKind.push(kind === 'data' ? DATA : ORDER);
+    this.#edgePath.push(path);
+    if (!late) return;
+    const list = this.#laterEdges.get(to);
+    if (list) list.push(e);
+    else this.#laterEdges.set(to, [e]);
+  }
+
+  /** True when call i has a forward reference still without a writer. */
+  waitsForLater(i: number): boolean {
+    const end = this.#readEnd(i);
+    for (let r = this.#firstRead[i]!; r < end; r++) {
+      if (this.#kind[r] === LATER && this.#writer[r] === NO_WRITER) return true;
+    }
+    return false;
+  }
+
+  /** True when call i has a forward reference (bound or not). */
+  hasLaterRead(i: number): boolean {
+    const end = this.#readEnd(i);
+    for (let r = this.#firstRead[i]!; r < end; r++) if (this.#kind[r] === LATER) return true;
+    return false;
+  }
+
+  /** Call i's reads as objects: a new list each time. */
+  readsOf(i: number): readonly ReadBinding[] {
+    const first = this.#firstRead[i]!;
+    const end = this.#readEnd(i);
+    if (first === end) return NO_READS;
+    const reads: ReadBinding[] = new Array(end - first);
+    for (let r = first; r < end; r++) {
+      reads[r - first] = {
+        ref: this.#ref[r]!,
+        at: this.#at[r]!,
+        path: this.pathOf(r),
+        kind: KINDS[this.#kind[r]!]!,
+        writers: this.#writersOf(r),
+      };
+    }
+    return reads;
+  }
+
+  /** Call i's dependencies as objects, in the order they were added: a new list each time. */
+  dependenciesOf(i: number): readonly Dependency[] {
+    const first = this.#firstEdge[i]!;
+    const end = this.#endEdge[i] === -1 ? this.edges.size : this.#endEdge[i]!;
+    const later = this.#laterEdges.get(i);
+    if (first === end && !later) return NO_DEPENDENCIES;
+    const dependencies: Dependency[] = [];
+    for (let e = first; e < end; e++) dependencies.push(this.#dependency(e));
+    if (later) for (const e of later) dependencies.push(this.#dependency(e));
+    return dependencies;
+  }
+
+  #dependency(e: number): Dependency {
+    return {
+      from: this.edges.fromOf(e),
+      kind: this.#edgeKind[e] === DATA ? 'data' : 'order',
+      path: this.#edgePath[e]!,
+    };
+  }
+
+  #readEnd(i: number): number {
+    return i + 1 < this.#firstRead.length ? this.#firstRead[i + 1]! : this.#ref.length;
+  }
+
+  #writersOf(r: number): readonly number[] {
+    const w = this.#writer[r]!;
+    if (w >= 0) return [w];
+    if (w === LISTED) return this.#writerLists.get(r)!.slice();
+    return [];
+  }
+}
