@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CompiledPlan, compile } from '../../src/index.js';
+import { successorLists } from '../../src/compile/compiled-plan.js';
 import { buildPlan, INITIAL_STATE, planChoices } from './plans.js';
 
 function checkPlan(plan: CompiledPlan): void {
@@ -27,6 +28,18 @@ function checkPlan(plan: CompiledPlan): void {
     expect(plan.levels[call.index]).toBe(expected);
     maxLevel = Math.max(maxLevel, expected);
   }
+  // The executor's successor lists (kept from the order) hold the same edges as the calls'
+  // dependency lists, which are made from the data flow's columns.
+  const lists = successorLists(plan)!;
+  const fromLists: [number, number][] = [];
+  for (let from = 0; from < n; from++)
+    for (let k = lists.offsets[from]!; k < lists.offsets[from + 1]!; k++)
+      fromLists.push([from, lists.targets[k]!]);
+  const fromCalls = plan.calls.flatMap((call) =>
+    call.dependencies.map((d) => [d.from, call.index] as [number, number]),
+  );
+  const byEdge = (a: [number, number], b: [number, number]) => a[0] - b[0] || a[1] - b[1];
+  expect(fromLists).toEqual(fromCalls.sort(byEdge));
   // The critical path is a chain of dependencies no longer than the deepest level: as long,
   // unless a call on the deepest chain needs two alternatives of one branch and never runs
   // (it is left out, and the chain goes on through it).
