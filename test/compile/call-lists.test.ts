@@ -10,7 +10,7 @@ import { PlanBuilder } from '../../src/compile/plan-builder.js';
 import { compile } from '../../src/index.js';
 
 function builder(): PlanBuilder {
-  const limits = resolveLimits();
+  const limits = resolveLimits(undefined);
   return new PlanBuilder({
     tools: undefined,
     input: undefined,
