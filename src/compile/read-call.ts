@@ -15,6 +15,8 @@ export { CallSpec };
 
 const DAGGER_CODE = DAGGER.charCodeAt(0);
 
+type ParseError = Extract<ParsedString, { kind: 'error' }>;
+
 const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id']);
 
 export interface ReadCallOptions {
@@ -311,12 +313,13 @@ function readOutputPath(
     );
     return null;
   }
-  const parsed = parser.parseExpression(raw);
+  // Numbered once: the calls that read this path later find it parsed and checked.
+  const n = parser.numberOf(raw);
+  const scanned = parser.parsed(n);
+  const parsed = scanned.kind === 'expression' ? scanned.expression : (scanned as ParseError);
   if (!('kind' in parsed)) {
     if (!checkPathLimits(parsed.refs, pointer, id, limits, diagnostics)) return null;
-    // The calls that read this path later find it checked.
     if (facts) {
-      const n = parser.numberOf(raw);
       facts.fits(n, parsed);
       facts.outputNumber = n;
     }
