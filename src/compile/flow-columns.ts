@@ -8,6 +8,7 @@
 import type { Path } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
 import type { EdgeList } from './edge-list.js';
+import { IntColumn } from './int-column.js';
 import type { BindingKind, Dependency, DependencyKind, ReadBinding } from './types.js';
 
 /** Binding kinds by their code in the kind column. */
@@ -33,20 +34,20 @@ export class FlowColumns {
   // Per read, in the order bound: a call's reads are contiguous, in its refs' order.
   readonly #ref: Reference[] = [];
   readonly #at: string[] = [];
-  /** The path the read covers, when it is not the reference itself (a read with `[*]`). */
-  readonly #path: (Path | undefined)[] = [];
-  readonly #kind: number[] = [];
-  readonly #writer: number[] = [];
+  /** The path a read covers, for the reads where it is not the reference itself (`[*]`). */
+  readonly #coveredPaths = new Map<number, Path>();
+  readonly #kind = new IntColumn();
+  readonly #writer = new IntColumn();
   readonly #writerLists = new Map<number, readonly number[]>();
   /** Per call, its first read. */
-  readonly #firstRead: number[] = [];
+  readonly #firstRead = new IntColumn();
 
   // Per edge (the EdgeList's from and to): its kind and the path that made it.
-  readonly #edgeKind: number[] = [];
+  readonly #edgeKind = new IntColumn();
   readonly #edgePath: string[] = [];
   /** Per call, the edges added while it was bound: `[firstEdge, endEdge)`; end -1 while binding. */
-  readonly #firstEdge: number[] = [];
-  readonly #endEdge: number[] = [];
+  readonly #firstEdge = new IntColumn();
+  readonly #endEdge = new IntColumn();
   /** Edges into a call added after it was bound (forward references), by call. */
   readonly #laterEdges = new Map<number, number[]>();
 
@@ -58,12 +59,12 @@ export class FlowColumns {
     this.#firstEdge.push(this.edges.size);
     this.#endEdge.push(-1);
     // Calls are bound in index order, so the columns line up with the calls.
-    if (this.#firstRead.length !== i + 1) throw new Error(`FlowColumns: call ${i} opened out of order`);
+    if (this.#firstRead.size !== i + 1) throw new Error(`FlowColumns: call ${i} opened out of order`);
   }
 
   /** Call `i` is bound: edges added for it from now on come from forward references. */
   close(i: number): void {
-    this.#endEdge[i] = this.edges.size;
+    this.#endEdge.set(i, this.edges.size);
   }
 
   /** Adds a read of the call being bound; returns its number. `writers` is copied. */
@@ -71,7 +72,7 @@ export class FlowColumns {
     const r = this.#ref.length;
     this.#ref.push(ref);
     this.#at.push(at);
-    this.#path.push(path === ref ? undefined : path);
+    if (path !== ref) this.#coveredPaths.set(r, path);
     this.#kind.push(kind);
     this.#writer.push(NO_WRITER);
     if (writers.length > 0) this.setWriters(r, writers);
@@ -80,19 +81,19 @@ export class FlowColumns {
 
   setWriters(r: number, writers: readonly number[]): void {
     if (writers.length === 1) {
-      this.#writer[r] = writers[0]!;
+      this.#writer.set(r, writers[0]!);
       this.#writerLists.delete(r);
     } else if (writers.length === 0) {
-      this.#writer[r] = NO_WRITER;
+      this.#writer.set(r, NO_WRITER);
       this.#writerLists.delete(r);
     } else {
-      this.#writer[r] = LISTED;
+      this.#writer.set(r, LISTED);
       this.#writerLists.set(r, writers.slice());
     }
   }
 
   setKind(r: number, kind: number): void {
-    this.#kind[r] = kind;
+    this.#kind.set(r, kind);
   }
 
   /** The read's reference, the string it is in (pointer inside the arguments), and its path. */
@@ -103,7 +104,7 @@ export class FlowColumns {
     return this.#at[r]!;
   }
   pathOf(r: number): Path {
-    return this.#path[r] ?? (this.#ref[r] as Path);
+    return this.#coveredPaths.get(r) ?? (this.#ref[r] as Path);
   }
 
   /** Adds the edge the EdgeList just took (its last one). */
@@ -120,8 +121,8 @@ export class FlowColumns {
   /** True when call i has a forward reference still without a writer. */
   waitsForLater(i: number): boolean {
     const end = this.#readEnd(i);
-    for (let r = this.#firstRead[i]!; r < end; r++) {
-      if (this.#kind[r] === LATER && this.#writer[r] === NO_WRITER) return true;
+    for (let r = this.#firstRead.at(i); r < end; r++) {
+      if (this.#kind.at(r) === LATER && this.#writer.at(r) === NO_WRITER) return true;
     }
     return false;
   }
@@ -129,13 +130,13 @@ export class FlowColumns {
   /** True when call i has a forward reference (bound or not). */
   hasLaterRead(i: number): boolean {
     const end = this.#readEnd(i);
-    for (let r = this.#firstRead[i]!; r < end; r++) if (this.#kind[r] === LATER) return true;
+    for (let r = this.#firstRead.at(i); r < end; r++) if (this.#kind.at(r) === LATER) return true;
     return false;
   }
 
   /** Call i's reads as objects: a new list each time. */
   readsOf(i: number): readonly ReadBinding[] {
-    const first = this.#firstRead[i]!;
+    const first = this.#firstRead.at(i);
     const end = this.#readEnd(i);
     if (first === end) return NO_READS;
     const reads: ReadBinding[] = new Array(end - first);
@@ -144,7 +145,7 @@ export class FlowColumns {
         ref: this.#ref[r]!,
         at: this.#at[r]!,
         path: this.pathOf(r),
-        kind: KINDS[this.#kind[r]!]!,
+        kind: KINDS[this.#kind.at(r)]!,
         writers: this.#writersOf(r),
       };
     }
@@ -153,8 +154,8 @@ export class FlowColumns {
 
   /** Call i's dependencies as objects, in the order they were added: a new list each time. */
   dependenciesOf(i: number): readonly Dependency[] {
-    const first = this.#firstEdge[i]!;
-    const end = this.#endEdge[i] === -1 ? this.edges.size : this.#endEdge[i]!;
+    const first = this.#firstEdge.at(i);
+    const end = this.#endEdge.at(i) === -1 ? this.edges.size : this.#endEdge.at(i);
     const later = this.#laterEdges.get(i);
     if (first === end && !later) return NO_DEPENDENCIES;
     const dependencies: Dependency[] = [];
@@ -166,17 +167,17 @@ export class FlowColumns {
   #dependency(e: number): Dependency {
     return {
       from: this.edges.fromOf(e),
-      kind: this.#edgeKind[e] === DATA ? 'data' : 'order',
+      kind: this.#edgeKind.at(e) === DATA ? 'data' : 'order',
       path: this.#edgePath[e]!,
     };
   }
 
   #readEnd(i: number): number {
-    return i + 1 < this.#firstRead.length ? this.#firstRead[i + 1]! : this.#ref.length;
+    return i + 1 < this.#firstRead.size ? this.#firstRead.at(i + 1) : this.#ref.length;
   }
 
   #writersOf(r: number): readonly number[] {
-    const w = this.#writer[r]!;
+    const w = this.#writer.at(r);
     if (w >= 0) return [w];
     if (w === LISTED) return this.#writerLists.get(r)!.slice();
     return [];
