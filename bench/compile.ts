@@ -3,7 +3,9 @@
  *
  * Each case runs in its own child process so that peak memory (max RSS) belongs to that case
  * alone. The baseline, run side by side in the same process on the same text, is JSON.parse:
- * the least any compiler of this format must do. Compile runs as `compile` does by default,
+ * the least any compiler of this format must do. A second one, the floor (object-floor.ts),
+ * makes the objects a compiled plan holds and its order with no checks at all: the least a
+ * compiler with this output must do. Compile runs as `compile` does by default,
  * type-flow checks included; one more row compiles the 100k random plan with
  * `checkTypes: false`, so the type pass's own cost shows beside it.
  *
@@ -19,6 +21,7 @@ import { benchTools, generatePlan, SHAPES, type Shape } from './plans.js';
 import { median } from './stats.js';
 import { ms, printTable } from './table.js';
 import { runChildCase } from './child-case.js';
+import { buildObjectsOnly } from './object-floor.js';
 
 interface CaseResult {
   shape: Shape;
@@ -28,6 +31,8 @@ interface CaseResult {
   edges: number;
   bytes: number;
   jsonParseMs: number;
+  /** The objects-only floor (bench/object-floor.ts), JSON.parse included. */
+  floorMs: number;
   /** The first compile in a fresh process: what `plan validate` pays. */
   coldMs: number;
   /** Median of the later compiles, once the JIT has warmed up. */
@@ -58,12 +63,22 @@ function runCase(shape: Shape, n: number, checkTypes: boolean): CaseResult {
   };
   const first = compileOnce();
   const maxRssMb = process.resourceUsage().maxRSS / 1024;
+  const floor = buildObjectsOnly(text);
+  if (floor.edges !== first.edges) {
+    throw new Error(
+      `the floor found ${floor.edges} edges, compile ${first.edges}: they built different graphs`,
+    );
+  }
   const parseTimes: number[] = [];
+  const floorTimes: number[] = [];
   const compileTimes: number[] = [];
   for (let r = 0; r < REPEATS; r++) {
-    const t = performance.now();
+    let t = performance.now();
     JSON.parse(text);
     parseTimes.push(performance.now() - t);
+    t = performance.now();
+    buildObjectsOnly(text);
+    floorTimes.push(performance.now() - t);
     compileTimes.push(compileOnce().ms);
   }
   return {
@@ -73,6 +88,7 @@ function runCase(shape: Shape, n: number, checkTypes: boolean): CaseResult {
     edges: first.edges,
     bytes: text.length,
     jsonParseMs: median(parseTimes),
+    floorMs: median(floorTimes),
     coldMs: first.ms,
     compileMs: median(compileTimes),
     maxRssMb,
@@ -112,9 +128,12 @@ function main(): void {
       r.edges.toLocaleString('en-US'),
       `${(r.bytes / 1e6).toFixed(1)} MB`,
       ms(r.jsonParseMs),
+      ms(r.floorMs),
+      `${(r.floorMs / r.jsonParseMs).toFixed(1)}x`,
       ms(r.coldMs),
       ms(r.compileMs),
       `${ratio.toFixed(1)}x`,
+      `${(r.compileMs / r.floorMs).toFixed(1)}x`,
       growth === undefined ? '' : `${growth.toFixed(1)}x`,
       `${((r.compileMs * 1000) / r.calls).toFixed(2)}`,
       r.maxRssMb.toFixed(0),
@@ -135,9 +154,12 @@ function main(): void {
       'edges',
       'text',
       'JSON.parse ms',
+      'floor ms',
+      'floor vs JSON.parse',
       'cold ms',
       'warm ms',
       'warm vs JSON.parse',
+      'warm vs floor',
       'growth /10x',
       'us/call',
       'peak RSS MB',
