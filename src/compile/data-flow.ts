@@ -18,7 +18,7 @@ import { EdgeList } from './edge-list.js';
 import { BranchGuards } from './exclusive-branches.js';
 import { EARLIER, FlowColumns, INITIAL, INPUT, LATER, SCHEMA } from './flow-columns.js';
 import { nearest } from './nearest.js';
-import { PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
+import { childOf, PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
 import type { CallSpec } from './read-call.js';
 import { NOT_SINGLE, ROOT_INPUT, type ReferenceFacts } from './reference-facts.js';
 import { checkStatePath } from './state-schema.js';
@@ -348,7 +348,7 @@ export class DataFlow {
         if (this.#coWriters.size > 0) this.#pushCoWriters(node, self, out);
         if (w !== NO_WRITER && w !== self) out.push(w);
         if (k === segments.length) break;
-        node = node.child(segments[k]!);
+        node = childOf(node, segments[k]!);
         if (!node) break;
       }
       if (node) {

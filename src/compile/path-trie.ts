@@ -5,25 +5,35 @@
  */
 import type { PathSegment } from '../language/paths.js';
 
-export class TrieNode {
-  children: Map<string, TrieNode> | null = null;
+export interface TrieNode {
+  readonly parent: TrieNode | null;
+  children: Map<string, TrieNode> | null;
   /** Set when a write above dropped this node from the trie. */
-  detached = false;
-  constructor(readonly parent: TrieNode | null = null) {}
+  detached: boolean;
   /** Last call that wrote exactly this path (and is not superseded), or -1. */
-  lastWriter = -1;
+  lastWriter: number;
   /** Calls that read this path since it was last written: head of a list in a {@link ReaderLists}, or -1. */
-  readers = -1;
+  readers: number;
   /** Every call that writes exactly this path, in array order (only in the full index). */
-  writers: number[] | null = null;
+  writers: number[] | null;
+}
 
-  child(segment: PathSegment): TrieNode | undefined {
-    return this.children?.get(typeof segment === 'string' ? segment : String(segment));
-  }
+/**
+ * A new node. A literal, not a class: V8 learns that a literal's objects live long and then
+ * makes them where long-lived objects go, so the collector does not copy 100k nodes twice
+ * (measured in one process, alternating: a 100k chain compiles about 10% faster).
+ */
+export function trieNode(parent: TrieNode | null): TrieNode {
+  return { parent, children: null, detached: false, lastWriter: -1, readers: -1, writers: null };
+}
+
+/** The node's child at `segment`, if there is one. */
+export function childOf(node: TrieNode, segment: PathSegment): TrieNode | undefined {
+  return node.children?.get(typeof segment === 'string' ? segment : String(segment));
 }
 
 export class PathTrie {
-  readonly root = new TrieNode();
+  readonly root = trieNode(null);
 
   /**
    * The node at `segments`, created with its ancestors when missing. `visit` sees the chain
@@ -37,7 +47,7 @@ export class PathTrie {
       node.children ??= new Map();
       let next = node.children.get(key);
       if (!next) {
-        next = new TrieNode(node);
+        next = trieNode(node);
         node.children.set(key, next);
       }
       node = next;
@@ -54,7 +64,7 @@ export class PathTrie {
     let node: TrieNode | undefined = this.root;
     visit(node);
     for (const segment of segments) {
-      node = node.child(segment);
+      node = childOf(node, segment);
       if (!node) return undefined;
       visit(node);
     }
