@@ -2,6 +2,7 @@
 import { countedIfFull, error, type DiagnosticSink, warning } from '../language/diagnostics.js';
 import { describeJson, isJsonObject, type JsonObject, type ExecutionMode } from '../language/document.js';
 import { type Path, WILDCARD } from '../language/paths.js';
+import { exactCopy } from '../language/exact-copy.js';
 import { joinPointer } from '../language/pointer.js';
 import { checkJson } from '../language/json-value.js';
 import type { Limits } from '../language/limits.js';
@@ -262,8 +263,8 @@ function scanArguments(
     }
   }
   return {
-    refs: refs.slice(0, refCount),
-    literals: literalCount === 0 ? NO_LITERALS : literals.slice(0, literalCount),
+    refs: exactCopy(refs, refCount),
+    literals: literalCount === 0 ? NO_LITERALS : exactCopy(literals, literalCount),
   };
 }
 

@@ -12,6 +12,7 @@
  */
 import type { DiagnosticCode } from './diagnostics.js';
 import { FORBIDDEN_SEGMENTS, type PathSegment, type Root, WILDCARD, type Wildcard } from './paths.js';
+import { exactCopy } from './exact-copy.js';
 import { StringTable } from './string-table.js';
 
 export const DAGGER = '†';
@@ -181,7 +182,7 @@ function scanNames(text: string): ParsedString | undefined {
     if (FORBIDDEN_SEGMENTS.has(name)) return undefined;
     segments[count++] = name;
   }
-  const ref: Reference = { root, segments: segments.slice(0, count), text, start: 0, slot: undefined };
+  const ref: Reference = { root, segments: exactCopy(segments, count), text, start: 0, slot: undefined };
   return { kind: 'expression', expression: { op: null, refs: [ref] } };
 }
 
@@ -202,7 +203,7 @@ class ExpressionScanner {
       if ('kind' in ref) return ref;
       refs[count++] = ref;
       if (this.pos >= this.text.length) {
-        return { kind: 'expression', expression: { op, refs: refs.slice(0, count) } };
+        return { kind: 'expression', expression: { op, refs: exactCopy(refs, count) } };
       }
       const spaceStart = this.pos;
       this.skipSpaces();
@@ -334,7 +335,7 @@ class ExpressionScanner {
     }
     return {
       root: root as Root,
-      segments: segments.slice(0, count),
+      segments: exactCopy(segments, count),
       text: this.text.slice(start, this.pos),
       start,
       slot: undefined,
