@@ -5,7 +5,6 @@
 import { DiagnosticList } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
-import { joinPointer } from '../language/pointer.js';
 import { createStringParser } from '../language/reference.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { checkOutputAgainstSchema, checkTool, placeholder } from './call-checks.js';
@@ -73,7 +72,8 @@ export class PlanBuilder {
   add(raw: unknown): CallSpec {
     const { tools, mode, stateSchema, limits, callsPointer } = this.options;
     const index = this.#flow.calls.length;
-    const pointer = joinPointer(callsPointer, index);
+    // An index needs no escaping: one concatenation, not joinPointer's array of tokens.
+    const pointer = `${callsPointer}/${index}`;
     const spec =
       readCall(
         raw,
