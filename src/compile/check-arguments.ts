@@ -15,7 +15,7 @@ import { joinPointer, splitPointer } from '../language/pointer.js';
 import type { SchemaValidate } from '../tools/schema-validator.js';
 import { cloneJson } from '../language/json-value.js';
 import { nearest } from './nearest.js';
-import type { CallSpec } from './read-call.js';
+import type { CallSpec } from './call-spec.js';
 
 /** Keywords whose verdict on an object or array can change with the value of a reference inside it. */
 const VALUE_DEPENDENT = new Set([

@@ -19,7 +19,7 @@ import { BranchGuards } from './exclusive-branches.js';
 import { EARLIER, FlowColumns, INITIAL, INPUT, LATER, SCHEMA } from './flow-columns.js';
 import { nearest } from './nearest.js';
 import { childOf, PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
-import type { CallSpec } from './read-call.js';
+import type { CallSpec } from './call-spec.js';
 import { NOT_SINGLE, ROOT_INPUT, type ReferenceFacts } from './reference-facts.js';
 import { checkStatePath } from './state-schema.js';
 import type { DependencyKind } from './types.js';
@@ -162,7 +162,7 @@ export class DataFlow {
     return (this.#noState && segments.length > 0) || getAtPath(this.options.state, segments) === undefined;
   }
 
-  /** True while call i has a forward reference, which only `finish` binds. */
+  /** True when call i reads a path only a later call writes (bound by `finish`, not before). */
   waitsForLater(i: number): boolean {
     return this.columns.hasLaterRead(i);
   }

@@ -5,7 +5,7 @@
  */
 import { error, type DiagnosticSink } from '../language/diagnostics.js';
 import { joinPointer } from '../language/pointer.js';
-import type { CallSpec } from './read-call.js';
+import type { CallSpec } from './call-spec.js';
 
 export class DuplicateIds {
   readonly #firstExplicit = new Map<string, number>();

@@ -6,7 +6,7 @@
  * the value a `||` reader joins on) are no conflict.
  */
 import { type Path, pathsOverlap } from '../language/paths.js';
-import type { CallSpec } from './read-call.js';
+import type { CallSpec } from './call-spec.js';
 import type { ReadBinding } from './types.js';
 
 type Guards = Map<number, number> | null;

@@ -1,8 +1,8 @@
 /**
  * Every read and dependency of a plan, held in columns (one entry per read, one per edge)
  * rather than as objects per call. A 100k-call plan has 300k reads and edges; as objects, with
- * their lists, they were a third of what a compile allocated and kept, and the collector
- * copied each one twice. The executor needs none of them (it takes its edges from the
+ * their lists, they were about a sixth of what a compile kept, and the collector copied each
+ * one twice. The executor needs none of them (it takes its edges from the
  * order), so each call's `reads` and `dependencies` are made from these when first asked for.
  */
 import type { Path } from '../language/paths.js';
@@ -116,15 +116,6 @@ export class FlowColumns {
     const list = this.#laterEdges.get(to);
     if (list) list.push(e);
     else this.#laterEdges.set(to, [e]);
-  }
-
-  /** True when call i has a forward reference still without a writer. */
-  waitsForLater(i: number): boolean {
-    const end = this.#readEnd(i);
-    for (let r = this.#firstRead.at(i); r < end; r++) {
-      if (this.#kind.at(r) === LATER && this.#writer.at(r) === NO_WRITER) return true;
-    }
-    return false;
   }
 
   /** True when call i has a forward reference (bound or not). */

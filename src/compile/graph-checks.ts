@@ -4,7 +4,7 @@ import { joinPointer } from '../language/pointer.js';
 import { findCycles } from './cycles.js';
 import type { OverlappingWrite } from './data-flow.js';
 import { ExclusiveBranches } from './exclusive-branches.js';
-import type { CallSpec } from './read-call.js';
+import type { CallSpec } from './call-spec.js';
 
 export function reportCycles(
   calls: readonly CallSpec[],

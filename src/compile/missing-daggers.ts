@@ -18,7 +18,7 @@ import type { JsonObject } from '../language/document.js';
 import { coveredPath, formatPath, getAtPath, type PathSegment } from '../language/paths.js';
 import { DAGGER, type StringParser } from '../language/reference.js';
 import { PathTrie, type TrieNode } from './path-trie.js';
-import type { CallSpec } from './read-call.js';
+import type { CallSpec } from './call-spec.js';
 import { checkStatePath } from './state-schema.js';
 
 /** A string argument that may be a reference without its dagger, noted while arguments are scanned. */

@@ -13,7 +13,8 @@ import { DuplicateIds } from './duplicate-ids.js';
 import { reportCycles, reportMultipleWriters } from './graph-checks.js';
 import { type BareReference, reportMissingDaggers } from './missing-daggers.js';
 import { type Ordering, orderCalls } from './order.js';
-import { type CallSpec, readCall } from './read-call.js';
+import type { CallSpec } from './call-spec.js';
+import { readCall } from './read-call.js';
 import { ReferenceFacts } from './reference-facts.js';
 import { checkCallTypes, type TypeFlowOptions } from './type-flow.js';
 

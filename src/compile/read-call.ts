@@ -12,8 +12,6 @@ import type { ReferenceFacts } from './reference-facts.js';
 import { CallSpec } from './call-spec.js';
 import type { ArgumentReference, OutputPath } from './types.js';
 
-export { CallSpec };
-
 const DAGGER_CODE = DAGGER.charCodeAt(0);
 
 type ParseError = Extract<ParsedString, { kind: 'error' }>;

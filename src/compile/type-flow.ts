@@ -28,7 +28,7 @@ import type { Reference } from '../language/reference.js';
 import { resolveReference } from '../language/resolve.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { JsonSchema } from '../tools/tool.js';
-import type { CallSpec } from './read-call.js';
+import type { CallSpec } from './call-spec.js';
 import { schemaCompat } from './schema-compat.js';
 import type { ArgumentReference, ReadBinding } from './types.js';
 
