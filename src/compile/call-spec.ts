@@ -4,11 +4,13 @@
  * someone asks for them: the executor never does, a report or a dry run does.
  */
 import type { JsonObject } from '../language/document.js';
+import type { Reference } from '../language/reference.js';
 import type { FlowColumns } from './flow-columns.js';
 import type { ArgumentReference, CompiledCall, Dependency, OutputPath, ReadBinding } from './types.js';
 
 const NO_READS: readonly ReadBinding[] = Object.freeze([]);
 const NO_DEPENDENCIES: readonly Dependency[] = Object.freeze([]);
+const NO_WRITERS: readonly number[] = Object.freeze([]);
 
 export class CallSpec implements Omit<CompiledCall, 'tool'> {
   #flow: FlowColumns | null = null;
@@ -46,6 +48,18 @@ export class CallSpec implements Omit<CompiledCall, 'tool'> {
     if (this.#dependencies === undefined)
       this.#dependencies = this.#flow ? this.#flow.dependenciesOf(this.index) : NO_DEPENDENCIES;
     return this.#dependencies;
+  }
+
+  /**
+   * @internal The writers this call's read of `ref` was bound to (what `reads` says of it),
+   * without making the call's reads as objects; empty when it does not read `ref`.
+   */
+  writersOf(ref: Reference): readonly number[] {
+    if (this.#reads !== undefined || !this.#flow) {
+      for (const read of this.reads) if (read.ref === ref) return read.writers;
+      return NO_WRITERS;
+    }
+    return this.#flow.writersOfRef(this.index, ref);
   }
 
   /** @internal The data flow that binds the call keeps its reads and dependencies here. */

@@ -63,3 +63,43 @@ export function successorLists(plan: CompiledPlan): SuccessorLists | undefined {
 export function keepSuccessorLists(plan: CompiledPlan, lists: SuccessorLists): void {
   successorsOf.set(plan, lists);
 }
+
+/** Each call's dependencies as call indices: call i's are `from[offsets[i]..offsets[i+1]]`. */
+export interface DependencyIndices {
+  readonly offsets: Int32Array;
+  readonly from: Int32Array;
+}
+
+const dependencyIndicesOf = new WeakMap<CompiledPlan, DependencyIndices>();
+
+/**
+ * @internal The calls each call waits for, as indices, for code that needs no more of a
+ * dependency than where it comes from (the dry run's critical path and levels): from the
+ * order's lists when compile kept them, so no call's dependency objects are made; else from
+ * `dependencies`. Within a call, the order of its entries is unspecified. Made once per plan.
+ */
+export function dependencyIndices(plan: CompiledPlan): DependencyIndices {
+  let indices = dependencyIndicesOf.get(plan);
+  if (indices) return indices;
+  const n = plan.calls.length;
+  const lists = successorLists(plan);
+  const offsets = new Int32Array(n + 1);
+  if (lists) {
+    for (const to of lists.targets) offsets[to + 1]!++;
+    for (let i = 0; i < n; i++) offsets[i + 1]! += offsets[i]!;
+    const from = new Int32Array(lists.targets.length);
+    const fill = offsets.slice(0, n);
+    for (let v = 0; v < n; v++) {
+      for (let k = lists.offsets[v]!; k < lists.offsets[v + 1]!; k++) from[fill[lists.targets[k]!]!++] = v;
+    }
+    indices = { offsets, from };
+  } else {
+    for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i]! + plan.calls[i]!.dependencies.length;
+    const from = new Int32Array(offsets[n]!);
+    let k = 0;
+    for (const call of plan.calls) for (const d of call.dependencies) from[k++] = d.from;
+    indices = { offsets, from };
+  }
+  dependencyIndicesOf.set(plan, indices);
+  return indices;
+}

@@ -5,6 +5,7 @@
  * `estimatedMs`, 1 for a tool without one, so a plan without estimates gets the longest chain
  * by count. One pass over the topological order: no recursion (100k-call chains).
  */
+import { dependencyIndices } from '../compile/compiled-plan.js';
 import type { CompiledPlan } from '../compile/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
@@ -35,14 +36,17 @@ export function criticalPath(
   const finish = new Float64Array(n);
   const previous = new Int32Array(n).fill(-1);
   let last = -1;
+  const { offsets, from } = dependencyIndices(plan);
   for (const i of plan.order) {
     let start = 0;
-    for (const d of plan.calls[i]!.dependencies) {
-      // Ties keep the earlier call in the array, so the path is stable.
-      const f = finish[d.from]!;
-      if (previous[i]! < 0 || f > start || (f === start && d.from < previous[i]!)) {
+    for (let k = offsets[i]!; k < offsets[i + 1]!; k++) {
+      // Ties keep the earlier call in the array, so the path is stable (whatever the order of
+      // the dependencies).
+      const d = from[k]!;
+      const f = finish[d]!;
+      if (previous[i]! < 0 || f > start || (f === start && d < previous[i]!)) {
         start = f;
-        previous[i] = d.from;
+        previous[i] = d;
       }
     }
     // A skipped call takes no time, but ends only when what it waits for has ended (as in a
@@ -76,9 +80,10 @@ export function widestLevel(plan: CompiledPlan, ran: Uint8Array): WidestLevel {
   // call adds none but passes its own wait on, as in a run. Only calls that run have one (-1).
   const after = new Int32Array(n);
   const levels = new Int32Array(n).fill(-1);
+  const { offsets, from } = dependencyIndices(plan);
   for (const i of plan.order) {
     let level = 0;
-    for (const d of plan.calls[i]!.dependencies) level = Math.max(level, after[d.from]!);
+    for (let k = offsets[i]!; k < offsets[i + 1]!; k++) level = Math.max(level, after[from[k]!]!);
     if (ran[i]) {
       levels[i] = level;
       after[i] = level + 1;

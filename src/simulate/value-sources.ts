@@ -6,12 +6,15 @@
  * overlapping path it was ordered after. Iterative, and it stops behind a writer that surely
  * wrote, so a path written by a long chain of calls costs one step per read.
  */
+import { CallSpec } from '../compile/call-spec.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import { type Path, pathsOverlap } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
 
 /** The writers compile bound a reference to (empty for input, initial state and schema reads). */
 export function writersOf(call: CompiledCall, ref: Reference): readonly number[] {
+  // A call of this package's compile answers from its columns, without making its reads.
+  if (call instanceof CallSpec) return call.writersOf(ref);
   for (const read of call.reads) if (read.ref === ref) return read.writers;
   return [];
 }

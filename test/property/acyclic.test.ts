@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CompiledPlan, compile } from '../../src/index.js';
-import { successorLists } from '../../src/compile/compiled-plan.js';
+import { dependencyIndices, successorLists } from '../../src/compile/compiled-plan.js';
+import { writersOf } from '../../src/simulate/value-sources.js';
 import { buildPlan, INITIAL_STATE, planChoices } from './plans.js';
 
 function checkPlan(plan: CompiledPlan): void {
@@ -40,6 +41,13 @@ function checkPlan(plan: CompiledPlan): void {
   );
   const byEdge = (a: [number, number], b: [number, number]) => a[0] - b[0] || a[1] - b[1];
   expect(fromLists).toEqual(fromCalls.sort(byEdge));
+  // The dry run's dependency indices (from the same lists) and its writers of each read (from
+  // the columns) say what the calls' own lists say.
+  const indices = dependencyIndices(plan);
+  for (const call of plan.calls) {
+    const from = [...indices.from.subarray(indices.offsets[call.index]!, indices.offsets[call.index + 1]!)];
+    expect(from.sort((a, b) => a - b)).toEqual(call.dependencies.map((d) => d.from).sort((a, b) => a - b));
+  }
   // The critical path is a chain of dependencies no longer than the deepest level: as long,
   // unless a call on the deepest chain needs two alternatives of one branch and never runs
   // (it is left out, and the chain goes on through it).
@@ -95,7 +103,18 @@ describe('random acyclic plans', () => {
         expect(errors).toEqual([]);
         expect(result.ok).toBe(true);
         const plan = result.plan!;
+        // The dry run's writers of each read, asked first (from the columns, before any call's
+        // reads are made), are what the reads say once made.
+        const asked = plan.calls.map((call) =>
+          call.refs.flatMap((a) => a.expression.refs.map((ref) => [...writersOf(call, ref)])),
+        );
         checkPlan(plan);
+        plan.calls.forEach((call, i) => {
+          const told = call.refs.flatMap((a) =>
+            a.expression.refs.map((ref) => [...(call.reads.find((r) => r.ref === ref)?.writers ?? [])]),
+          );
+          expect(asked[i]).toEqual(told);
+        });
         // Every read is there, bound as SPEC 4's order of preference says.
         const label = (kind: string, path: readonly unknown[]) =>
           `${kind} ${JSON.stringify(path.map(String))}`;
