@@ -55,11 +55,7 @@ export class CallSpec implements Omit<CompiledCall, 'tool'> {
    * without making the call's reads as objects; empty when it does not read `ref`.
    */
   writersOf(ref: Reference): readonly number[] {
-    if (this.#reads !== undefined || !this.#flow) {
-      for (const read of this.reads) if (read.ref === ref) return read.writers;
-      return NO_WRITERS;
-    }
-    return this.#flow.writersOfRef(this.index, ref);
+    return this.#flow ? this.#flow.writersOfRef(this.index, ref) : NO_WRITERS;
   }
 
   /** @internal The data flow that binds the call keeps its reads and dependencies here. */

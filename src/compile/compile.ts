@@ -16,7 +16,7 @@ import { parsePlan, positionDiagnostics } from '../language/parse-plan.js';
 import { SourceText } from '../language/source.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
-import { keepSuccessorLists, Plan } from './compiled-plan.js';
+import { keepEdgeLists, Plan } from './compiled-plan.js';
 import { PlanBuilder } from './plan-builder.js';
 import { checkStateSchemaPatterns } from './state-schema.js';
 import { checkToolMessages } from './tool-messages.js';
@@ -154,7 +154,10 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
     ...(tools && { tools }),
     diagnostics,
   });
-  keepSuccessorLists(plan, { offsets: ordering.offsets, targets: ordering.targets });
+  keepEdgeLists(plan, {
+    successors: { offsets: ordering.offsets, targets: ordering.targets },
+    dependencies: ordering.dependencies,
+  });
   return { ok: true, plan, diagnostics, document };
 }
 

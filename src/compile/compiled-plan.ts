@@ -2,6 +2,7 @@
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { type DependencyLists, dependencyLists } from './order.js';
 import type { CompiledCall, CompiledPlan } from './types.js';
 
 export class Plan implements CompiledPlan {
@@ -48,7 +49,20 @@ export interface SuccessorLists {
   readonly targets: Int32Array;
 }
 
-const successorsOf = new WeakMap<CompiledPlan, SuccessorLists>();
+/** The edges the compile's order computed, both ways. */
+interface EdgeLists {
+  readonly successors: SuccessorLists;
+  readonly dependencies: DependencyLists;
+}
+
+const edgesOf = new WeakMap<CompiledPlan, EdgeLists>();
+/** Dependency lists made from `dependencies`, for plans not made by this copy of `compile`. */
+const madeFromCalls = new WeakMap<CompiledPlan, DependencyLists>();
+
+/** @internal Called by compile once per plan it makes. */
+export function keepEdgeLists(plan: CompiledPlan, edges: EdgeLists): void {
+  edgesOf.set(plan, edges);
+}
 
 /**
  * @internal The edges the compile's order computed, kept for the executor, which would
@@ -56,50 +70,22 @@ const successorsOf = new WeakMap<CompiledPlan, SuccessorLists>();
  * a plan not made by this copy of `compile` (the executor then reads `dependencies`).
  */
 export function successorLists(plan: CompiledPlan): SuccessorLists | undefined {
-  return successorsOf.get(plan);
+  return edgesOf.get(plan)?.successors;
 }
-
-/** @internal Called by compile once per plan it makes. */
-export function keepSuccessorLists(plan: CompiledPlan, lists: SuccessorLists): void {
-  successorsOf.set(plan, lists);
-}
-
-/** Each call's dependencies as call indices: call i's are `from[offsets[i]..offsets[i+1]]`. */
-export interface DependencyIndices {
-  readonly offsets: Int32Array;
-  readonly from: Int32Array;
-}
-
-const dependencyIndicesOf = new WeakMap<CompiledPlan, DependencyIndices>();
 
 /**
- * @internal The calls each call waits for, as indices, for code that needs no more of a
- * dependency than where it comes from (the dry run's critical path and levels): from the
- * order's lists when compile kept them, so no call's dependency objects are made; else from
- * `dependencies`. Within a call, the order of its entries is unspecified. Made once per plan.
+ * @internal The calls each call waits for, as indices in list order, for code that needs no
+ * more of a dependency than where it comes from (the executor's counts, the dry run's critical
+ * path and levels): the order's lists when compile kept them, so no call's dependency objects
+ * are made; else made from `dependencies`, once per plan.
  */
-export function dependencyIndices(plan: CompiledPlan): DependencyIndices {
-  let indices = dependencyIndicesOf.get(plan);
-  if (indices) return indices;
-  const n = plan.calls.length;
-  const lists = successorLists(plan);
-  const offsets = new Int32Array(n + 1);
-  if (lists) {
-    for (const to of lists.targets) offsets[to + 1]!++;
-    for (let i = 0; i < n; i++) offsets[i + 1]! += offsets[i]!;
-    const from = new Int32Array(lists.targets.length);
-    const fill = offsets.slice(0, n);
-    for (let v = 0; v < n; v++) {
-      for (let k = lists.offsets[v]!; k < lists.offsets[v + 1]!; k++) from[fill[lists.targets[k]!]!++] = v;
-    }
-    indices = { offsets, from };
-  } else {
-    for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i]! + plan.calls[i]!.dependencies.length;
-    const from = new Int32Array(offsets[n]!);
-    let k = 0;
-    for (const call of plan.calls) for (const d of call.dependencies) from[k++] = d.from;
-    indices = { offsets, from };
+export function dependencyIndices(plan: CompiledPlan): DependencyLists {
+  const kept = edgesOf.get(plan);
+  if (kept) return kept.dependencies;
+  let lists = madeFromCalls.get(plan);
+  if (!lists) {
+    lists = dependencyLists(plan.calls);
+    madeFromCalls.set(plan, lists);
   }
-  dependencyIndicesOf.set(plan, indices);
-  return indices;
+  return lists;
 }

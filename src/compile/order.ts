@@ -23,6 +23,14 @@ export interface Ordering {
   /** Successors in compressed form: call i's are `targets[offsets[i]..offsets[i+1]]`. */
   readonly offsets: Int32Array;
   readonly targets: Int32Array;
+  /** Dependencies in compressed form, in list order: call i's are `from[offsets[i]..offsets[i+1]]`. */
+  readonly dependencies: DependencyLists;
+}
+
+/** Each call's dependencies as call indices: call i's are `from[offsets[i]..offsets[i+1]]`. */
+export interface DependencyLists {
+  readonly offsets: Int32Array;
+  readonly from: Int32Array;
 }
 
 /** Most chains a call that never runs keeps for the calls after it (see orderCalls). */
@@ -42,7 +50,8 @@ export function orderCalls(
 ): Ordering {
   const n = calls.length;
   // Each call's dependencies (indices, in list order), from the edge list when there is one.
-  const { offsets: before, from: preds } = edges ? edges.byTarget(n) : dependencyLists(calls);
+  const dependencies = edges ? edges.byTarget(n) : dependencyLists(calls);
+  const { offsets: before, from: preds } = dependencies;
   const indegree = new Int32Array(n);
   const offsets = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {
@@ -114,11 +123,11 @@ export function orderCalls(
   const criticalPath: number[] = [];
   for (let v = end; v >= 0; v = via[v]!) criticalPath.push(v);
   criticalPath.reverse();
-  return { order, levels, criticalPath, offsets, targets };
+  return { order, levels, criticalPath, offsets, targets, dependencies };
 }
 
 /** The calls' dependency lists in the compressed form of {@link EdgeList.byTarget}. */
-function dependencyLists(calls: readonly HasDependencies[]): { offsets: Int32Array; from: Int32Array } {
+export function dependencyLists(calls: readonly HasDependencies[]): DependencyLists {
   const n = calls.length;
   const offsets = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) offsets[i + 1] = offsets[i]! + calls[i]!.dependencies.length;

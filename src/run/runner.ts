@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import { successorLists } from '../compile/compiled-plan.js';
+import { dependencyIndices } from '../compile/compiled-plan.js';
 import { RunCancelledError, ToolExecutionError, type ToolErrorCode } from '../errors.js';
 import { PlanBuilder } from '../compile/plan-builder.js';
 import { jsonSize } from '../language/json-value.js';
@@ -535,11 +535,8 @@ const dependencyCountsCache = new WeakMap<CompiledPlan, number[]>();
 function dependencyCounts(plan: CompiledPlan): number[] {
   let counts = dependencyCountsCache.get(plan);
   if (!counts) {
-    const lists = successorLists(plan);
-    if (lists) {
-      counts = new Array<number>(plan.calls.length).fill(0);
-      for (const to of lists.targets) counts[to]!++;
-    } else counts = plan.calls.map((call) => call.dependencies.length);
+    const { offsets } = dependencyIndices(plan);
+    counts = plan.calls.map((_, i) => offsets[i + 1]! - offsets[i]!);
     dependencyCountsCache.set(plan, counts);
   }
   return counts;
