@@ -54,9 +54,15 @@ export function orderCalls(
   const { offsets: before, from: preds } = dependencies;
   const indegree = new Int32Array(n);
   const offsets = new Int32Array(n + 1);
+  // True while every call depends on earlier calls only (a plan without forward references).
+  let forward = true;
   for (let i = 0; i < n; i++) {
     indegree[i] = before[i + 1]! - before[i]!;
-    for (let k = before[i]!; k < before[i + 1]!; k++) offsets[preds[k]! + 1]!++;
+    for (let k = before[i]!; k < before[i + 1]!; k++) {
+      const from = preds[k]!;
+      offsets[from + 1]!++;
+      if (from >= i) forward = false;
+    }
   }
   for (let i = 0; i < n; i++) offsets[i + 1]! += offsets[i]!;
   const targets = new Int32Array(offsets[n]!);
@@ -64,8 +70,11 @@ export function orderCalls(
   for (let i = 0; i < n; i++)
     for (let k = before[i]!; k < before[i + 1]!; k++) targets[fill[preds[k]!]!++] = i;
 
-  const heap = new MinHeap(n);
-  for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(i);
+  // The order takes the earliest ready call in array order each time. When every edge goes
+  // from an earlier call to a later one, that is the array order itself (each call is ready
+  // once the calls before it are placed, and no later call is earlier): no heap is needed.
+  const heap = forward ? null : new MinHeap(n);
+  if (heap) for (let i = 0; i < n; i++) if (indegree[i] === 0) heap.push(i);
   const order: number[] = [];
   const levels = new Array<number>(n).fill(-1);
   // Calls that run on the longest chain into each call: the critical path's measure, and the
@@ -76,43 +85,37 @@ export function orderCalls(
   const depth = new Int32Array(n);
   const via = new Int32Array(n).fill(-1);
   const passed: (Candidate[] | undefined)[] = neverRuns ? new Array(n) : [];
-  while (heap.size > 0) {
-    const v = heap.pop();
+  const best: LongestChain = { runs: true, longest: 0, end: -1, gathered: undefined };
+  for (let next = 0; heap ? heap.size > 0 : next < n; next++) {
+    const v = heap ? heap.pop() : next;
     order.push(v);
     const runs = neverRuns?.[v] !== 1;
     let level = 0;
-    let longest = 0;
-    let end = -1;
-    let gathered: Candidate[] | undefined;
-    const offer = (l: number, from: number) => {
-      if (!runs) {
-        gathered = keepLongest(gathered ?? [], l, from);
-        return;
-      }
-      if (end < 0 || l > longest || (l === longest && end > from)) {
-        longest = l;
-        end = from;
-      }
-    };
+    best.runs = runs;
+    best.longest = 0;
+    best.end = -1;
+    best.gathered = undefined;
     for (let k = before[v]!; k < before[v + 1]!; k++) {
       const from = preds[k]!;
       level = Math.max(level, levels[from]! + 1);
-      if (neverRuns?.[from] !== 1) offer(depth[from]! + 1, from);
+      if (neverRuns?.[from] !== 1) offer(best, depth[from]! + 1, from);
       else {
         for (const c of passed[from] ?? []) {
           if (runs && exclusive?.(c.end, v)) continue;
-          offer(c.depth, c.end);
+          offer(best, c.depth, c.end);
         }
       }
     }
     levels[v] = level;
     if (runs) {
-      depth[v] = longest;
-      via[v] = end;
-    } else passed[v] = gathered;
-    for (let k = offsets[v]!; k < offsets[v + 1]!; k++) {
-      const w = targets[k]!;
-      if (--indegree[w]! === 0) heap.push(w);
+      depth[v] = best.longest;
+      via[v] = best.end;
+    } else passed[v] = best.gathered;
+    if (heap) {
+      for (let k = offsets[v]!; k < offsets[v + 1]!; k++) {
+        const w = targets[k]!;
+        if (--indegree[w]! === 0) heap.push(w);
+      }
     }
   }
 
@@ -137,6 +140,28 @@ export function dependencyLists(calls: readonly HasDependencies[]): DependencyLi
     for (const d of calls[i]!.dependencies) from[k++] = d.from;
   }
   return { offsets, from };
+}
+
+/** The longest chain into the call being placed, so far (one object for the whole order). */
+interface LongestChain {
+  /** Whether the call runs in some scenario; a call that never runs gathers chains instead. */
+  runs: boolean;
+  longest: number;
+  /** The running call the longest chain ends with; -1 for none yet. */
+  end: number;
+  gathered: Candidate[] | undefined;
+}
+
+/** Offers a chain of `length` calls ending with `end` into the call being placed. */
+function offer(best: LongestChain, length: number, end: number): void {
+  if (!best.runs) {
+    best.gathered = keepLongest(best.gathered ?? [], length, end);
+    return;
+  }
+  if (best.end < 0 || length > best.longest || (length === best.longest && best.end > end)) {
+    best.longest = length;
+    best.end = end;
+  }
 }
 
 /** A chain a call that never runs passes on: its length and the running call it ends with. */

@@ -18,6 +18,16 @@ function checkPlan(plan: CompiledPlan): void {
   // The order is a permutation of the calls.
   expect(plan.order).toHaveLength(n);
   expect(position.every((p) => p >= 0)).toBe(true);
+  // Ties are broken by array order: each step takes the earliest call whose dependencies are
+  // all placed (plans without forward references take a path of their own to this).
+  const placed = new Uint8Array(n);
+  for (const v of plan.order) {
+    const earliest = plan.calls.findIndex(
+      (call, j) => placed[j] === 0 && call.dependencies.every((d) => placed[d.from] === 1),
+    );
+    expect(v).toBe(earliest);
+    placed[v] = 1;
+  }
   let maxLevel = -1;
   for (const call of plan.calls) {
     for (const d of call.dependencies) {
