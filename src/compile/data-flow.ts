@@ -77,8 +77,13 @@ export class DataFlow {
   readonly edges = new EdgeList();
   /** Every read and the kind and path of every edge: what the calls' lists are made from. */
   readonly columns = new FlowColumns(this.edges);
-  /** The writers a read found, reused from read to read. */
+  /**
+   * The writers a read found: the first #foundCount entries. Reused from read to read and
+   * never emptied by `length = 0`, which drops the array's storage (the next push makes it
+   * again): on a 100k-call plan that was an allocation and a runtime call per read.
+   */
   readonly #scratchWriters: number[] = [];
+  #foundCount = 0;
   #adding = -1;
   /** Which calls run only on one alternative of a branching call. */
   readonly #branches = new BranchGuards();
@@ -206,12 +211,13 @@ export class DataFlow {
     }
     const node = this.#frontierOverlapping(ref, path, i, n);
     const found = this.#scratchWriters;
-    if (found.length === 0 && this.#stateEmptyAt(path.segments)) {
+    const count = this.#foundCount;
+    if (count === 0 && this.#stateEmptyAt(path.segments)) {
       const read = this.columns.addRead(ref, at, path, LATER, NO_WRITERS);
       this.#forward.push({ call: i, read, pointer: this.#calls[i]!.pointer + at });
       return;
     }
-    for (const w of found) this.#depend(i, w, 'data', text);
+    for (let k = 0; k < count; k++) this.#depend(i, found[k]!, 'data', text);
     let readAt = node;
     if (!readAt) {
       readAt = this.#frontier.ensure(path.segments);
@@ -219,7 +225,7 @@ export class DataFlow {
       else if (path.segments === ref.segments) ref.slot = readAt;
     }
     readAt.readers = this.#readers.add(readAt.readers, i);
-    this.columns.addRead(ref, at, path, found.length > 0 ? EARLIER : INITIAL, found);
+    this.columns.addRead(ref, at, path, count > 0 ? EARLIER : INITIAL, found, count);
   }
 
   /** `n` is the number of the `_outputPath` string when it is this one reference (else -1). */
@@ -319,13 +325,13 @@ export class DataFlow {
 
   /**
    * Finds the last writers at, above and below the read path, other than call `self`, and
-   * leaves them in #scratchWriters; returns the path's node when it exists. A reference
+   * leaves them in #scratchWriters (#foundCount of them); returns the path's node when it exists. A reference
    * remembers its node in its slot, so repeated reads of one path skip the hash lookups; a node
    * dropped by a write above it is looked up afresh.
    */
   #frontierOverlapping(ref: Reference, path: Path, self: number, n: number): TrieNode | undefined {
     const out = this.#scratchWriters;
-    out.length = 0;
+    let count = 0;
     let node =
       n >= 0
         ? this.#nodeOf[n]
@@ -336,8 +342,8 @@ export class DataFlow {
     if (node) {
       for (let up: TrieNode | null = node; up; up = up.parent) {
         // Exclusive writers beside the last one came before it: array order.
-        if (this.#coWriters.size > 0) this.#pushCoWriters(up, self, out);
-        if (up.lastWriter !== NO_WRITER && up.lastWriter !== self) out.push(up.lastWriter);
+        if (this.#coWriters.size > 0) count = this.#addCoWriters(up, self, out, count);
+        if (up.lastWriter !== NO_WRITER && up.lastWriter !== self) out[count++] = up.lastWriter;
       }
     } else {
       // The walk is written out (no visitor closure): this runs for every read of every call.
@@ -345,8 +351,8 @@ export class DataFlow {
       node = this.#frontier.root;
       for (let k = 0; ; k++) {
         const w = node.lastWriter;
-        if (this.#coWriters.size > 0) this.#pushCoWriters(node, self, out);
-        if (w !== NO_WRITER && w !== self) out.push(w);
+        if (this.#coWriters.size > 0) count = this.#addCoWriters(node, self, out, count);
+        if (w !== NO_WRITER && w !== self) out[count++] = w;
         if (k === segments.length) break;
         node = childOf(node, segments[k]!);
         if (!node) break;
@@ -356,13 +362,21 @@ export class DataFlow {
         else if (segments === ref.segments) ref.slot = node;
       }
     }
-    if (node?.children) {
-      PathTrie.forEachDescendant(node, (d) => {
-        if (this.#coWriters.size > 0) this.#pushCoWriters(d, self, out);
-        if (d.lastWriter !== NO_WRITER && d.lastWriter !== self) out.push(d.lastWriter);
-      });
-    }
+    if (node?.children) count = this.#addWritersBelow(node, self, out, count);
+    this.#foundCount = count;
     return node;
+  }
+
+  /**
+   * Adds the writers (but `self`) of every node below `node` to `out` from `count` on; returns
+   * the new count. Apart, so that the closure's variables are not made for every read.
+   */
+  #addWritersBelow(node: TrieNode, self: number, out: number[], count: number): number {
+    PathTrie.forEachDescendant(node, (d) => {
+      if (this.#coWriters.size > 0) count = this.#addCoWriters(d, self, out, count);
+      if (d.lastWriter !== NO_WRITER && d.lastWriter !== self) out[count++] = d.lastWriter;
+    });
+    return count;
   }
 
   #setNode(n: number, node: TrieNode): void {
@@ -370,9 +384,11 @@ export class DataFlow {
     this.#nodeOf[n] = node;
   }
 
-  #pushCoWriters(node: TrieNode, self: number, out: number[]): void {
+  /** Adds the node's exclusive co-writers (but `self`) to `out` from `count` on; returns the new count. */
+  #addCoWriters(node: TrieNode, self: number, out: number[], count: number): number {
     const co = this.#coWriters.get(node);
-    if (co) for (const w of co) if (w !== self) out.push(w);
+    if (co) for (const w of co) if (w !== self) out[count++] = w;
+    return count;
   }
 
   /** Every write of every call so far, by path. */

@@ -76,28 +76,43 @@ export class FlowColumns {
     this.#endEdge.set(i, this.edges.size);
   }
 
-  /** Adds a read of the call being bound; returns its number. `writers` is copied. */
-  addRead(ref: Reference, at: string, path: Path, kind: number, writers: readonly number[]): number {
+  /**
+   * Adds a read of the call being bound; returns its number. Its writers are the first `count`
+   * of `writers` (all of them by default), copied.
+   */
+  addRead(
+    ref: Reference,
+    at: string,
+    path: Path,
+    kind: number,
+    writers: readonly number[],
+    count = writers.length,
+  ): number {
     const r = this.#ref.length;
     this.#ref.push(ref);
     this.#at.push(at);
     if (path !== ref) this.#coveredPaths.set(r, path);
     this.#kind.push(kind);
-    this.#writer.push(NO_WRITER);
-    if (writers.length > 0) this.setWriters(r, writers);
+    if (count === 1) this.#writer.push(writers[0]!);
+    else {
+      this.#writer.push(NO_WRITER);
+      if (count > 1) this.#setWriters(r, writers, count);
+    }
     return r;
   }
 
+  /** The writers of read `r` are now these (a forward reference, bound at the end). */
   setWriters(r: number, writers: readonly number[]): void {
-    if (writers.length === 1) {
-      this.#writer.set(r, writers[0]!);
-      this.#writerLists.delete(r);
-    } else if (writers.length === 0) {
-      this.#writer.set(r, NO_WRITER);
-      this.#writerLists.delete(r);
-    } else {
+    this.#setWriters(r, writers, writers.length);
+  }
+
+  #setWriters(r: number, writers: readonly number[], count: number): void {
+    if (this.#writerLists.size > 0) this.#writerLists.delete(r);
+    if (count === 0) this.#writer.set(r, NO_WRITER);
+    else if (count === 1) this.#writer.set(r, writers[0]!);
+    else {
       this.#writer.set(r, LISTED);
-      this.#writerLists.set(r, writers.slice());
+      this.#writerLists.set(r, writers.slice(0, count));
     }
   }
 
