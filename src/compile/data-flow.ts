@@ -104,6 +104,8 @@ export class DataFlow {
 
   /** True when the initial state holds nothing at all. */
   readonly #noState: boolean;
+  /** {@link DataFlow.#stateEmptyAt} for a path, made once rather than for every call. */
+  readonly #emptyAt = (path: Path): boolean => this.#stateEmptyAt(path.segments);
 
   constructor(
     private readonly options: DataFlowOptions,
@@ -141,7 +143,7 @@ export class DataFlow {
           this.#bindRead(i, ref, argument.at, coveredPath(ref), ref.root === 'input', ref.text, -1);
       }
     }
-    this.#branches.add(i, call, this.#calls, (path) => this.#stateEmptyAt(path.segments));
+    this.#branches.add(i, call, this.#calls, this.#emptyAt);
     const output = call.outputPath;
     if (output) {
       const n = output.refs.length === 1 && facts ? facts.outputNumber : -1;

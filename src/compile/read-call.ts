@@ -132,7 +132,10 @@ export function readCall(
     );
   }
 
-  const { refs, literals } = scanArguments(args, pointer, id, options, diagnostics);
+  scanner.scan(args, pointer, id, options, diagnostics);
+  const refs = exactCopy(scanner.refs, scanner.refCount);
+  const literals =
+    scanner.literalCount === 0 ? NO_LITERALS : exactCopy(scanner.literals, scanner.literalCount);
   const outputPath =
     raw._outputPath === undefined ? null : readOutputPath(raw._outputPath, pointer, id, options, diagnostics);
 
@@ -150,121 +153,157 @@ export function readCall(
   );
 }
 
-/** Finds every reference, literal and suspicious string in the arguments, iteratively. */
-function scanArguments(
-  args: JsonObject,
-  callPointer: string,
-  id: string,
-  { limits, parser, facts, bareReferences, index }: ReadCallOptions,
-  diagnostics: DiagnosticSink,
-): { refs: ArgumentReference[]; literals: string[] } {
-  const refs = scratchRefs;
-  const literals = scratchLiterals;
-  let refCount = 0;
-  let literalCount = 0;
-  const stack: { value: unknown; at: string; depth: number }[] = [];
-  const visit = (value: unknown, at: string, depth: number) => {
-    if (typeof value === 'string') {
-      if (value.indexOf(DAGGER) < 0) {
-        // The common case: plain text, nothing to parse, unless it starts like "state.x".
-        if (bareReferences && mayBeBareReference(value))
-          bareReferences.push({ call: index, at, text: value });
-        return;
-      }
-      // A reference string seen before, within the limits then, is taken by its number alone.
-      let n = -1;
-      let parsed: ParsedString;
-      if (facts && value.charCodeAt(0) === DAGGER_CODE && value.charCodeAt(1) !== DAGGER_CODE) {
-        n = parser.numberOf(value);
-        const fitting = facts.fitting(n);
-        if (fitting !== undefined) {
-          facts.reserve(refCount + 1)[refCount] = n;
-          refs[refCount++] = { at, expression: fitting, text: value };
-          return;
-        }
-        parsed = parser.parsed(n);
-      } else parsed = parser.parseString(value);
-      switch (parsed.kind) {
-        case 'expression':
-          if (checkPathLimits(parsed.expression.refs, callPointer + at, id, limits, diagnostics)) {
-            if (facts) {
-              if (n >= 0) facts.fits(n, parsed.expression);
-              facts.reserve(refCount + 1)[refCount] = n;
-            }
-            refs[refCount++] = { at, expression: parsed.expression, text: value };
-          }
-          break;
-        case 'literal':
-          literals[literalCount++] = at;
-          break;
-        case 'error':
-          diagnostics.push(
-            error(parsed.code, callPointer + at, parsed.message, {
-              call: id,
-              offset: parsed.offset,
-              ...(parsed.hint && { hint: parsed.hint }),
-            }),
-          );
-          break;
-        case 'text':
-          if (parsed.suspiciousDagger !== undefined) {
-            diagnostics.push(
-              warning('W_DAGGER_TEXT', callPointer + at, 'a † inside text is not a reference', {
-                call: id,
-                offset: parsed.suspiciousDagger,
-                hint: 'a reference must be the whole string ("†state.x"); pass text and data as separate arguments, or write †† to mean a literal †',
-              }),
-            );
-          }
-          break;
-      }
-    } else if (value !== null && typeof value === 'object') {
-      stack.push({ value, at, depth });
-    }
-  };
-  // Top-level arguments are visited directly: most are strings and numbers, and their
-  // pointers ("/key") are interned, since every call of a plan tends to use the same keys.
-  for (const key of Object.keys(args)) visit(args[key], topLevelPointer(key), 1);
-  while (stack.length > 0) {
-    const { value, at, depth } = stack.pop()!;
-    // The call object is level 1, so a value popped at `depth` is a container at level depth + 1.
-    if (depth >= limits.maxDepth) {
-      diagnostics.push(
-        error('E_LIMIT', callPointer + at, `arguments nest deeper than ${limits.maxDepth} levels`, {
-          call: id,
-          hint: 'flatten the value, or raise limits.maxDepth',
-        }),
-      );
-      continue;
-    }
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) visit(value[i], joinPointer(at, i), depth + 1);
-    } else {
-      const object = value as JsonObject;
-      const keys = Object.keys(object);
-      if (keys.length > limits.maxKeys) {
+/** A container met in the arguments, waiting to be scanned. */
+interface PendingContainer {
+  readonly value: object;
+  readonly at: string;
+  readonly depth: number;
+}
+
+/**
+ * Finds every reference, literal and suspicious string in a call's arguments, iteratively.
+ * One scanner serves every call (a scan never starts another): its state lives in fields, not
+ * in a closure and its variables made for each call of a 100k-call plan. Results are left in
+ * `refs` and `literals` (the first `refCount` and `literalCount` entries), which the caller
+ * copies at exact size: arrays grown by push reserve 17 slots, which on a 100k-call plan cost
+ * more memory than the plan itself.
+ */
+class ArgumentScanner {
+  readonly refs: ArgumentReference[] = [];
+  readonly literals: string[] = [];
+  refCount = 0;
+  literalCount = 0;
+  readonly #stack: PendingContainer[] = [];
+  #callPointer = '';
+  #id = '';
+  #options: ReadCallOptions | undefined = undefined;
+  #diagnostics: DiagnosticSink | undefined = undefined;
+
+  scan(
+    args: JsonObject,
+    callPointer: string,
+    id: string,
+    options: ReadCallOptions,
+    diagnostics: DiagnosticSink,
+  ): void {
+    this.refCount = 0;
+    this.literalCount = 0;
+    this.#callPointer = callPointer;
+    this.#id = id;
+    this.#options = options;
+    this.#diagnostics = diagnostics;
+    const { limits } = options;
+    const stack = this.#stack;
+    // Top-level arguments are visited directly: most are strings and numbers, and their
+    // pointers ("/key") are interned, since every call of a plan tends to use the same keys.
+    for (const key of Object.keys(args)) this.#visit(args[key], topLevelPointer(key), 1);
+    while (stack.length > 0) {
+      const { value, at, depth } = stack.pop()!;
+      // The call object is level 1, so a value popped at `depth` is a container at level depth + 1.
+      if (depth >= limits.maxDepth) {
         diagnostics.push(
-          error(
-            'E_LIMIT',
-            callPointer + at,
-            `an argument object has ${keys.length} keys; the limit is ${limits.maxKeys}`,
-            {
-              call: id,
-              hint: 'split the object, or raise limits.maxKeys',
-            },
-          ),
+          error('E_LIMIT', callPointer + at, `arguments nest deeper than ${limits.maxDepth} levels`, {
+            call: id,
+            hint: 'flatten the value, or raise limits.maxDepth',
+          }),
         );
         continue;
       }
-      for (let i = keys.length - 1; i >= 0; i--)
-        visit(object[keys[i]!], joinPointer(at, keys[i]!), depth + 1);
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) this.#visit(value[i], joinPointer(at, i), depth + 1);
+      } else {
+        const object = value as JsonObject;
+        const keys = Object.keys(object);
+        if (keys.length > limits.maxKeys) {
+          diagnostics.push(
+            error(
+              'E_LIMIT',
+              callPointer + at,
+              `an argument object has ${keys.length} keys; the limit is ${limits.maxKeys}`,
+              {
+                call: id,
+                hint: 'split the object, or raise limits.maxKeys',
+              },
+            ),
+          );
+          continue;
+        }
+        for (let i = keys.length - 1; i >= 0; i--)
+          this.#visit(object[keys[i]!], joinPointer(at, keys[i]!), depth + 1);
+      }
+    }
+    // Nothing of this compile is kept once the scan is over.
+    this.#options = undefined;
+    this.#diagnostics = undefined;
+  }
+
+  #visit(value: unknown, at: string, depth: number): void {
+    if (typeof value !== 'string') {
+      if (value !== null && typeof value === 'object') this.#stack.push({ value, at, depth });
+      return;
+    }
+    const { parser, facts, bareReferences, index } = this.#options!;
+    if (value.indexOf(DAGGER) < 0) {
+      // The common case: plain text, nothing to parse, unless it starts like "state.x".
+      if (bareReferences && mayBeBareReference(value)) bareReferences.push({ call: index, at, text: value });
+      return;
+    }
+    // A reference string seen before, within the limits then, is taken by its number alone.
+    let n = -1;
+    let parsed: ParsedString;
+    if (facts && value.charCodeAt(0) === DAGGER_CODE && value.charCodeAt(1) !== DAGGER_CODE) {
+      n = parser.numberOf(value);
+      const fitting = facts.fitting(n);
+      if (fitting !== undefined) {
+        facts.reserve(this.refCount + 1)[this.refCount] = n;
+        this.refs[this.refCount++] = { at, expression: fitting, text: value };
+        return;
+      }
+      parsed = parser.parsed(n);
+    } else parsed = parser.parseString(value);
+    const diagnostics = this.#diagnostics!;
+    const callPointer = this.#callPointer;
+    const id = this.#id;
+    switch (parsed.kind) {
+      case 'expression':
+        if (
+          checkPathLimits(parsed.expression.refs, callPointer + at, id, this.#options!.limits, diagnostics)
+        ) {
+          if (facts) {
+            if (n >= 0) facts.fits(n, parsed.expression);
+            facts.reserve(this.refCount + 1)[this.refCount] = n;
+          }
+          this.refs[this.refCount++] = { at, expression: parsed.expression, text: value };
+        }
+        break;
+      case 'literal':
+        this.literals[this.literalCount++] = at;
+        break;
+      case 'error':
+        diagnostics.push(
+          error(parsed.code, callPointer + at, parsed.message, {
+            call: id,
+            offset: parsed.offset,
+            ...(parsed.hint && { hint: parsed.hint }),
+          }),
+        );
+        break;
+      case 'text':
+        if (parsed.suspiciousDagger !== undefined) {
+          diagnostics.push(
+            warning('W_DAGGER_TEXT', callPointer + at, 'a † inside text is not a reference', {
+              call: id,
+              offset: parsed.suspiciousDagger,
+              hint: 'a reference must be the whole string ("†state.x"); pass text and data as separate arguments, or write †† to mean a literal †',
+            }),
+          );
+        }
+        break;
     }
   }
-  return {
-    refs: exactCopy(refs, refCount),
-    literals: literalCount === 0 ? NO_LITERALS : exactCopy(literals, literalCount),
-  };
 }
+
+const scanner = new ArgumentScanner();
 
 const topLevelPointers = new Map<string, string>();
 
@@ -277,10 +316,6 @@ function topLevelPointer(key: string): string {
   return pointer;
 }
 
-// Collected in scratch arrays and copied at exact size: arrays grown by push reserve 17 slots,
-// which on a 100k-call plan cost more memory than the plan itself.
-const scratchRefs: ArgumentReference[] = [];
-const scratchLiterals: string[] = [];
 const NO_LITERALS: string[] = [];
 
 function readOutputPath(
@@ -290,7 +325,8 @@ function readOutputPath(
   { parser, limits, facts }: ReadCallOptions,
   diagnostics: DiagnosticSink,
 ): OutputPath | null {
-  const pointer = joinPointer(callPointer, '_outputPath');
+  // '_outputPath' needs no escaping: one concatenation, not joinPointer's array of tokens.
+  const pointer = `${callPointer}/_outputPath`;
   const hint =
     '_outputPath names where the result goes: "†state.result", "†state.ok || †state.error" or "†state.a && †state.b"';
   if (typeof raw !== 'string') {

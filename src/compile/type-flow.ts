@@ -79,9 +79,9 @@ export function checkCallTypes(
   // Reads per reference, found once per call (a call's reads are in its refs' order).
   let readsByRef: Map<Reference, ReadBinding> | undefined;
   for (const argument of call.refs) {
-    const parameter = parameterSchema(inputSchema, argument.at);
     // `{}` (or `true`) takes anything: nothing to check, and nothing to look up.
-    if (parameter === undefined || parameter === true || Object.keys(parameter).length === 0) continue;
+    const parameter = parameterToCheck(inputSchema, argument.at);
+    if (parameter === undefined) continue;
     readsByRef ??= new Map(call.reads.map((r) => [r.ref, r]));
     const found = arrivalsOf(argument, readsByRef, calls, options);
     if (!found || found.arrivals.length === 0) continue;
@@ -476,19 +476,34 @@ function isUnfollowable(schema: { [key: string]: unknown }): boolean {
 /** Most argument pointers remembered per inputSchema. */
 const MAX_CACHED_POINTERS = 4096;
 
-/** Parameter schemas found so far, per inputSchema and argument pointer (most plans repeat both). */
-const parameterCache = new WeakMap<object, Map<string, JsonSchema | undefined>>();
+/** In the cache: the parameter takes any value (or has no schema), so there is nothing to check. */
+const ANY_VALUE = null;
 
-/** The parameter's schema at a pointer inside the arguments, walked through properties and items. */
-function parameterSchema(inputSchema: JsonSchema, at: string): JsonSchema | undefined {
-  if (typeof inputSchema !== 'object') return walkSchema(inputSchema, splitPointer(at));
+/**
+ * Parameter schemas found so far, per inputSchema and argument pointer (most plans repeat
+ * both): the schema to check against, or ANY_VALUE.
+ */
+const parameterCache = new WeakMap<object, Map<string, JsonSchema | typeof ANY_VALUE>>();
+
+/**
+ * The schema to check the argument at a pointer against (walked through properties and items),
+ * or undefined when it takes any value: no schema, `true` or `{}`.
+ */
+function parameterToCheck(inputSchema: JsonSchema, at: string): JsonSchema | undefined {
+  if (typeof inputSchema !== 'object') return toCheck(walkSchema(inputSchema, splitPointer(at)));
   let byPointer = parameterCache.get(inputSchema);
   if (!byPointer) parameterCache.set(inputSchema, (byPointer = new Map()));
-  if (byPointer.has(at)) return byPointer.get(at);
-  const schema = walkSchema(inputSchema, splitPointer(at));
+  const known = byPointer.get(at);
+  if (known !== undefined) return known === ANY_VALUE ? undefined : known;
+  const schema = toCheck(walkSchema(inputSchema, splitPointer(at)));
   // Bounded: pointers into long argument arrays (`/list/0`, `/list/1`...) are not all kept.
-  if (byPointer.size < MAX_CACHED_POINTERS) byPointer.set(at, schema);
+  if (byPointer.size < MAX_CACHED_POINTERS) byPointer.set(at, schema ?? ANY_VALUE);
   return schema;
+}
+
+function toCheck(schema: JsonSchema | undefined): JsonSchema | undefined {
+  if (schema === undefined || schema === true) return undefined;
+  return Object.keys(schema).length === 0 ? undefined : schema;
 }
 
 function argumentName(at: string): string {
