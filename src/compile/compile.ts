@@ -126,7 +126,10 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   });
   if (stateSchema) checkStateSchemaPatterns(stateSchema, stateSchemaPointer, builder.pending);
   if (tools && document.tools) checkToolMessages(document.tools, tools, builder.pending);
-  for (const raw of document.calls) builder.add(raw);
+  // An indexed loop: this function runs once per compile, often before the engine optimises
+  // it, and a for-of there made an iterator result per call.
+  const rawCalls = document.calls;
+  for (let k = 0; k < rawCalls.length; k++) builder.add(rawCalls[k]);
   const ordering = builder.finish();
   const specs = builder.calls;
 

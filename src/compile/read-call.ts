@@ -85,23 +85,23 @@ export function readCall(
     );
   }
 
-  const keys = Object.keys(raw);
-  if (keys.length > options.limits.maxKeys) {
+  // Keys are walked with for-in (the engine's cached list of the object's keys) rather than
+  // Object.keys, which makes an array of them per call; own keys only, so that a key someone
+  // put on Object.prototype is not taken for an argument.
+  let keyCount = 0;
+  for (const key in raw) if (Object.hasOwn(raw, key)) keyCount++;
+  if (keyCount > options.limits.maxKeys) {
     diagnostics.push(
-      error(
-        'E_LIMIT',
-        pointer,
-        `call ${id} has ${keys.length} keys; the limit is ${options.limits.maxKeys}`,
-        {
-          call: id,
-          hint: 'pass fewer arguments (group them in one object), or raise limits.maxKeys',
-        },
-      ),
+      error('E_LIMIT', pointer, `call ${id} has ${keyCount} keys; the limit is ${options.limits.maxKeys}`, {
+        call: id,
+        hint: 'pass fewer arguments (group them in one object), or raise limits.maxKeys',
+      }),
     );
     return null;
   }
   const args: JsonObject = {};
-  for (const key of keys) {
+  for (const key in raw) {
+    if (!Object.hasOwn(raw, key)) continue;
     if (!key.startsWith('_')) {
       args[key] = raw[key];
     } else if (!META_KEYS.has(key)) {
@@ -196,7 +196,8 @@ class ArgumentScanner {
     const stack = this.#stack;
     // Top-level arguments are visited directly: most are strings and numbers, and their
     // pointers ("/key") are interned, since every call of a plan tends to use the same keys.
-    for (const key of Object.keys(args)) this.#visit(args[key], topLevelPointer(key), 1);
+    // for-in, not Object.keys: no array per call (see readCall).
+    for (const key in args) if (Object.hasOwn(args, key)) this.#visit(args[key], topLevelPointer(key), 1);
     while (stack.length > 0) {
       const { value, at, depth } = stack.pop()!;
       // The call object is level 1, so a value popped at `depth` is a container at level depth + 1.
