@@ -14,7 +14,7 @@ import { reportCycles, reportMultipleWriters } from './graph-checks.js';
 import { type BareReference, reportMissingDaggers } from './missing-daggers.js';
 import { type Ordering, orderCalls } from './order.js';
 import type { CallSpec } from './call-spec.js';
-import { readCall } from './read-call.js';
+import { readCall, type ReadCallOptions } from './read-call.js';
 import { ReferenceFacts } from './reference-facts.js';
 import { checkCallTypes, type TypeFlowOptions } from './type-flow.js';
 
@@ -54,6 +54,8 @@ export class PlanBuilder {
   readonly #types: TypeFlowOptions | null;
   /** Calls whose type check waits for the end: one of their reads is a forward reference. */
   readonly #untyped: number[] = [];
+  /** What every call is read with: made once, not per call. */
+  readonly #reading: ReadCallOptions;
 
   constructor(private readonly options: PlanBuilderOptions) {
     this.pending = options.diagnostics ?? new DiagnosticList(options.limits.maxDiagnostics);
@@ -63,6 +65,13 @@ export class PlanBuilder {
     );
     const { tools, input, state, stateSchema, mode } = options;
     this.#types = tools && options.checkTypes !== false ? { tools, input, state, stateSchema, mode } : null;
+    this.#reading = {
+      mode,
+      limits: options.limits,
+      parser: this.#parser,
+      facts: this.#facts,
+      bareReferences: this.#bareReferences,
+    };
   }
 
   get calls(): readonly CallSpec[] {
@@ -71,24 +80,11 @@ export class PlanBuilder {
 
   /** Checks the next call and binds it against the calls before it. */
   add(raw: unknown): CallSpec {
-    const { tools, mode, stateSchema, limits, callsPointer } = this.options;
+    const { tools, mode, stateSchema, callsPointer } = this.options;
     const index = this.#flow.calls.length;
     // An index needs no escaping: one concatenation, not joinPointer's array of tokens.
     const pointer = `${callsPointer}/${index}`;
-    const spec =
-      readCall(
-        raw,
-        {
-          index,
-          pointer,
-          mode,
-          limits,
-          parser: this.#parser,
-          facts: this.#facts,
-          bareReferences: this.#bareReferences,
-        },
-        this.pending,
-      ) ?? placeholder(index, pointer);
+    const spec = readCall(raw, index, pointer, this.#reading, this.pending) ?? placeholder(index, pointer);
     this.#ids.add(spec, raw !== null && typeof raw === 'object' && '_id' in raw);
     if (tools && spec.tool !== null) checkTool(spec, tools, mode, this.pending);
     if (stateSchema && spec.outputPath) checkOutputAgainstSchema(spec, stateSchema, this.pending);

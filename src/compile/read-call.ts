@@ -18,9 +18,8 @@ type ParseError = Extract<ParsedString, { kind: 'error' }>;
 
 const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id']);
 
+/** What every call of one compile is read with (one object for them all). */
 export interface ReadCallOptions {
-  readonly index: number;
-  readonly pointer: string;
   readonly mode: ExecutionMode;
   /** Depth, keys, array indices and `_output`'s size are checked against these. */
   readonly limits: Limits;
@@ -40,13 +39,17 @@ export interface ReadCallOptions {
   readonly bareReferences?: BareReference[];
 }
 
-/** Checks one call on its own. Returns null when it is not even an object. */
+/**
+ * Checks call `index` (at `pointer` in the document) on its own. Returns null when it is not
+ * even an object.
+ */
 export function readCall(
   raw: unknown,
+  index: number,
+  pointer: string,
   options: ReadCallOptions,
   diagnostics: DiagnosticSink,
 ): CallSpec | null {
-  const { index, pointer } = options;
   if (options.facts) options.facts.outputNumber = -1;
   if (!isJsonObject(raw)) {
     diagnostics.push(
@@ -132,7 +135,7 @@ export function readCall(
     );
   }
 
-  scanner.scan(args, pointer, id, options, diagnostics);
+  scanner.scan(args, index, pointer, id, options, diagnostics);
   const refs = exactCopy(scanner.refs, scanner.refCount);
   const literals =
     scanner.literalCount === 0 ? NO_LITERALS : exactCopy(scanner.literals, scanner.literalCount);
@@ -174,6 +177,7 @@ class ArgumentScanner {
   refCount = 0;
   literalCount = 0;
   readonly #stack: PendingContainer[] = [];
+  #index = 0;
   #callPointer = '';
   #id = '';
   #options: ReadCallOptions | undefined = undefined;
@@ -181,6 +185,7 @@ class ArgumentScanner {
 
   scan(
     args: JsonObject,
+    index: number,
     callPointer: string,
     id: string,
     options: ReadCallOptions,
@@ -188,6 +193,7 @@ class ArgumentScanner {
   ): void {
     this.refCount = 0;
     this.literalCount = 0;
+    this.#index = index;
     this.#callPointer = callPointer;
     this.#id = id;
     this.#options = options;
@@ -243,10 +249,11 @@ class ArgumentScanner {
       if (value !== null && typeof value === 'object') this.#stack.push({ value, at, depth });
       return;
     }
-    const { parser, facts, bareReferences, index } = this.#options!;
+    const { parser, facts, bareReferences } = this.#options!;
     if (value.indexOf(DAGGER) < 0) {
       // The common case: plain text, nothing to parse, unless it starts like "state.x".
-      if (bareReferences && mayBeBareReference(value)) bareReferences.push({ call: index, at, text: value });
+      if (bareReferences && mayBeBareReference(value))
+        bareReferences.push({ call: this.#index, at, text: value });
       return;
     }
     // A reference string seen before, within the limits then, is taken by its number alone.
