@@ -327,9 +327,9 @@ export class DataFlow {
 
   /**
    * Finds the last writers at, above and below the read path, other than call `self`, and
-   * leaves them in #scratchWriters (#foundCount of them); returns the path's node when it exists. A reference
-   * remembers its node in its slot, so repeated reads of one path skip the hash lookups; a node
-   * dropped by a write above it is looked up afresh.
+   * leaves them in #scratchWriters (#foundCount of them); returns the path's node when it
+   * exists. A reference remembers its node in its slot, so repeated reads of one path skip the
+   * hash lookups; a node dropped by a write above it is looked up afresh.
    */
   #frontierOverlapping(ref: Reference, path: Path, self: number, n: number): TrieNode | undefined {
     const out = this.#scratchWriters;
@@ -386,7 +386,10 @@ export class DataFlow {
     this.#nodeOf[n] = node;
   }
 
-  /** Adds the node's exclusive co-writers (but `self`) to `out` from `count` on; returns the new count. */
+  /**
+   * Adds the node's exclusive co-writers (but `self`) to `out` from `count` on; returns the new
+   * count.
+   */
   #addCoWriters(node: TrieNode, self: number, out: number[], count: number): number {
     const co = this.#coWriters.get(node);
     if (co) for (const w of co) if (w !== self) out[count++] = w;
