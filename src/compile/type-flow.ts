@@ -487,7 +487,8 @@ const parameterCache = new WeakMap<object, Map<string, JsonSchema | typeof ANY_V
 
 /**
  * The schema to check the argument at a pointer against (walked through properties and items),
- * or undefined when it takes any value: no schema, `true` or `{}`.
+ * or undefined when it takes any value (no schema, `true` or `{}`) and for `false`, which no
+ * value fits: the arguments' check when the call runs says so.
  */
 function parameterToCheck(inputSchema: JsonSchema, at: string): JsonSchema | undefined {
   if (typeof inputSchema !== 'object') return toCheck(walkSchema(inputSchema, splitPointer(at)));
