@@ -162,8 +162,14 @@ export class BranchGuards {
     return (this.#guards[i] ?? null) !== null;
   }
 
-  /** True when calls a and b are guarded by different alternatives of one branching call. */
+  /**
+   * True when calls a and b are guarded by different alternatives of one branching call. A call
+   * that never runs is exclusive with none: it needs two alternatives of one call, and which of
+   * them its guards hold depends on the order its references were read in, so no edge is
+   * dropped on that account.
+   */
   exclusive(a: number, b: number): boolean {
+    if (this.neverRuns[a] === 1 || this.neverRuns[b] === 1) return false;
     return onOtherAlternatives(this.#guards[a], this.#guards[b]);
   }
 }

@@ -87,6 +87,28 @@ describe('writers on exclusive alternatives', () => {
     expect(simulate(plan, options).criticalPath).toEqual(['w', 'one']);
   });
 
+  it('a call that never runs keeps its write-after-write edge, whichever alternative it read first', () => {
+    // "late" needs both alternatives of "w"; its guards hold the one it read first, which
+    // depends on the order of its arguments. Found by the property test: the edge from
+    // "early" (on alternative a) was dropped when "late" read †state.b first.
+    for (const [first, second] of [
+      ['†state.b', '†state.a'],
+      ['†state.a', '†state.b'],
+    ]) {
+      const plan = [
+        { _id: 'w', _tool: 'f', _outputPath: '†state.a || †state.b' },
+        { _id: 'early', _tool: 'f', x: '†state.a', _outputPath: '†state.out' },
+        { _id: 'late', _tool: 'f', x: first, nested: { y: second }, _outputPath: '†state.out' },
+      ];
+      const compiled = compile(plan).plan!;
+      expect(edges(compiled)).toContain('early -order-> late †state.out');
+      // And "late" does need both: it runs in no scenario of the dry run.
+      const scenarios = simulate(plan).scenarios;
+      expect(scenarios.length).toBeGreaterThan(1);
+      expect(scenarios.filter((s) => s.run.includes('late'))).toEqual([]);
+    }
+  });
+
   it('is deterministic and acyclic', () => {
     const a = compile(weather.text, { tools: weather.tools, input: weather.input }).plan!;
     const b = compile(weather.text, { tools: weather.tools, input: weather.input }).plan!;

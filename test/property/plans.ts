@@ -198,8 +198,9 @@ export function buildPlan(choices: readonly CallChoice[]): BuiltPlan {
       const raw = reads[i]!.some((r) => r.kind === 'earlier' && writes[j]!.some((w) => overlaps(w, r.path)));
       const waw = writes[i]!.some((wi) => writes[j]!.some((wj) => overlaps(wi, wj)));
       const war = reads[j]!.some((r) => r.kind !== 'later' && writes[i]!.some((w) => overlaps(w, r.path)));
-      // Writers that can never both run (different alternatives of one branch) need no order.
-      if (raw || war || (waw && !exclusive(j, i))) constraints.push([j, i]);
+      // Calls that can never both run (different alternatives of one branch) need no order
+      // between a write and an earlier read or write: one of the two does not happen.
+      if (raw || ((war || waw) && !exclusive(j, i))) constraints.push([j, i]);
     }
   }
   forwardSources.forEach(({ reader }, k) => {
