@@ -77,22 +77,24 @@ export function walk(
   // Copy-on-write, as in a run: a walk copies what it writes over, never the whole state.
   const state = new RunState(p.state, { limits: UNBOUNDED, size: 0 });
   const roots: { input: JsonObject; state: JsonObject } = { input: p.input, state: state.value };
-  const resolved: ResolvedArgument[] = [];
   for (const i of plan.order) {
     const call = plan.calls[i]!;
-    resolved.length = 0;
+    const refs = call.refs;
+    // A list of the call's size, made only for a call with references (not one list emptied
+    // with `length = 0`, which drops its storage, so each push after it made storage again).
+    const resolved: ResolvedArgument[] | null = refs.length > 0 ? new Array(refs.length) : null;
     let missing = false;
-    for (const argument of call.refs) {
-      const value = resolveArgument(p, call, argument, roots, ran, choice);
+    for (let k = 0; k < refs.length; k++) {
+      const value = resolveArgument(p, call, refs[k]!, roots, ran, choice);
       if (!value) {
         missing = true;
         break;
       }
-      resolved.push(value);
+      resolved![k] = value;
     }
     if (missing) continue;
     ran[i] = 1;
-    if (resolved.length > 0) onArguments(i, resolved);
+    if (resolved) onArguments(i, resolved);
     const output = call.outputPath;
     if (!output) continue;
     const count = p.alternatives[i]!;
