@@ -66,8 +66,8 @@ export class BranchGuards {
   #anyBranch = false;
 
   /**
-   * Guards of call `i` from its reads (all bound but forward references). `empty(path)` is true when the initial
-   * state holds nothing at that path.
+   * Guards of call `i` from its reads (all bound but forward references). `empty(path)` is true
+   * when the initial state holds nothing at that path.
    */
   add(i: number, call: CallSpec, calls: readonly CallSpec[], empty: (path: Path) => boolean): void {
     const output = call.outputPath;

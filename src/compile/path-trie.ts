@@ -4,6 +4,7 @@
  * depth plus what lies under it, never a comparison with every other path.
  */
 import type { PathSegment } from '../language/paths.js';
+import { IntColumn } from './int-column.js';
 
 export interface TrieNode {
   readonly parent: TrieNode | null;
@@ -88,27 +89,18 @@ export class PathTrie {
  * without an array per node (arrays grown by push reserve 17 slots each).
  */
 export class ReaderLists {
-  #call = new Int32Array(1024);
-  #next = new Int32Array(1024);
-  #size = 0;
+  readonly #call = new IntColumn();
+  readonly #next = new IntColumn();
 
   /** Prepends `call` to the list starting at `head`; returns the new head. */
   add(head: number, call: number): number {
-    if (this.#size === this.#call.length) {
-      const call2 = new Int32Array(this.#size * 2);
-      const next2 = new Int32Array(this.#size * 2);
-      call2.set(this.#call);
-      next2.set(this.#next);
-      this.#call = call2;
-      this.#next = next2;
-    }
-    const at = this.#size++;
-    this.#call[at] = call;
-    this.#next[at] = head;
+    const at = this.#call.size;
+    this.#call.push(call);
+    this.#next.push(head);
     return at;
   }
 
   forEach(head: number, visit: (call: number) => void): void {
-    for (let k = head; k >= 0; k = this.#next[k]!) visit(this.#call[k]!);
+    for (let k = head; k >= 0; k = this.#next.at(k)) visit(this.#call.at(k));
   }
 }
