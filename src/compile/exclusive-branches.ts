@@ -94,19 +94,25 @@ export class BranchGuards {
       const { op, refs } = argument.expression;
       if (op === '||' && refs.length > 1) {
         // No single reference is needed, but what every one of them needs is (`†state.a ||
-        // †state.b` on the two alternatives of a call that is itself on one alternative).
+        // †state.b` on the two alternatives of a call that is itself on one alternative). A
+        // reference whose value only a call that never runs writes offers nothing; when none
+        // offers anything, the call never runs either (the dry run skips it in every scenario).
         let common: Map<number, number> | null = null;
+        let unguarded = false;
         for (const ref of refs) {
           const needs = this.#needs(ref, reads, calls, empty);
-          if (needs === null || needs.never) {
-            common = null;
+          if (needs === null) {
+            unguarded = true;
             break;
           }
+          if (needs.never) continue;
           if (common === null) common = needs.guards;
           else for (const [b, k] of common) if (needs.guards.get(b) !== k) common.delete(b);
           if (common.size === 0) break;
         }
-        if (common) for (const [b, k] of common) add(b, k);
+        if (unguarded) continue;
+        if (common === null) never = true;
+        else for (const [b, k] of common) add(b, k);
         continue;
       }
       for (const ref of refs) {

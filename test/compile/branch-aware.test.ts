@@ -87,6 +87,29 @@ describe('writers on exclusive alternatives', () => {
     expect(simulate(plan, options).criticalPath).toEqual(['w', 'one']);
   });
 
+  it('a call whose `||` reads only alternatives of a call that never runs never runs either', () => {
+    // Found by the property test: "join" reads `†state.p || †state.q`, and only "branch" writes
+    // them, which needs both alternatives of "w". The critical path went w, one, join, an
+    // edge that is not in the graph, and longer than any path that can happen.
+    const plan = {
+      type: 'plan',
+      plan: [
+        { _id: 'w', _tool: 'f', _outputPath: '†state.a || †state.b' },
+        { _id: 'one', _tool: 'f', x: '†state.b', _outputPath: '†state.v' },
+        { _id: 'both', _tool: 'f', x: '†state.a', y: '†state.v', _outputPath: '†state.c' },
+        { _id: 'branch', _tool: 'f', x: '†state.c', _outputPath: '†state.p || †state.q' },
+        { _id: 'join', _tool: 'f', x: '†state.p || †state.q', _outputPath: '†state.d' },
+        { _id: 'other', _tool: 'f', x: '†state.a', _outputPath: '†state.e' },
+      ],
+    };
+    const options = { tools: [{ name: 'f', inputSchema: { type: 'object' } } as Tool] };
+    const compiled = compile(plan, options).plan!;
+    const dry = simulate(plan, options);
+    expect(dry.scenarios.filter((s) => s.run.includes('join'))).toEqual([]);
+    expect(ids(compiled, compiled.criticalPath)).toEqual(['w', 'one']);
+    expect(dry.criticalPathWeight).toBe(2);
+  });
+
   it('a call that never runs keeps its write-after-write edge, whichever alternative it read first', () => {
     // "late" needs both alternatives of "w"; its guards hold the one it read first, which
     // depends on the order of its arguments. Found by the property test: the edge from
