@@ -102,12 +102,10 @@ export function readCall(
     );
     return null;
   }
-  const args: JsonObject = {};
+  const args = copyArguments(raw);
   for (const key in raw) {
-    if (!Object.hasOwn(raw, key)) continue;
-    if (!key.startsWith('_')) {
-      args[key] = raw[key];
-    } else if (!META_KEYS.has(key)) {
+    if (!Object.hasOwn(raw, key) || !key.startsWith('_')) continue;
+    if (!META_KEYS.has(key)) {
       if (countedIfFull(diagnostics, 'error')) continue;
       const near = [...META_KEYS].find((m) => m.toLowerCase() === key.toLowerCase());
       diagnostics.push(
@@ -154,6 +152,18 @@ export function readCall(
     hasOutput,
     hasOutput ? raw._output : undefined,
   );
+}
+
+/**
+ * The call's own keys but the meta keys (`_...`). A function of its own, not a loop inside
+ * readCall: made there, by the same statements, each call's arguments cost about 240 more bytes
+ * of allocation (V8's sampling heap profiler, 100k calls of four arguments: 1180 against 943
+ * bytes per call read), a quarter of what reading a call allocates.
+ */
+function copyArguments(raw: JsonObject): JsonObject {
+  const args: JsonObject = {};
+  for (const key in raw) if (Object.hasOwn(raw, key) && !key.startsWith('_')) args[key] = raw[key];
+  return args;
 }
 
 /** A container met in the arguments, waiting to be scanned. */
@@ -275,7 +285,7 @@ class ArgumentScanner {
     switch (parsed.kind) {
       case 'expression':
         if (
-          checkPathLimits(parsed.expression.refs, callPointer + at, id, this.#options!.limits, diagnostics)
+          checkPathLimits(parsed.expression.refs, callPointer, at, id, this.#options!.limits, diagnostics)
         ) {
           if (facts) {
             if (n >= 0) facts.fits(n, parsed.expression);
@@ -326,6 +336,15 @@ function topLevelPointer(key: string): string {
 
 const NO_LITERALS: string[] = [];
 
+/**
+ * Where a call's `_outputPath` is, made only for a diagnostic: a plan without mistakes would
+ * make 100k of these for nothing. ('_outputPath' needs no escaping: one concatenation, not
+ * joinPointer's array of tokens.)
+ */
+function outputPointer(callPointer: string): string {
+  return `${callPointer}/_outputPath`;
+}
+
 function readOutputPath(
   raw: unknown,
   callPointer: string,
@@ -333,26 +352,34 @@ function readOutputPath(
   { parser, limits, facts }: ReadCallOptions,
   diagnostics: DiagnosticSink,
 ): OutputPath | null {
-  // '_outputPath' needs no escaping: one concatenation, not joinPointer's array of tokens.
-  const pointer = `${callPointer}/_outputPath`;
   const hint =
     '_outputPath names where the result goes: "†state.result", "†state.ok || †state.error" or "†state.a && †state.b"';
   if (typeof raw !== 'string') {
     diagnostics.push(
-      error('E_OUTPUT_PATH', pointer, `_outputPath must be a string, not ${describeJson(raw)}`, {
-        call: id,
-        hint,
-      }),
+      error(
+        'E_OUTPUT_PATH',
+        outputPointer(callPointer),
+        `_outputPath must be a string, not ${describeJson(raw)}`,
+        {
+          call: id,
+          hint,
+        },
+      ),
     );
     return null;
   }
   if (!raw.startsWith('†') || raw.startsWith('††')) {
     diagnostics.push(
-      error('E_OUTPUT_PATH', pointer, `_outputPath must be a reference to state, not text`, {
-        call: id,
-        hint,
-        offset: 0,
-      }),
+      error(
+        'E_OUTPUT_PATH',
+        outputPointer(callPointer),
+        `_outputPath must be a reference to state, not text`,
+        {
+          call: id,
+          hint,
+          offset: 0,
+        },
+      ),
     );
     return null;
   }
@@ -361,7 +388,7 @@ function readOutputPath(
   const scanned = parser.parsed(n);
   const parsed = scanned.kind === 'expression' ? scanned.expression : (scanned as ParseError);
   if (!('kind' in parsed)) {
-    if (!checkPathLimits(parsed.refs, pointer, id, limits, diagnostics)) return null;
+    if (!checkPathLimits(parsed.refs, callPointer, '/_outputPath', id, limits, diagnostics)) return null;
     if (facts) {
       facts.fits(n, parsed);
       facts.outputNumber = n;
@@ -369,7 +396,7 @@ function readOutputPath(
   }
   if ('kind' in parsed) {
     diagnostics.push(
-      error(parsed.code, pointer, parsed.message, {
+      error(parsed.code, outputPointer(callPointer), parsed.message, {
         call: id,
         offset: parsed.offset,
         ...(parsed.hint && { hint: parsed.hint }),
@@ -381,18 +408,23 @@ function readOutputPath(
   for (const ref of parsed.refs) {
     if (ref.root !== 'state') {
       diagnostics.push(
-        error('E_OUTPUT_PATH', pointer, `_outputPath cannot write ${ref.text}: input is read-only`, {
-          call: id,
-          offset: ref.start,
-          hint: `write to state instead: "†state${ref.text.slice('†input'.length)}"`,
-        }),
+        error(
+          'E_OUTPUT_PATH',
+          outputPointer(callPointer),
+          `_outputPath cannot write ${ref.text}: input is read-only`,
+          {
+            call: id,
+            offset: ref.start,
+            hint: `write to state instead: "†state${ref.text.slice('†input'.length)}"`,
+          },
+        ),
       );
       ok = false;
     } else if (ref.segments.includes(WILDCARD)) {
       diagnostics.push(
         error(
           'E_OUTPUT_PATH',
-          pointer,
+          outputPointer(callPointer),
           `_outputPath cannot use [*]: ${ref.text} names no single place to write`,
           {
             call: id,
@@ -417,11 +449,12 @@ function readOutputPath(
  * A path may not be longer than `limits.maxDepth` segments (a write there nests as deep) nor
  * name an index past `limits.maxArrayIndex` (a write there fills the gap with holes that print
  * as null: 20 characters of plan could otherwise make megabytes of state). Reports each
- * reference over a limit; true when none is.
+ * reference over a limit at `callPointer + at` (joined only then); true when none is.
  */
 function checkPathLimits(
   refs: readonly Reference[],
-  pointer: string,
+  callPointer: string,
+  at: string,
   id: string,
   limits: Limits,
   diagnostics: DiagnosticSink,
@@ -432,7 +465,7 @@ function checkPathLimits(
       diagnostics.push(
         error(
           'E_LIMIT',
-          pointer,
+          callPointer + at,
           `${ref.text.slice(0, 60)}… has ${ref.segments.length} segments; the limit is ${limits.maxDepth}`,
           {
             call: id,
@@ -449,7 +482,7 @@ function checkPathLimits(
         diagnostics.push(
           error(
             'E_LIMIT',
-            pointer,
+            callPointer + at,
             `${ref.text} names index ${segment}; the largest index allowed is ${limits.maxArrayIndex}`,
             {
               call: id,

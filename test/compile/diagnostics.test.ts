@@ -109,6 +109,29 @@ describe('output paths', () => {
     expect(at(d)).toEqual(positionInString(text, path, offset));
   });
 
+  it('E_LIMIT for a path too deep or an index too large: at the output path or the argument', () => {
+    const deep = `†state${'.a'.repeat(6)}`;
+    const text = doc([
+      { _tool: 't', _outputPath: '†state.list[2000000]' },
+      { _tool: 't', _outputPath: deep },
+      { _tool: 't', nested: { x: '†state.list[2000000]' }, y: deep },
+    ]);
+    const limits = { maxDepth: 5, maxArrayIndex: 1000 };
+    const found = compile(text, { limits }).diagnostics.filter((d) => d.code === 'E_LIMIT');
+    expect(found.map((d) => [d.pointer, d.call])).toEqual([
+      ['/0/_outputPath', '0'],
+      ['/1/_outputPath', '1'],
+      ['/2/nested/x', '2'],
+      ['/2/y', '2'],
+    ]);
+    expect(found.map((d) => d.message)).toEqual([
+      expect.stringMatching(/largest index allowed is 1000/),
+      expect.stringMatching(/6 segments; the limit is 5/),
+      expect.stringMatching(/largest index allowed is 1000/),
+      expect.stringMatching(/6 segments; the limit is 5/),
+    ]);
+  });
+
   it('E_OUTPUT_PATH for a value that is not a string, at the value', () => {
     const text = doc([{ _tool: 't', _outputPath: ['†state.x'] }]);
     const d = only(compileErrors(text).diagnostics, 'E_OUTPUT_PATH');
