@@ -89,8 +89,8 @@ describe('writers on exclusive alternatives', () => {
 
   it('a call whose `||` reads only alternatives of a call that never runs never runs either', () => {
     // Found by the property test: "join" reads `†state.p || †state.q`, and only "branch" writes
-    // them, which needs both alternatives of "w". The critical path went w, one, join, an
-    // edge that is not in the graph, and longer than any path that can happen.
+    // them, which needs both alternatives of "w". The critical path went w, one, join (on
+    // through the wait that "both" and "branch" pass on): longer than any path that can happen.
     const plan = {
       type: 'plan',
       plan: [
