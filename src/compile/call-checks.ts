@@ -10,8 +10,8 @@ import { CallSpec } from './call-spec.js';
 import { checkStatePath } from './state-schema.js';
 
 /** A stand-in for a call that is not even an object, so indices stay aligned. */
-export function placeholder(index: number, pointer: string): CallSpec {
-  return new CallSpec(index, String(index), null, pointer, {}, [], [], null, false, undefined);
+export function placeholder(index: number, callsPointer: string): CallSpec {
+  return new CallSpec(index, undefined, null, callsPointer, {}, [], [], null, false, undefined);
 }
 
 export function checkTool(

@@ -6,6 +6,7 @@
 import type { JsonObject } from '../language/document.js';
 import type { Reference } from '../language/reference.js';
 import type { FlowColumns } from './flow-columns.js';
+import { callPointer } from './call-pointer.js';
 import type { ArgumentReference, CompiledCall, Dependency, OutputPath, ReadBinding } from './types.js';
 
 const NO_READS: readonly ReadBinding[] = Object.freeze([]);
@@ -16,16 +17,19 @@ export class CallSpec implements Omit<CompiledCall, 'tool'> {
   #flow: FlowColumns | null = null;
   #reads: readonly ReadBinding[] | undefined = undefined;
   #dependencies: readonly Dependency[] | undefined = undefined;
+  /** `_id`, or once asked for, the index as a string (not made for every call of a large plan). */
+  #id: string | undefined;
+  readonly #callsPointer: string;
 
   // Positional, not an options object: one is made per call of plans of 100k calls.
   constructor(
     readonly index: number,
-    /** `_id`, or the index as a string. */
-    readonly id: string,
+    /** `_id`, or undefined when the call has none (its id is then its index). */
+    explicitId: string | undefined,
     /** The tool name, or null when `_tool` is missing or not a string. */
     readonly tool: string | null,
-    /** Pointer to the call object in the document. */
-    readonly pointer: string,
+    /** Pointer to the calls array in the document (`''` when the document is the array). */
+    callsPointer: string,
     /** Arguments as written, without meta keys; references still unresolved. */
     readonly args: JsonObject,
     readonly refs: readonly ArgumentReference[],
@@ -35,7 +39,23 @@ export class CallSpec implements Omit<CompiledCall, 'tool'> {
     /** True when the call carries `_output`. */
     readonly hasOutput: boolean,
     readonly output: unknown,
-  ) {}
+  ) {
+    this.#id = explicitId;
+    this.#callsPointer = callsPointer;
+  }
+
+  /** `_id`, or the index as a string. */
+  get id(): string {
+    return (this.#id ??= String(this.index));
+  }
+
+  /**
+   * Pointer to the call object in the document, made when asked for: mostly by diagnostics,
+   * which a plan without mistakes has none of.
+   */
+  get pointer(): string {
+    return callPointer(this.#callsPointer, this.index);
+  }
 
   /** How the call's references were bound; empty until the data flow has seen the call. */
   get reads(): readonly ReadBinding[] {

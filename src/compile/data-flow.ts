@@ -20,7 +20,7 @@ import { EARLIER, FlowColumns, INITIAL, INPUT, LATER, SCHEMA } from './flow-colu
 import { nearest } from './nearest.js';
 import { childOf, PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
 import type { CallSpec } from './call-spec.js';
-import { NOT_SINGLE, ROOT_INPUT, type ReferenceFacts } from './reference-facts.js';
+import { NOT_SINGLE, ROOT_INPUT, type ReferenceFacts, type StringFacts } from './reference-facts.js';
 import { checkStatePath } from './state-schema.js';
 import type { DependencyKind } from './types.js';
 
@@ -95,12 +95,6 @@ export class DataFlow {
   /** The calls the writers of a node were ordered after there: an exclusive writer inherits them. */
   readonly #base = new Map<TrieNode, number[]>();
   #collected: number[] | null = null;
-  /**
-   * Per reference-string number (see ReferenceFacts), the frontier node of its path when the
-   * string is one reference without `[*]`: a read finds its node without touching the parsed
-   * reference (on a large plan, a load from anywhere in the heap).
-   */
-  readonly #nodeOf: (TrieNode | undefined)[] = [];
 
   /** True when the initial state holds nothing at all. */
   readonly #noState: boolean;
@@ -120,8 +114,10 @@ export class DataFlow {
 
   /**
    * Binds one call's reads and writes against the calls added before it. `facts` holds the
-   * numbers of the call's reference strings (as readCall left them), which tell a single
-   * reference without `[*]` without looking into its expression.
+   * facts of the call's reference strings (as readCall left them), which tell a single
+   * reference without `[*]` without looking into its expression, and keep its path's node: a
+   * read finds its node without touching the parsed reference (on a large plan, a load from
+   * anywhere in the heap).
    */
   add(call: CallSpec, facts?: ReferenceFacts): void {
     const i = this.#calls.length;
@@ -133,21 +129,20 @@ export class DataFlow {
     const refs = call.refs;
     for (let k = 0; k < refs.length; k++) {
       const argument = refs[k]!;
-      const n = facts ? facts.numbers[k]! : -1;
-      const root = n >= 0 ? facts!.root(n) : NOT_SINGLE;
-      if (root !== NOT_SINGLE) {
-        const ref = facts!.single(n);
-        this.#bindRead(i, ref, argument.at, ref as Path, root === ROOT_INPUT, facts!.text(n), n);
+      const known = facts?.ofCall[k];
+      if (known !== undefined && known.root !== NOT_SINGLE) {
+        const ref = known.single!;
+        this.#bindRead(i, ref, argument.at, ref as Path, known.root === ROOT_INPUT, known.text, known);
       } else {
         for (const ref of argument.expression.refs)
-          this.#bindRead(i, ref, argument.at, coveredPath(ref), ref.root === 'input', ref.text, -1);
+          this.#bindRead(i, ref, argument.at, coveredPath(ref), ref.root === 'input', ref.text, undefined);
       }
     }
     this.#branches.add(i, call, this.#calls, this.#emptyAt);
     const output = call.outputPath;
     if (output) {
-      const n = output.refs.length === 1 && facts ? facts.outputNumber : -1;
-      for (const ref of output.refs) this.#bindWrite(i, ref, n);
+      const known = output.refs.length === 1 ? facts?.output : undefined;
+      for (const ref of output.refs) this.#bindWrite(i, ref, known);
     }
     this.columns.close(i);
     this.#adding = -1;
@@ -190,8 +185,8 @@ export class DataFlow {
   }
 
   /**
-   * `path` is what the read covers: the reference up to its first `[*]`. `n` is the number of
-   * the reference string when it is this one reference, without `[*]` (else -1).
+   * `path` is what the read covers: the reference up to its first `[*]`. `known` is the facts
+   * of the reference string when it is this one reference, without `[*]` (else undefined).
    */
   #bindRead(
     i: number,
@@ -200,7 +195,7 @@ export class DataFlow {
     path: Path,
     input: boolean,
     text: string,
-    n: number,
+    known: StringFacts | undefined,
   ): void {
     // `path.segments` is read only where needed: for a numbered read whose node is known, the
     // reference object itself (anywhere in the heap) is never loaded.
@@ -211,7 +206,7 @@ export class DataFlow {
       this.columns.addRead(ref, at, path, INPUT, NO_WRITERS);
       return;
     }
-    const node = this.#frontierOverlapping(ref, path, i, n);
+    const node = this.#frontierOverlapping(ref, path, i, known);
     const found = this.#scratchWriters;
     const count = this.#foundCount;
     if (count === 0 && this.#stateEmptyAt(path.segments)) {
@@ -223,20 +218,20 @@ export class DataFlow {
     let readAt = node;
     if (!readAt) {
       readAt = this.#frontier.ensure(path.segments);
-      if (n >= 0) this.#setNode(n, readAt);
+      if (known) known.node = readAt;
       else if (path.segments === ref.segments) ref.slot = readAt;
     }
     readAt.readers = this.#readers.add(readAt.readers, i);
     this.columns.addRead(ref, at, path, count > 0 ? EARLIER : INITIAL, found, count);
   }
 
-  /** `n` is the number of the `_outputPath` string when it is this one reference (else -1). */
-  #bindWrite(i: number, ref: Reference, n: number): void {
+  /** `known`: the facts of the `_outputPath` string when it is this one reference (else undefined). */
+  #bindWrite(i: number, ref: Reference, known: StringFacts | undefined): void {
     const segments = ref.segments as PathSegment[];
-    let node = n >= 0 ? this.#nodeOf[n] : (ref.slot as TrieNode | undefined);
+    let node = known ? known.node : (ref.slot as TrieNode | undefined);
     if (!node || node.detached) {
       node = this.#frontier.ensure(segments);
-      if (n >= 0) this.#setNode(n, node);
+      if (known) known.node = node;
       else ref.slot = node;
     }
     const target = node;
@@ -328,18 +323,23 @@ export class DataFlow {
   /**
    * Finds the last writers at, above and below the read path, other than call `self`, and
    * leaves them in #scratchWriters (#foundCount of them); returns the path's node when it
-   * exists. A reference remembers its node in its slot, so repeated reads of one path skip the
-   * hash lookups; a node dropped by a write above it is looked up afresh.
+   * exists. A reference string's facts (or else the reference's slot) remember its node, so
+   * repeated reads of one path skip the hash lookups; a node dropped by a write above it is
+   * looked up afresh.
    */
-  #frontierOverlapping(ref: Reference, path: Path, self: number, n: number): TrieNode | undefined {
+  #frontierOverlapping(
+    ref: Reference,
+    path: Path,
+    self: number,
+    known: StringFacts | undefined,
+  ): TrieNode | undefined {
     const out = this.#scratchWriters;
     let count = 0;
-    let node =
-      n >= 0
-        ? this.#nodeOf[n]
-        : path.segments === ref.segments
-          ? (ref.slot as TrieNode | undefined)
-          : undefined;
+    let node = known
+      ? known.node
+      : path.segments === ref.segments
+        ? (ref.slot as TrieNode | undefined)
+        : undefined;
     if (node?.detached) node = undefined;
     if (node) {
       for (let up: TrieNode | null = node; up; up = up.parent) {
@@ -360,7 +360,7 @@ export class DataFlow {
         if (!node) break;
       }
       if (node) {
-        if (n >= 0) this.#setNode(n, node);
+        if (known) known.node = node;
         else if (segments === ref.segments) ref.slot = node;
       }
     }
@@ -379,11 +379,6 @@ export class DataFlow {
       if (d.lastWriter !== NO_WRITER && d.lastWriter !== self) out[count++] = d.lastWriter;
     });
     return count;
-  }
-
-  #setNode(n: number, node: TrieNode): void {
-    while (this.#nodeOf.length < n) this.#nodeOf.push(undefined);
-    this.#nodeOf[n] = node;
   }
 
   /**

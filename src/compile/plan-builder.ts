@@ -82,9 +82,8 @@ export class PlanBuilder {
   add(raw: unknown): CallSpec {
     const { tools, mode, stateSchema, callsPointer } = this.options;
     const index = this.#flow.calls.length;
-    // An index needs no escaping: one concatenation, not joinPointer's array of tokens.
-    const pointer = `${callsPointer}/${index}`;
-    const spec = readCall(raw, index, pointer, this.#reading, this.pending) ?? placeholder(index, pointer);
+    const spec =
+      readCall(raw, index, callsPointer, this.#reading, this.pending) ?? placeholder(index, callsPointer);
     this.#ids.add(spec, raw !== null && typeof raw === 'object' && '_id' in raw);
     if (tools && spec.tool !== null) checkTool(spec, tools, mode, this.pending);
     if (stateSchema && spec.outputPath) checkOutputAgainstSchema(spec, stateSchema, this.pending);

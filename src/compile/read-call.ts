@@ -10,6 +10,7 @@ import { DAGGER, type ParsedString, type Reference, type StringParser } from '..
 import { type BareReference, mayBeBareReference } from './missing-daggers.js';
 import type { ReferenceFacts } from './reference-facts.js';
 import { CallSpec } from './call-spec.js';
+import { callPointer } from './call-pointer.js';
 import type { ArgumentReference, OutputPath } from './types.js';
 
 const DAGGER_CODE = DAGGER.charCodeAt(0);
@@ -27,7 +28,8 @@ export interface ReadCallOptions {
   readonly parser: StringParser;
   /**
    * What is known of each reference string by its number (one per compile, beside `parser`);
-   * the call's numbers are left in its `numbers`, in the order of the call's refs.
+   * the facts of the call's strings are left in its `ofCall`, in the order of the call's refs,
+   * and those of its `_outputPath` in `output`.
    * @default undefined (every string's paths are checked each time)
    */
   readonly facts?: ReferenceFacts;
@@ -40,35 +42,65 @@ export interface ReadCallOptions {
 }
 
 /**
- * Checks call `index` (at `pointer` in the document) on its own. Returns null when it is not
- * even an object.
+ * Where the call being read sits and what it is called, for its diagnostics. Its pointer
+ * (`/123`) and id (`"123"` when it has no `_id`) are made only when a diagnostic needs them:
+ * made for every call, they were 100k strings each on a 100k-call plan, kept for nothing. One
+ * serves every call, as the scanner does: readCall never re-enters.
+ */
+class CallPlace {
+  index = 0;
+  callsPointer = '';
+  /** `_id`, when the call has a usable one. */
+  explicitId: string | undefined = undefined;
+
+  get id(): string {
+    return this.explicitId ?? String(this.index);
+  }
+
+  get pointer(): string {
+    return callPointer(this.callsPointer, this.index);
+  }
+
+  /** The pointer of a place inside the call: `at` is `/key...` (already escaped). */
+  inside(at: string): string {
+    return this.pointer + at;
+  }
+}
+
+const place = new CallPlace();
+
+/**
+ * Checks call `index` (at `/index` in the calls array at `callsPointer`) on its own. Returns
+ * null when it is not even an object.
  */
 export function readCall(
   raw: unknown,
   index: number,
-  pointer: string,
+  callsPointer: string,
   options: ReadCallOptions,
   diagnostics: DiagnosticSink,
 ): CallSpec | null {
-  if (options.facts) options.facts.outputNumber = -1;
+  if (options.facts) options.facts.output = undefined;
+  place.index = index;
+  place.callsPointer = callsPointer;
+  place.explicitId = undefined;
   if (!isJsonObject(raw)) {
     diagnostics.push(
-      error('E_SHAPE', pointer, `call ${index} must be an object, not ${describeJson(raw)}`, {
+      error('E_SHAPE', place.pointer, `call ${index} must be an object, not ${describeJson(raw)}`, {
         hint: 'a call looks like {"_tool": "name", "arg": "value", "_outputPath": "†state.result"}',
       }),
     );
     return null;
   }
-  let id = String(index);
   if (raw._id !== undefined) {
-    if (typeof raw._id === 'string' && raw._id !== '') id = raw._id;
+    if (typeof raw._id === 'string' && raw._id !== '') place.explicitId = raw._id;
     else {
       diagnostics.push(
         error(
           'E_SHAPE',
-          joinPointer(pointer, '_id'),
+          joinPointer(place.pointer, '_id'),
           `_id must be a non-empty string, not ${describeJson(raw._id)}`,
-          { call: id },
+          { call: place.id },
         ),
       );
     }
@@ -79,11 +111,11 @@ export function readCall(
     diagnostics.push(
       error(
         'E_NO_TOOL',
-        raw._tool === undefined ? pointer : joinPointer(pointer, '_tool'),
+        raw._tool === undefined ? place.pointer : joinPointer(place.pointer, '_tool'),
         raw._tool === undefined
-          ? `call ${id} has no _tool`
+          ? `call ${place.id} has no _tool`
           : `_tool must be a tool name, not ${describeJson(raw._tool)}`,
-        { call: id, hint: 'every call names its tool: {"_tool": "search", ...}' },
+        { call: place.id, hint: 'every call names its tool: {"_tool": "search", ...}' },
       ),
     );
   }
@@ -95,10 +127,15 @@ export function readCall(
   for (const key in raw) if (Object.hasOwn(raw, key)) keyCount++;
   if (keyCount > options.limits.maxKeys) {
     diagnostics.push(
-      error('E_LIMIT', pointer, `call ${id} has ${keyCount} keys; the limit is ${options.limits.maxKeys}`, {
-        call: id,
-        hint: 'pass fewer arguments (group them in one object), or raise limits.maxKeys',
-      }),
+      error(
+        'E_LIMIT',
+        place.pointer,
+        `call ${place.id} has ${keyCount} keys; the limit is ${options.limits.maxKeys}`,
+        {
+          call: place.id,
+          hint: 'pass fewer arguments (group them in one object), or raise limits.maxKeys',
+        },
+      ),
     );
     return null;
   }
@@ -109,8 +146,8 @@ export function readCall(
       if (countedIfFull(diagnostics, 'error')) continue;
       const near = [...META_KEYS].find((m) => m.toLowerCase() === key.toLowerCase());
       diagnostics.push(
-        error('E_UNKNOWN_META', joinPointer(pointer, key), `unknown meta key "${key}"`, {
-          call: id,
+        error('E_UNKNOWN_META', joinPointer(place.pointer, key), `unknown meta key "${key}"`, {
+          call: place.id,
           atKey: true,
           hint: near
             ? `did you mean "${near}"?`
@@ -121,30 +158,29 @@ export function readCall(
   }
 
   const hasOutput = Object.hasOwn(raw, '_output');
-  if (hasOutput)
-    checkOutputValue(raw._output, joinPointer(pointer, '_output'), id, options.limits, diagnostics);
+  if (hasOutput) checkOutputValue(raw._output, options.limits, diagnostics);
   if (hasOutput && options.mode === 'lazy') {
     diagnostics.push(
-      error('E_LAZY_OUTPUT', joinPointer(pointer, '_output'), 'a lazy plan cannot carry _output', {
-        call: id,
+      error('E_LAZY_OUTPUT', place.inside('/_output'), 'a lazy plan cannot carry _output', {
+        call: place.id,
         atKey: true,
         hint: 'in lazy mode the latent tool runs after approval; remove _output, or make the plan eager',
       }),
     );
   }
 
-  scanner.scan(args, index, pointer, id, options, diagnostics);
+  scanner.scan(args, index, options, diagnostics);
   const refs = exactCopy(scanner.refs, scanner.refCount);
   const literals =
     scanner.literalCount === 0 ? NO_LITERALS : exactCopy(scanner.literals, scanner.literalCount);
   const outputPath =
-    raw._outputPath === undefined ? null : readOutputPath(raw._outputPath, pointer, id, options, diagnostics);
+    raw._outputPath === undefined ? null : readOutputPath(raw._outputPath, options, diagnostics);
 
   return new CallSpec(
     index,
-    id,
+    place.explicitId,
     tool,
-    pointer,
+    callsPointer,
     args,
     refs,
     literals,
@@ -188,24 +224,13 @@ class ArgumentScanner {
   literalCount = 0;
   readonly #stack: PendingContainer[] = [];
   #index = 0;
-  #callPointer = '';
-  #id = '';
   #options: ReadCallOptions | undefined = undefined;
   #diagnostics: DiagnosticSink | undefined = undefined;
 
-  scan(
-    args: JsonObject,
-    index: number,
-    callPointer: string,
-    id: string,
-    options: ReadCallOptions,
-    diagnostics: DiagnosticSink,
-  ): void {
+  scan(args: JsonObject, index: number, options: ReadCallOptions, diagnostics: DiagnosticSink): void {
     this.refCount = 0;
     this.literalCount = 0;
     this.#index = index;
-    this.#callPointer = callPointer;
-    this.#id = id;
     this.#options = options;
     this.#diagnostics = diagnostics;
     const { limits } = options;
@@ -219,8 +244,8 @@ class ArgumentScanner {
       // The call object is level 1, so a value popped at `depth` is a container at level depth + 1.
       if (depth >= limits.maxDepth) {
         diagnostics.push(
-          error('E_LIMIT', callPointer + at, `arguments nest deeper than ${limits.maxDepth} levels`, {
-            call: id,
+          error('E_LIMIT', place.inside(at), `arguments nest deeper than ${limits.maxDepth} levels`, {
+            call: place.id,
             hint: 'flatten the value, or raise limits.maxDepth',
           }),
         );
@@ -235,10 +260,10 @@ class ArgumentScanner {
           diagnostics.push(
             error(
               'E_LIMIT',
-              callPointer + at,
+              place.inside(at),
               `an argument object has ${keys.length} keys; the limit is ${limits.maxKeys}`,
               {
-                call: id,
+                call: place.id,
                 hint: 'split the object, or raise limits.maxKeys',
               },
             ),
@@ -273,24 +298,17 @@ class ArgumentScanner {
       n = parser.numberOf(value);
       const fitting = facts.fitting(n);
       if (fitting !== undefined) {
-        facts.reserve(this.refCount + 1)[this.refCount] = n;
-        this.refs[this.refCount++] = { at, expression: fitting, text: value };
+        facts.ofCall[this.refCount] = fitting;
+        this.refs[this.refCount++] = { at, expression: fitting.expression, text: value };
         return;
       }
       parsed = parser.parsed(n);
     } else parsed = parser.parseString(value);
     const diagnostics = this.#diagnostics!;
-    const callPointer = this.#callPointer;
-    const id = this.#id;
     switch (parsed.kind) {
       case 'expression':
-        if (
-          checkPathLimits(parsed.expression.refs, callPointer, at, id, this.#options!.limits, diagnostics)
-        ) {
-          if (facts) {
-            if (n >= 0) facts.fits(n, parsed.expression);
-            facts.reserve(this.refCount + 1)[this.refCount] = n;
-          }
+        if (checkPathLimits(parsed.expression.refs, at, this.#options!.limits, diagnostics)) {
+          if (facts) facts.ofCall[this.refCount] = n >= 0 ? facts.fits(n, parsed.expression) : undefined;
           this.refs[this.refCount++] = { at, expression: parsed.expression, text: value };
         }
         break;
@@ -299,8 +317,8 @@ class ArgumentScanner {
         break;
       case 'error':
         diagnostics.push(
-          error(parsed.code, callPointer + at, parsed.message, {
-            call: id,
+          error(parsed.code, place.inside(at), parsed.message, {
+            call: place.id,
             offset: parsed.offset,
             ...(parsed.hint && { hint: parsed.hint }),
           }),
@@ -309,8 +327,8 @@ class ArgumentScanner {
       case 'text':
         if (parsed.suspiciousDagger !== undefined) {
           diagnostics.push(
-            warning('W_DAGGER_TEXT', callPointer + at, 'a † inside text is not a reference', {
-              call: id,
+            warning('W_DAGGER_TEXT', place.inside(at), 'a † inside text is not a reference', {
+              call: place.id,
               offset: parsed.suspiciousDagger,
               hint: 'a reference must be the whole string ("†state.x"); pass text and data as separate arguments, or write †† to mean a literal †',
             }),
@@ -336,19 +354,8 @@ function topLevelPointer(key: string): string {
 
 const NO_LITERALS: string[] = [];
 
-/**
- * Where a call's `_outputPath` is, made only for a diagnostic: a plan without mistakes would
- * make 100k of these for nothing. ('_outputPath' needs no escaping: one concatenation, not
- * joinPointer's array of tokens.)
- */
-function outputPointer(callPointer: string): string {
-  return `${callPointer}/_outputPath`;
-}
-
 function readOutputPath(
   raw: unknown,
-  callPointer: string,
-  id: string,
   { parser, limits, facts }: ReadCallOptions,
   diagnostics: DiagnosticSink,
 ): OutputPath | null {
@@ -358,10 +365,10 @@ function readOutputPath(
     diagnostics.push(
       error(
         'E_OUTPUT_PATH',
-        outputPointer(callPointer),
+        place.inside('/_outputPath'),
         `_outputPath must be a string, not ${describeJson(raw)}`,
         {
-          call: id,
+          call: place.id,
           hint,
         },
       ),
@@ -372,10 +379,10 @@ function readOutputPath(
     diagnostics.push(
       error(
         'E_OUTPUT_PATH',
-        outputPointer(callPointer),
+        place.inside('/_outputPath'),
         `_outputPath must be a reference to state, not text`,
         {
-          call: id,
+          call: place.id,
           hint,
           offset: 0,
         },
@@ -388,16 +395,13 @@ function readOutputPath(
   const scanned = parser.parsed(n);
   const parsed = scanned.kind === 'expression' ? scanned.expression : (scanned as ParseError);
   if (!('kind' in parsed)) {
-    if (!checkPathLimits(parsed.refs, callPointer, '/_outputPath', id, limits, diagnostics)) return null;
-    if (facts) {
-      facts.fits(n, parsed);
-      facts.outputNumber = n;
-    }
+    if (!checkPathLimits(parsed.refs, '/_outputPath', limits, diagnostics)) return null;
+    if (facts) facts.output = facts.fits(n, parsed);
   }
   if ('kind' in parsed) {
     diagnostics.push(
-      error(parsed.code, outputPointer(callPointer), parsed.message, {
-        call: id,
+      error(parsed.code, place.inside('/_outputPath'), parsed.message, {
+        call: place.id,
         offset: parsed.offset,
         ...(parsed.hint && { hint: parsed.hint }),
       }),
@@ -410,10 +414,10 @@ function readOutputPath(
       diagnostics.push(
         error(
           'E_OUTPUT_PATH',
-          outputPointer(callPointer),
+          place.inside('/_outputPath'),
           `_outputPath cannot write ${ref.text}: input is read-only`,
           {
-            call: id,
+            call: place.id,
             offset: ref.start,
             hint: `write to state instead: "†state${ref.text.slice('†input'.length)}"`,
           },
@@ -424,10 +428,10 @@ function readOutputPath(
       diagnostics.push(
         error(
           'E_OUTPUT_PATH',
-          outputPointer(callPointer),
+          place.inside('/_outputPath'),
           `_outputPath cannot use [*]: ${ref.text} names no single place to write`,
           {
-            call: id,
+            call: place.id,
             offset: ref.start + ref.text.indexOf('[*]'),
             hint: 'write the whole array to one path, e.g. "†state.items"',
           },
@@ -449,13 +453,11 @@ function readOutputPath(
  * A path may not be longer than `limits.maxDepth` segments (a write there nests as deep) nor
  * name an index past `limits.maxArrayIndex` (a write there fills the gap with holes that print
  * as null: 20 characters of plan could otherwise make megabytes of state). Reports each
- * reference over a limit at `callPointer + at` (joined only then); true when none is.
+ * reference over a limit at `place.inside(at)` (joined only then); true when none is.
  */
 function checkPathLimits(
   refs: readonly Reference[],
-  callPointer: string,
   at: string,
-  id: string,
   limits: Limits,
   diagnostics: DiagnosticSink,
 ): boolean {
@@ -465,10 +467,10 @@ function checkPathLimits(
       diagnostics.push(
         error(
           'E_LIMIT',
-          callPointer + at,
+          place.inside(at),
           `${ref.text.slice(0, 60)}… has ${ref.segments.length} segments; the limit is ${limits.maxDepth}`,
           {
-            call: id,
+            call: place.id,
             offset: ref.start,
             hint: 'use a shorter path, or raise limits.maxDepth',
           },
@@ -482,10 +484,10 @@ function checkPathLimits(
         diagnostics.push(
           error(
             'E_LIMIT',
-            callPointer + at,
+            place.inside(at),
             `${ref.text} names index ${segment}; the largest index allowed is ${limits.maxArrayIndex}`,
             {
-              call: id,
+              call: place.id,
               offset: ref.start,
               hint: 'use a smaller index (or a key: ["123"]), or raise limits.maxArrayIndex',
             },
@@ -500,23 +502,17 @@ function checkPathLimits(
 }
 
 /** `_output` is the model's own result: bounded like any tool's, one level inside its call. */
-function checkOutputValue(
-  value: unknown,
-  pointer: string,
-  id: string,
-  limits: Limits,
-  diagnostics: DiagnosticSink,
-): void {
+function checkOutputValue(value: unknown, limits: Limits, diagnostics: DiagnosticSink): void {
   const checked = checkJson(value, { limits, depth: 1 });
   if (!('problem' in checked)) return;
   const { problem } = checked;
   diagnostics.push(
     error(
       problem.code === 'LIMIT' ? 'E_LIMIT' : 'E_SHAPE',
-      pointer + problem.pointer,
+      place.inside(`/_output${problem.pointer}`),
       `_output ${problem.message}`,
       {
-        call: id,
+        call: place.id,
         hint: problem.hint,
       },
     ),
