@@ -11,7 +11,7 @@ import { checkStatePath } from './state-schema.js';
 
 /** A stand-in for a call that is not even an object, so indices stay aligned. */
 export function placeholder(index: number, callsPointer: string): CallSpec {
-  return new CallSpec(index, undefined, null, callsPointer, {}, [], [], null, false, undefined);
+  return new CallSpec(index, undefined, null, callsPointer, {}, null, 0, 0, [], null, false, undefined);
 }
 
 export function checkTool(

@@ -1,10 +1,11 @@
 /**
  * A call after its own checks, and then (the same object, no copy per call) the compiled call.
- * Its reads and dependencies live in the data flow's columns and become objects only when
- * someone asks for them: the executor never does, a report or a dry run does.
+ * Its reference arguments, reads and dependencies live in columns and become objects only when
+ * someone asks for them: the compiler and the executor never do, a report or a dry run does.
  */
 import type { JsonObject } from '../language/document.js';
-import type { Reference } from '../language/reference.js';
+import type { Expression, Reference } from '../language/reference.js';
+import type { ArgumentColumns } from './argument-columns.js';
 import type { FlowColumns } from './flow-columns.js';
 import { callPointer } from './call-pointer.js';
 import type { ArgumentReference, CompiledCall, Dependency, OutputPath, ReadBinding } from './types.js';
@@ -12,11 +13,17 @@ import type { ArgumentReference, CompiledCall, Dependency, OutputPath, ReadBindi
 const NO_READS: readonly ReadBinding[] = Object.freeze([]);
 const NO_DEPENDENCIES: readonly Dependency[] = Object.freeze([]);
 const NO_WRITERS: readonly number[] = Object.freeze([]);
+const NO_REFS: readonly ArgumentReference[] = Object.freeze([]);
 
 export class CallSpec implements Omit<CompiledCall, 'tool'> {
   #flow: FlowColumns | null = null;
   #reads: readonly ReadBinding[] | undefined = undefined;
   #dependencies: readonly Dependency[] | undefined = undefined;
+  #refs: readonly ArgumentReference[] | undefined = undefined;
+  // Private fields, as #flow: a call's own enumerable keys are what the API documents.
+  readonly #columns: ArgumentColumns | null;
+  readonly #refStart: number;
+  readonly #refCount: number;
   /** `_id`, or once asked for, the index as a string (not made for every call of a large plan). */
   #id: string | undefined;
   readonly #callsPointer: string;
@@ -32,7 +39,12 @@ export class CallSpec implements Omit<CompiledCall, 'tool'> {
     callsPointer: string,
     /** Arguments as written, without meta keys; references still unresolved. */
     readonly args: JsonObject,
-    readonly refs: readonly ArgumentReference[],
+    /** Where the call's references are kept (null when it has none). */
+    columns: ArgumentColumns | null,
+    /** Where its run of references starts in `columns`. */
+    refStart: number,
+    /** How many references it has. */
+    refCount: number,
     /** Pointers (inside args) of `††` literal strings. */
     readonly literals: readonly string[],
     readonly outputPath: OutputPath | null,
@@ -41,6 +53,9 @@ export class CallSpec implements Omit<CompiledCall, 'tool'> {
     readonly output: unknown,
   ) {
     this.#id = explicitId;
+    this.#columns = columns;
+    this.#refStart = refStart;
+    this.#refCount = refCount;
     this.#callsPointer = callsPointer;
   }
 
@@ -55,6 +70,31 @@ export class CallSpec implements Omit<CompiledCall, 'tool'> {
    */
   get pointer(): string {
     return callPointer(this.#callsPointer, this.index);
+  }
+
+  /** The call's reference arguments, in the order found; made the first time they are asked for. */
+  get refs(): readonly ArgumentReference[] {
+    return (this.#refs ??= this.#columns ? this.#columns.objects(this.#refStart, this.#refCount) : NO_REFS);
+  }
+
+  /** @internal How many references it has: `refs.length`, without making `refs`. */
+  get refCount(): number {
+    return this.#refCount;
+  }
+
+  /** @internal Reference k's pointer inside the arguments (`refs[k].at` without making `refs`). */
+  refAt(k: number): string {
+    return this.#columns!.at(this.#refStart + k);
+  }
+
+  /** @internal Reference k's expression (`refs[k].expression` without making `refs`). */
+  refExpression(k: number): Expression {
+    return this.#columns!.expression(this.#refStart + k);
+  }
+
+  /** @internal Reference k's string as written (`refs[k].text` without making `refs`). */
+  refText(k: number): string {
+    return this.#columns!.text(this.#refStart + k);
   }
 
   /** How the call's references were bound; empty until the data flow has seen the call. */

@@ -126,16 +126,17 @@ export class DataFlow {
     this.columns.open(i);
     this.#marked.push(NO_WRITER);
     this.#adding = i;
-    const refs = call.refs;
-    for (let k = 0; k < refs.length; k++) {
-      const argument = refs[k]!;
+    // The references are read from the compile's columns: no object per reference is made.
+    const refCount = call.refCount;
+    for (let k = 0; k < refCount; k++) {
+      const at = call.refAt(k);
       const known = facts?.ofCall[k];
       if (known !== undefined && known.root !== NOT_SINGLE) {
         const ref = known.single!;
-        this.#bindRead(i, ref, argument.at, ref as Path, known.root === ROOT_INPUT, known.text, known);
+        this.#bindRead(i, ref, at, ref as Path, known.root === ROOT_INPUT, known.text, known);
       } else {
-        for (const ref of argument.expression.refs)
-          this.#bindRead(i, ref, argument.at, coveredPath(ref), ref.root === 'input', ref.text, undefined);
+        for (const ref of call.refExpression(k).refs)
+          this.#bindRead(i, ref, at, coveredPath(ref), ref.root === 'input', ref.text, undefined);
       }
     }
     this.#branches.add(i, call, this.#calls, this.#emptyAt);

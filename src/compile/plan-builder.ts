@@ -7,6 +7,7 @@ import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
 import { createStringParser } from '../language/reference.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import { ArgumentColumns } from './argument-columns.js';
 import { checkOutputAgainstSchema, checkTool, placeholder } from './call-checks.js';
 import { DataFlow } from './data-flow.js';
 import { DuplicateIds } from './duplicate-ids.js';
@@ -69,6 +70,7 @@ export class PlanBuilder {
       mode,
       limits: options.limits,
       parser: this.#parser,
+      columns: new ArgumentColumns(),
       facts: this.#facts,
       bareReferences: this.#bareReferences,
     };

@@ -9,9 +9,10 @@ import type { Limits } from '../language/limits.js';
 import { DAGGER, type ParsedString, type Reference, type StringParser } from '../language/reference.js';
 import { type BareReference, mayBeBareReference } from './missing-daggers.js';
 import type { ReferenceFacts } from './reference-facts.js';
+import type { ArgumentColumns } from './argument-columns.js';
 import { CallSpec } from './call-spec.js';
 import { callPointer } from './call-pointer.js';
-import type { ArgumentReference, OutputPath } from './types.js';
+import type { OutputPath } from './types.js';
 
 const DAGGER_CODE = DAGGER.charCodeAt(0);
 
@@ -26,6 +27,8 @@ export interface ReadCallOptions {
   readonly limits: Limits;
   /** Parses reference strings; one per compile, so equal strings are parsed once. */
   readonly parser: StringParser;
+  /** Where every call's reference arguments go; one per compile, beside `parser`. */
+  readonly columns: ArgumentColumns;
   /**
    * What is known of each reference string by its number (one per compile, beside `parser`);
    * the facts of the call's strings are left in its `ofCall`, in the order of the call's refs,
@@ -169,8 +172,8 @@ export function readCall(
     );
   }
 
+  const refStart = options.columns.size;
   scanner.scan(args, index, options, diagnostics);
-  const refs = exactCopy(scanner.refs, scanner.refCount);
   const literals =
     scanner.literalCount === 0 ? NO_LITERALS : exactCopy(scanner.literals, scanner.literalCount);
   const outputPath =
@@ -182,7 +185,9 @@ export function readCall(
     tool,
     callsPointer,
     args,
-    refs,
+    scanner.refCount === 0 ? null : options.columns,
+    refStart,
+    scanner.refCount,
     literals,
     outputPath,
     hasOutput,
@@ -212,13 +217,12 @@ interface PendingContainer {
 /**
  * Finds every reference, literal and suspicious string in a call's arguments, iteratively.
  * One scanner serves every call (a scan never starts another): its state lives in fields, not
- * in a closure and its variables made for each call of a 100k-call plan. Results are left in
- * `refs` and `literals` (the first `refCount` and `literalCount` entries), which the caller
- * copies at exact size: arrays grown by push reserve 17 slots, which on a 100k-call plan cost
- * more memory than the plan itself.
+ * in a closure and its variables made for each call of a 100k-call plan. References go to the
+ * compile's columns (`refCount` of them for this call); literals are left in `literals` (the
+ * first `literalCount` entries), which the caller copies at exact size: arrays grown by push
+ * reserve 17 slots, which on a 100k-call plan cost more memory than the plan itself.
  */
 class ArgumentScanner {
-  readonly refs: ArgumentReference[] = [];
   readonly literals: string[] = [];
   refCount = 0;
   literalCount = 0;
@@ -284,7 +288,7 @@ class ArgumentScanner {
       if (value !== null && typeof value === 'object') this.#stack.push({ value, at, depth });
       return;
     }
-    const { parser, facts, bareReferences } = this.#options!;
+    const { parser, facts, bareReferences, columns } = this.#options!;
     if (value.indexOf(DAGGER) < 0) {
       // The common case: plain text, nothing to parse, unless it starts like "state.x".
       if (bareReferences && mayBeBareReference(value))
@@ -298,8 +302,8 @@ class ArgumentScanner {
       n = parser.numberOf(value);
       const fitting = facts.fitting(n);
       if (fitting !== undefined) {
-        facts.ofCall[this.refCount] = fitting;
-        this.refs[this.refCount++] = { at, expression: fitting.expression, text: value };
+        facts.ofCall[this.refCount++] = fitting;
+        columns.add(at, fitting.expression, value);
         return;
       }
       parsed = parser.parsed(n);
@@ -309,7 +313,8 @@ class ArgumentScanner {
       case 'expression':
         if (checkPathLimits(parsed.expression.refs, at, this.#options!.limits, diagnostics)) {
           if (facts) facts.ofCall[this.refCount] = n >= 0 ? facts.fits(n, parsed.expression) : undefined;
-          this.refs[this.refCount++] = { at, expression: parsed.expression, text: value };
+          this.refCount++;
+          columns.add(at, parsed.expression, value);
         }
         break;
       case 'literal':

@@ -73,15 +73,17 @@ export function checkCallTypes(
   options: TypeFlowOptions,
   diagnostics: DiagnosticSink,
 ): void {
-  if (call.refs.length === 0 || call.tool === null) return;
+  if (call.refCount === 0 || call.tool === null) return;
   const inputSchema = options.tools.get(call.tool)?.tool.inputSchema;
   if (!inputSchema || typeof inputSchema !== 'object') return;
   // Reads per reference, found once per call (a call's reads are in its refs' order).
   let readsByRef: Map<Reference, ReadBinding> | undefined;
-  for (const argument of call.refs) {
-    // `{}` (or `true`) takes anything: nothing to check, and nothing to look up.
-    const parameter = parameterToCheck(inputSchema, argument.at);
+  for (let k = 0; k < call.refCount; k++) {
+    // `{}` (or `true`) takes anything: nothing to check, and nothing to look up (nor the
+    // call's references made as objects).
+    const parameter = parameterToCheck(inputSchema, call.refAt(k));
     if (parameter === undefined) continue;
+    const argument = call.refs[k]!;
     readsByRef ??= new Map(call.reads.map((r) => [r.ref, r]));
     const found = arrivalsOf(argument, readsByRef, calls, options);
     if (!found || found.arrivals.length === 0) continue;

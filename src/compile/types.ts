@@ -63,7 +63,14 @@ export interface CompiledCall {
   readonly pointer: string;
   /** Arguments as written, without meta keys; references still unresolved. */
   readonly args: JsonObject;
+  /** The reference arguments, in the order found (made the first time they are read). */
   readonly refs: readonly ArgumentReference[];
+  /** @internal `refs.length`, without making `refs`: what the compiler and the executor read. */
+  readonly refCount: number;
+  /** @internal `refs[k].at`, without making `refs`. */
+  refAt(k: number): string;
+  /** @internal `refs[k].expression`, without making `refs`. */
+  refExpression(k: number): Expression;
   /** Pointers (inside args) of `††` literal strings, which lose one leading † at run time. */
   readonly literals: readonly string[];
   readonly outputPath: OutputPath | null;

@@ -33,10 +33,10 @@ export function resolveArguments(call: CompiledCall, sources: ArgumentSources): 
   const shape = (sources.shapes[call.index] ??= shapeOf(call));
   const args = copyArguments(call.args, shape.deep);
   let missing: Reference[] | undefined;
-  const refs = call.refs;
-  for (let r = 0; r < refs.length; r++) {
-    const argument = refs[r]!;
-    const expression = argument.expression;
+  // Read from the compile's columns: the call's references are never made as objects here.
+  const refCount = call.refCount;
+  for (let r = 0; r < refCount; r++) {
+    const expression = call.refExpression(r);
     let value: unknown;
     if (expression.op === null) {
       // One reference (the common case): no intermediate result object, and for one top-level
@@ -56,7 +56,7 @@ export function resolveArguments(call: CompiledCall, sources: ArgumentSources): 
     }
     if (missing === undefined) {
       const key = shape.keys[r];
-      if (key === null) setAt(args, argument.at, share(value));
+      if (key === null) setAt(args, call.refAt(r), share(value));
       else setOwnProperty(args, key!, share(value));
     }
   }
@@ -106,13 +106,16 @@ function shapeOf(call: CompiledCall): ArgumentShape {
     if (Object.hasOwn(call.args, key) && value !== null && typeof value === 'object') deep = true;
   }
   // Most references are whole top-level arguments: their key is cut out of the pointer once.
-  const keys = call.refs.map(({ at }) =>
-    at.lastIndexOf('/') === 0 && at.indexOf('~') < 0 ? at.slice(1) : null,
-  );
-  const tops = call.refs.map(({ expression }) => {
+  const count = call.refCount;
+  const keys = new Array<string | null>(count);
+  const tops = new Array<string | null>(count);
+  for (let r = 0; r < count; r++) {
+    const at = call.refAt(r);
+    keys[r] = at.lastIndexOf('/') === 0 && at.indexOf('~') < 0 ? at.slice(1) : null;
+    const expression = call.refExpression(r);
     const segments = expression.op === null ? expression.refs[0]!.segments : [];
-    return segments.length === 1 && typeof segments[0] === 'string' ? segments[0] : null;
-  });
+    tops[r] = segments.length === 1 && typeof segments[0] === 'string' ? segments[0] : null;
+  }
   return { deep, keys, tops };
 }
 
