@@ -54,7 +54,7 @@ export function checkLiteralArguments(
     if (e instanceof RangeError) return;
     throw e;
   }
-  const refs = new ReferenceIndex(call.refs.map((r) => r.at));
+  const refs = new ReferenceIndex(Array.from({ length: call.refCount }, (_, k) => call.refAt(k)));
   const errors = (validate.errors ?? []).filter((e) => !refs.decides(e));
   for (const e of withoutBranchNoise(errors)) {
     if (countedIfFull(diagnostics, 'error')) continue;

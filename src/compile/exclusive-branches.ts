@@ -25,10 +25,11 @@ export class ExclusiveBranches {
         if (guards.size < MAX_GUARDS && !guards.has(branch)) guards.set(branch, alternative);
       };
       const call = calls[c]!;
-      for (const argument of call.refs) {
+      for (let k = 0; k < call.refCount; k++) {
+        const expression = call.refExpression(k);
         // In an `||` expression no single reference is needed, so none of them guards.
-        if (argument.expression.op === '||' && argument.expression.refs.length > 1) continue;
-        for (const ref of argument.expression.refs) {
+        if (expression.op === '||' && expression.refs.length > 1) continue;
+        for (const ref of expression.refs) {
           const read = call.reads.find((r) => r.ref === ref);
           if (read?.writers.length !== 1) continue;
           const writer = read.writers[0]!;
@@ -90,8 +91,8 @@ export class BranchGuards {
       if (other !== undefined && other !== alternative) never = true;
       else if (guards.size < MAX_GUARDS && other === undefined) guards.set(branch, alternative);
     };
-    for (const argument of call.refs) {
-      const { op, refs } = argument.expression;
+    for (let k = 0; k < call.refCount; k++) {
+      const { op, refs } = call.refExpression(k);
       if (op === '||' && refs.length > 1) {
         // No single reference is needed, but what every one of them needs is (`†state.a ||
         // †state.b` on the two alternatives of a call that is itself on one alternative). A

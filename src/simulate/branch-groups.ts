@@ -119,8 +119,8 @@ export function branchGroups(plan: CompiledPlan): BranchGroups {
     const call = plan.calls[c]!;
     let condition = ALWAYS;
     choosers.length = 0;
-    for (const argument of call.refs) {
-      const expression = argument.expression;
+    for (let k = 0; k < call.refCount; k++) {
+      const expression = call.refExpression(k);
       const join = expression.op === '||' && expression.refs.length > 1;
       let argumentCondition: Condition | null = null;
       let sources = 0;

@@ -7,10 +7,10 @@
  * terminal states as `run`). A choice of the last alternative of a call whose tool allows the
  * error branch writes the error object a throw would: `{message, code?}`.
  */
-import type { ArgumentReference, CompiledCall, CompiledPlan } from '../compile/types.js';
+import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
 import { coveredPath, type Path, pathsOverlap } from '../language/paths.js';
-import type { Reference } from '../language/reference.js';
+import type { Expression, Reference } from '../language/reference.js';
 import { resolveReference, type Roots } from '../language/resolve.js';
 import { cloneJson, jsonSize } from '../language/json-value.js';
 import { DEFAULT_LIMITS } from '../language/limits.js';
@@ -79,13 +79,14 @@ export function walk(
   const roots: { input: JsonObject; state: JsonObject } = { input: p.input, state: state.value };
   for (const i of plan.order) {
     const call = plan.calls[i]!;
-    const refs = call.refs;
+    // The references are read from the compile's columns, not made as objects.
+    const refCount = call.refCount;
     // A list of the call's size, made only for a call with references (not one list emptied
     // with `length = 0`, which drops its storage, so each push after it made storage again).
-    const resolved: ResolvedArgument[] | null = refs.length > 0 ? new Array(refs.length) : null;
+    const resolved: ResolvedArgument[] | null = refCount > 0 ? new Array(refCount) : null;
     let missing = false;
-    for (let k = 0; k < refs.length; k++) {
-      const value = resolveArgument(p, call, refs[k]!, roots, ran, choice);
+    for (let k = 0; k < refCount; k++) {
+      const value = resolveArgument(p, call, call.refAt(k), call.refExpression(k), roots, ran, choice);
       if (!value) {
         missing = true;
         break;
@@ -130,15 +131,15 @@ const UNBOUNDED = { ...DEFAULT_LIMITS, maxTextLength: Number.MAX_SAFE_INTEGER };
 function resolveArgument(
   p: WalkPlan,
   call: CompiledCall,
-  argument: ArgumentReference,
+  at: string,
+  expression: Expression,
   roots: Roots,
   ran: Uint8Array,
   choice: Int32Array,
 ): ResolvedArgument | null {
-  const expression = argument.expression;
   let last: ResolvedArgument | null = null;
   for (const ref of expression.refs) {
-    const value = resolveOne(p, call, argument.at, ref, roots, ran, choice);
+    const value = resolveOne(p, call, at, ref, roots, ran, choice);
     if (expression.op === '&&') {
       if (!value) return null;
       last = value;
