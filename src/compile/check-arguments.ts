@@ -16,6 +16,7 @@ import type { SchemaValidate } from '../tools/schema-validator.js';
 import { cloneJson } from '../language/json-value.js';
 import { nearest } from './nearest.js';
 import type { CallSpec } from './call-spec.js';
+import type { CompiledCall } from './types.js';
 
 /** Keywords whose verdict on an object or array can change with the value of a reference inside it. */
 const VALUE_DEPENDENT = new Set([
@@ -54,7 +55,7 @@ export function checkLiteralArguments(
     if (e instanceof RangeError) return;
     throw e;
   }
-  const refs = new ReferenceIndex(Array.from({ length: call.refCount }, (_, k) => call.refAt(k)));
+  const refs = ReferenceIndex.ofCall(call);
   const errors = (validate.errors ?? []).filter((e) => !refs.decides(e));
   for (const e of withoutBranchNoise(errors)) {
     if (countedIfFull(diagnostics, 'error')) continue;
@@ -71,6 +72,13 @@ export class ReferenceIndex {
   readonly #at: ReadonlySet<string>;
   /** Every proper ancestor pointer of a reference (`/a` and `` for `/a/b`). */
   readonly #enclosing = new Set<string>();
+
+  /** The index of a call's references, read from the compile's columns. */
+  static ofCall(call: Pick<CompiledCall, 'refCount' | 'refAt'>): ReferenceIndex {
+    const refAt = new Array<string>(call.refCount);
+    for (let k = 0; k < refAt.length; k++) refAt[k] = call.refAt(k);
+    return new ReferenceIndex(refAt);
+  }
 
   constructor(refAt: readonly string[]) {
     this.#at = new Set(refAt);

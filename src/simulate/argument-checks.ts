@@ -46,7 +46,7 @@ export class ArgumentChecker {
       // A recursive schema can recurse past the stack on deep values (compile says the same).
       if (!(e instanceof RangeError)) throw e;
     }
-    const refs = new ReferenceIndex(Array.from({ length: call.refCount }, (_, k) => call.refAt(k)));
+    const refs = ReferenceIndex.ofCall(call);
     const found = withoutBranchNoise(errors)
       .filter((e) => refs.decides(e))
       .map((e) => this.#toArgumentError(call, e, resolved))
