@@ -84,9 +84,13 @@ interface Facts {
   readonly node: TrieNode;
 }
 
-function recordsAndNodes(calls: readonly RawCall[], binding: Binding): void {
+/**
+ * Node objects under a Map of names; with `viaRecord`, a string's number leads to a facts
+ * record that leads to the node (as the compiler), else to the node itself.
+ */
+function nodeObjects(calls: readonly RawCall[], binding: Binding, viaRecord: boolean): void {
   const table = new StringTable();
-  const byNumber: Facts[] = [];
+  const byNumber: (Facts | TrieNode)[] = [];
   const children = new Map<string, TrieNode>();
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
@@ -94,7 +98,8 @@ function recordsAndNodes(calls: readonly RawCall[], binding: Binding): void {
     for (const key of READ_KEYS) {
       const value = call[key];
       if (typeof value !== 'string') continue;
-      const node = byNumber[table.find(value)]!.node;
+      const found = byNumber[table.find(value)]!;
+      const node = viaRecord ? (found as Facts).node : (found as TrieNode);
       binding.depend(i, node.lastWriter);
       node.readers = binding.addReader(node.readers, i);
     }
@@ -107,36 +112,7 @@ function recordsAndNodes(calls: readonly RawCall[], binding: Binding): void {
       node = { lastWriter: NONE, readers: NONE };
       children.set(name, node);
     }
-    byNumber[n] = { text: out, node };
-    node.lastWriter = i;
-    node.readers = NONE;
-  }
-}
-
-function nodesNoRecord(calls: readonly RawCall[], binding: Binding): void {
-  const table = new StringTable();
-  const byNumber: TrieNode[] = [];
-  const children = new Map<string, TrieNode>();
-  for (let i = 0; i < calls.length; i++) {
-    const call = calls[i]!;
-    binding.touch(call, i);
-    for (const key of READ_KEYS) {
-      const value = call[key];
-      if (typeof value !== 'string') continue;
-      const node = byNumber[table.find(value)]!;
-      binding.depend(i, node.lastWriter);
-      node.readers = binding.addReader(node.readers, i);
-    }
-    const out = call._outputPath;
-    let n = table.find(out);
-    if (n < 0) n = table.add(out);
-    const name = out.slice(STATE_PREFIX);
-    let node = children.get(name);
-    if (!node) {
-      node = { lastWriter: NONE, readers: NONE };
-      children.set(name, node);
-    }
-    byNumber[n] = node;
+    byNumber[n] = viaRecord ? { text: out, node } : node;
     node.lastWriter = i;
     node.readers = NONE;
   }
@@ -219,17 +195,25 @@ function flatByString(calls: readonly RawCall[], binding: Binding): void {
   }
 }
 
-const LAYOUTS = [
-  ['records and nodes (as the compiler)', recordsAndNodes],
-  ['nodes, no record', nodesNoRecord],
+const LAYOUTS: readonly (readonly [string, (calls: readonly RawCall[], binding: Binding) => void])[] = [
+  ['records and nodes (as the compiler)', (calls, binding) => nodeObjects(calls, binding, true)],
+  ['nodes, no record', (calls, binding) => nodeObjects(calls, binding, false)],
   ['flat by path', flatByPath],
   ['flat by string', flatByString],
-] as const;
+];
 
+const USAGE = 'usage: node dist/bench/binding-layout.js [--pollute] [--calls N] [--runs N]';
+
+/** A positive integer flag's value, or its default; a bad value is a message and exit 2. */
 function option(name: string, fallback: number): number {
   const at = process.argv.indexOf(name);
-  const value = at < 0 ? fallback : Number(process.argv[at + 1]);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  if (at < 0) return fallback;
+  const text = process.argv[at + 1] ?? '';
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`binding-layout: ${name} must be a positive integer, not "${text}"\n${USAGE}`);
+    process.exit(2);
+  }
   return value;
 }
 
