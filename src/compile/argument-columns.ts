@@ -11,8 +11,6 @@
 import type { Expression } from '../language/reference.js';
 import type { ArgumentReference } from './types.js';
 
-const NO_REFS: readonly ArgumentReference[] = Object.freeze([]);
-
 export class ArgumentColumns {
   /** JSON pointer inside the call's arguments of each reference string. */
   readonly #at: string[] = [];
@@ -46,7 +44,6 @@ export class ArgumentColumns {
 
   /** The references `start` to `start + count - 1` as objects, in a new array. */
   objects(start: number, count: number): readonly ArgumentReference[] {
-    if (count === 0) return NO_REFS;
     const refs = new Array<ArgumentReference>(count);
     for (let k = 0; k < count; k++) {
       const j = start + k;

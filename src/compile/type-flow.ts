@@ -79,11 +79,13 @@ export function checkCallTypes(
   // Reads per reference, found once per call (a call's reads are in its refs' order).
   let readsByRef: Map<Reference, ReadBinding> | undefined;
   for (let k = 0; k < call.refCount; k++) {
-    // `{}` (or `true`) takes anything: nothing to check, and nothing to look up (nor the
-    // call's references made as objects).
-    const parameter = parameterToCheck(inputSchema, call.refAt(k));
+    // `{}` (or `true`) takes anything: nothing to check, and nothing to look up.
+    const at = call.refAt(k);
+    const parameter = parameterToCheck(inputSchema, at);
     if (parameter === undefined) continue;
-    const argument = call.refs[k]!;
+    // One object for this check, not `call.refs`: made there, every typed call of a plan would
+    // keep its references as objects for the life of the plan.
+    const argument: ArgumentReference = { at, expression: call.refExpression(k), text: call.refText(k) };
     readsByRef ??= new Map(call.reads.map((r) => [r.ref, r]));
     const found = arrivalsOf(argument, readsByRef, calls, options);
     if (!found || found.arrivals.length === 0) continue;
