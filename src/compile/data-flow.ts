@@ -4,8 +4,9 @@
  * stream of calls can be bound as it arrives) and each read and write is bound against what
  * came before. Forward references wait for `finish()`.
  *
- * The *frontier* trie keeps, per path, only what a newcomer must order itself after: the last
- * writer at that exact path and the readers since. A write at P supersedes everything under P
+ * The *frontier* trie (PathNodes: a node per path, numbered by its canonical text, so that a
+ * read written canonically finds its node by its string's number) keeps, per path, only what a
+ * newcomer must order itself after: the last writer at that exact path and the readers since. A write at P supersedes everything under P
  * (whoever touches that region later meets P's writer and inherits its order), so the subtree
  * is dropped, which keeps the work per call amortized constant. The *full* index of every
  * writer is only needed for forward references and hints, so it is built when first needed.
@@ -18,9 +19,11 @@ import { EdgeList } from './edge-list.js';
 import { BranchGuards } from './exclusive-branches.js';
 import { EARLIER, FlowColumns, INITIAL, INPUT, LATER, SCHEMA } from './flow-columns.js';
 import { nearest } from './nearest.js';
-import { childOf, PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
+import { PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
+import { PathNodes } from './path-nodes.js';
 import type { CallSpec } from './call-spec.js';
-import { NOT_SINGLE, ROOT_INPUT, type ReferenceFacts, type StringFacts } from './reference-facts.js';
+import { CANONICAL_STATE, type ReferenceFacts, SINGLE_INPUT, SINGLE_STATE } from './reference-facts.js';
+import type { StringParser } from '../language/reference.js';
 import { checkStatePath } from './state-schema.js';
 import type { DependencyKind } from './types.js';
 
@@ -30,6 +33,10 @@ export interface DataFlowOptions {
   /** Initial state values. */
   readonly state: JsonObject;
   readonly stateSchema: JsonObject | undefined;
+  /** The compile's parser: paths' nodes are numbered by the strings of their canonical text. */
+  readonly parser: StringParser;
+  /** What the compile's reader learnt of each reference string (see readCall). */
+  readonly facts: ReferenceFacts;
 }
 
 /** A write that overlaps an earlier one: the raw material of W_MULTIPLE_WRITERS. */
@@ -65,7 +72,8 @@ function keysOf(value: object): string[] {
 const NO_WRITERS: number[] = [];
 
 export class DataFlow {
-  readonly #frontier = new PathTrie();
+  /** The frontier: per state path, its last writer and its readers since (see PathNodes). */
+  readonly #nodes: PathNodes;
   readonly #readers = new ReaderLists();
   #all: PathTrie | undefined;
   readonly #calls: CallSpec[] = [];
@@ -84,17 +92,21 @@ export class DataFlow {
    */
   readonly #scratchWriters: number[] = [];
   #foundCount = 0;
+  /** A node and its ancestors, reused as #scratchWriters is. */
+  readonly #scratchChain: number[] = [];
   #adding = -1;
   /** Which calls run only on one alternative of a branching call. */
   readonly #branches = new BranchGuards();
   /**
    * Writers of exactly one path on exclusive alternatives are not ordered after each other
-   * (they never both run): the node's lastWriter and these share it, and a reader waits for all.
+   * (they never both run): the node's writer and these share it, and a reader waits for all.
    */
-  readonly #coWriters = new Map<TrieNode, number[]>();
+  readonly #coWriters = new Map<number, number[]>();
   /** The calls the writers of a node were ordered after there: an exclusive writer inherits them. */
-  readonly #base = new Map<TrieNode, number[]>();
+  readonly #base = new Map<number, number[]>();
   #collected: number[] | null = null;
+  /** Per string number of a reference written other than canonically, its node (-1 not yet). */
+  readonly #nodeOfString = new Map<number, number>();
 
   /** True when the initial state holds nothing at all. */
   readonly #noState: boolean;
@@ -106,6 +118,7 @@ export class DataFlow {
     private readonly diagnostics: DiagnosticSink,
   ) {
     this.#noState = isEmptyObject(options.state);
+    this.#nodes = new PathNodes(options.parser);
   }
 
   get calls(): readonly CallSpec[] {
@@ -113,13 +126,14 @@ export class DataFlow {
   }
 
   /**
-   * Binds one call's reads and writes against the calls added before it. `facts` holds the
-   * facts of the call's reference strings (as readCall left them), which tell a single
-   * reference without `[*]` without looking into its expression, and keep its path's node: a
-   * read finds its node without touching the parsed reference (on a large plan, a load from
-   * anywhere in the heap).
+   * Binds one call's reads and writes against the calls added before it. The compile's facts
+   * hold the numbers of the call's reference strings (as readCall left them): a single
+   * reference without `[*]` is told by a byte, and one written canonically finds its path's
+   * node by its number, without loading any object of its string (on a large plan, a load
+   * from anywhere in the heap).
    */
-  add(call: CallSpec, facts?: ReferenceFacts): void {
+  add(call: CallSpec): void {
+    const facts = this.options.facts;
     const i = this.#calls.length;
     this.#calls.push(call);
     call.bindTo(this.columns);
@@ -130,23 +144,46 @@ export class DataFlow {
     const refCount = call.refCount;
     for (let k = 0; k < refCount; k++) {
       const at = call.refAt(k);
-      const known = facts?.ofCall[k];
-      if (known !== undefined && known.root !== NOT_SINGLE) {
-        const ref = known.single!;
-        this.#bindRead(i, ref, at, ref as Path, known.root === ROOT_INPUT, known.text, known);
+      const n = facts.ofCall[k]!;
+      const kind = n >= 0 ? facts.kindOf(n) : -1;
+      if (kind === CANONICAL_STATE || kind === SINGLE_STATE) {
+        const ref = facts.single(n);
+        this.#bindRead(i, ref, at, ref as Path, this.#nodeOfSingle(n, kind, ref));
+      } else if (kind === SINGLE_INPUT) {
+        const ref = facts.single(n);
+        this.#bindInputRead(ref, at, ref as Path, i);
       } else {
-        for (const ref of call.refExpression(k).refs)
-          this.#bindRead(i, ref, at, coveredPath(ref), ref.root === 'input', ref.text, undefined);
+        for (const ref of call.refExpression(k).refs) {
+          const path = coveredPath(ref);
+          if (ref.root === 'input') this.#bindInputRead(ref, at, path, i);
+          else this.#bindRead(i, ref, at, path, this.#nodes.ofPath(path.segments));
+        }
       }
     }
     this.#branches.add(i, call, this.#calls, this.#emptyAt);
     const output = call.outputPath;
     if (output) {
-      const known = output.refs.length === 1 ? facts?.output : undefined;
-      for (const ref of output.refs) this.#bindWrite(i, ref, known);
+      const n = output.refs.length === 1 ? facts.output : -1;
+      if (n >= 0)
+        this.#bindWrite(i, output.refs[0]!, this.#nodeOfSingle(n, facts.kindOf(n), output.refs[0]!));
+      else
+        for (const ref of output.refs)
+          this.#bindWrite(i, ref, this.#nodes.ofPath(ref.segments as PathSegment[]));
     }
     this.columns.close(i);
     this.#adding = -1;
+  }
+
+  /** The node of string `n`, one reference to state of kind `kind` (see ReferenceFacts). */
+  #nodeOfSingle(n: number, kind: number, ref: Reference): number {
+    // The reference is not loaded for a canonical string whose node was seen before.
+    if (kind === CANONICAL_STATE) return this.#nodes.ofCanonical(n, ref);
+    let node = this.#nodeOfString.get(n);
+    if (node === undefined) {
+      node = this.#nodes.ofPath(ref.segments as PathSegment[]);
+      this.#nodeOfString.set(n, node);
+    }
+    return node;
   }
 
   /** Per call, 1 when it runs in no scenario (see BranchGuards.neverRuns). */
@@ -175,123 +212,102 @@ export class DataFlow {
     for (const pending of this.#forward) this.#bindForward(pending);
   }
 
-  #depend(i: number, from: number, kind: DependencyKind, path: string): void {
+  #depend(i: number, from: number, kind: DependencyKind, ref: Reference): void {
     if (from === i || this.#marked[from] === i) return;
     this.#marked[from] = i;
     this.edges.add(from, i);
     const late = i !== this.#adding;
-    this.columns.addEdge(i, kind, path, late);
+    this.columns.addEdge(i, kind, ref, late);
     if (late) this.#calls[i]!.forget();
     this.#collected?.push(from);
   }
 
-  /**
-   * `path` is what the read covers: the reference up to its first `[*]`. `known` is the facts
-   * of the reference string when it is this one reference, without `[*]` (else undefined).
-   */
-  #bindRead(
-    i: number,
-    ref: Reference,
-    at: string,
-    path: Path,
-    input: boolean,
-    text: string,
-    known: StringFacts | undefined,
-  ): void {
-    // `path.segments` is read only where needed: for a numbered read whose node is known, the
-    // reference object itself (anywhere in the heap) is never loaded.
-    if (input) {
-      const input = this.options.input;
-      if (input !== undefined && getAtPath(input, path.segments) === undefined)
-        this.#unresolved(i, ref, path, at);
-      this.columns.addRead(ref, at, path, INPUT, NO_WRITERS);
-      return;
-    }
-    const node = this.#frontierOverlapping(ref, path, i, known);
+  #bindInputRead(ref: Reference, at: string, path: Path, i: number): void {
+    const input = this.options.input;
+    if (input !== undefined && getAtPath(input, path.segments) === undefined)
+      this.#unresolved(i, ref, path, at);
+    this.columns.addRead(ref, at, path, INPUT, NO_WRITERS);
+  }
+
+  /** `path` is what the read covers (the reference up to its first `[*]`); `node` is its node. */
+  #bindRead(i: number, ref: Reference, at: string, path: Path, node: number): void {
+    const nodes = this.#nodes;
+    this.#findOverlapping(node, i);
     const found = this.#scratchWriters;
     const count = this.#foundCount;
+    // `path.segments` is read only where needed: for a read of a path written before, the
+    // reference object itself (anywhere in the heap) is never loaded.
     if (count === 0 && this.#stateEmptyAt(path.segments)) {
       const read = this.columns.addRead(ref, at, path, LATER, NO_WRITERS);
       this.#forward.push({ call: i, read, pointer: this.#calls[i]!.pointer + at });
       return;
     }
-    for (let k = 0; k < count; k++) this.#depend(i, found[k]!, 'data', text);
-    let readAt = node;
-    if (!readAt) {
-      readAt = this.#frontier.ensure(path.segments);
-      if (known) known.node = readAt;
-      else if (path.segments === ref.segments) ref.slot = readAt;
-    }
-    readAt.readers = this.#readers.add(readAt.readers, i);
+    for (let k = 0; k < count; k++) this.#depend(i, found[k]!, 'data', ref);
+    nodes.attach(node);
+    nodes.setReaders(node, this.#readers.add(nodes.readers(node), i));
     this.columns.addRead(ref, at, path, count > 0 ? EARLIER : INITIAL, found, count);
   }
 
-  /** `known`: the facts of the `_outputPath` string when it is this one reference (else undefined). */
-  #bindWrite(i: number, ref: Reference, known: StringFacts | undefined): void {
+  #bindWrite(i: number, ref: Reference, target: number): void {
+    const nodes = this.#nodes;
     const segments = ref.segments as PathSegment[];
-    let node = known ? known.node : (ref.slot as TrieNode | undefined);
-    if (!node || node.detached) {
-      node = this.#frontier.ensure(segments);
-      if (known) known.node = node;
-      else ref.slot = node;
-    }
-    const target = node;
+    nodes.attach(target);
     if (!this.#stateEmptyAt(segments)) this.#branches.unclean(i);
+    const lastWriter = nodes.writer(target);
     // A write on one alternative over writes only on others, with nothing written or read
     // below it since: no order between them, they never both run. It is ordered after what
     // they were ordered after here instead, and after the readers since.
     const exclusive =
-      target.lastWriter !== NO_WRITER &&
-      target.lastWriter !== i &&
-      !target.children?.size &&
+      lastWriter !== NO_WRITER &&
+      lastWriter !== i &&
+      !nodes.hasChildren(target) &&
       this.#branches.guarded(i) &&
       this.#writersAt(target).every((w) => w === i || this.#branches.exclusive(i, w));
     const keepBase = this.#branches.guarded(i);
-    if (!keepBase && !target.children?.size && this.#nothingAbove(target, i)) {
+    if (!keepBase && !nodes.hasChildren(target) && this.#nothingAbove(target, i)) {
       // The common write, of a path nothing overlapping was written or read at since: no
       // edge to add, only the node to take (and no closures or lists made for nothing).
       if (this.#coWriters.size > 0) this.#coWriters.delete(target);
       if (this.#base.size > 0) this.#base.delete(target);
-      target.children = null;
-      target.readers = -1;
-      target.lastWriter = i;
+      nodes.setReaders(target, -1);
+      nodes.setWriter(target, i);
       this.#all = undefined;
       return;
     }
     const collected: number[] = [];
     if (keepBase) this.#collected = collected;
-    const collect = (node: TrieNode) => {
-      const w = node.lastWriter;
+    const collect = (node: number) => {
+      const w = nodes.writer(node);
       if (w !== NO_WRITER && w !== i) {
         this.#branches.unclean(i);
         if (node === target && exclusive) {
           const base = this.#base.get(node);
-          if (base) for (const from of base) this.#depend(i, from, 'order', ref.text);
+          if (base) for (const from of base) this.#depend(i, from, 'order', ref);
         } else {
           for (const v of this.#writersAt(node)) {
             if (v === i) continue;
             if (this.#marked[v] !== i) this.overlappingWrites.push({ earlier: v, later: i, path: ref.text });
-            this.#depend(i, v, 'order', ref.text);
+            this.#depend(i, v, 'order', ref);
           }
         }
       }
-      if (node.readers >= 0)
-        this.#readers.forEach(node.readers, (r) => this.#depend(i, r, 'order', ref.text));
+      const readers = nodes.readers(node);
+      if (readers >= 0) this.#readers.forEach(readers, (r) => this.#depend(i, r, 'order', ref));
     };
-    const chain: TrieNode[] = [];
-    for (let up: TrieNode | null = target; up; up = up.parent) chain.push(up);
+    const chain: number[] = [];
+    for (let up = target; up >= 0; up = nodes.parentOf(up)) chain.push(up);
     for (let k = chain.length - 1; k >= 0; k--) collect(chain[k]!);
-    PathTrie.forEachDescendant(target, (d) => {
+    nodes.forEachDescendant(target, (d) => {
       collect(d);
-      d.detached = true;
       if (this.#coWriters.size > 0) this.#coWriters.delete(d);
       if (this.#base.size > 0) this.#base.delete(d);
     });
+    nodes.dropBelow(target);
     this.#collected = null;
     if (exclusive) {
       const co = this.#coWriters.get(target);
-      if (co) co.push(target.lastWriter);
-      else this.#coWriters.set(target, [target.lastWriter]);
+      if (co) co.push(lastWriter);
+      else this.#coWriters.set(target, [lastWriter]);
       const base = this.#base.get(target);
       if (base) base.push(...collected);
       else if (collected.length > 0) this.#base.set(target, collected);
@@ -300,84 +316,72 @@ export class DataFlow {
       if (keepBase) this.#base.set(target, collected);
       else if (this.#base.size > 0) this.#base.delete(target);
     }
-    target.children = null;
-    target.readers = -1;
-    target.lastWriter = i;
+    nodes.setReaders(target, -1);
+    nodes.setWriter(target, i);
     this.#all = undefined; // the full index, if built, is stale now
   }
 
-  /** True when no call but `self` wrote or read at `node` or above it (still in the frontier). */
-  #nothingAbove(node: TrieNode, self: number): boolean {
-    for (let up: TrieNode | null = node; up !== null; up = up.parent) {
-      if ((up.lastWriter !== NO_WRITER && up.lastWriter !== self) || up.readers >= 0) return false;
+  /** True when no call but `self` wrote or read at `node` or above it (in the frontier). */
+  #nothingAbove(node: number, self: number): boolean {
+    const nodes = this.#nodes;
+    for (let up = node; up >= 0; up = nodes.parentOf(up)) {
+      const w = nodes.writer(up);
+      if ((w !== NO_WRITER && w !== self) || nodes.readers(up) >= 0) return false;
     }
     return true;
   }
 
   /** The node's last writer and the exclusive writers beside it. */
-  #writersAt(node: TrieNode): readonly number[] {
+  #writersAt(node: number): readonly number[] {
     const co = this.#coWriters.size > 0 ? this.#coWriters.get(node) : undefined;
-    if (!co) return node.lastWriter === NO_WRITER ? NO_WRITERS : [node.lastWriter];
-    return [...co, node.lastWriter];
+    const w = this.#nodes.writer(node);
+    if (!co) return w === NO_WRITER ? NO_WRITERS : [w];
+    return [...co, w];
   }
 
   /**
-   * Finds the last writers at, above and below the read path, other than call `self`, and
-   * leaves them in #scratchWriters (#foundCount of them); returns the path's node when it
-   * exists. A reference string's facts (or else the reference's slot) remember its node, so
-   * repeated reads of one path skip the hash lookups; a node dropped by a write above it is
-   * looked up afresh.
+   * Finds the last writers at, above and below the read path's node, other than call `self`,
+   * and leaves them in #scratchWriters (#foundCount of them). A node in the frontier is walked
+   * up from itself; one that is not (nothing was written or read at it since a write above
+   * dropped it, or ever) has no writers of its own, and its ancestors in the frontier are
+   * taken from the root down.
    */
-  #frontierOverlapping(
-    ref: Reference,
-    path: Path,
-    self: number,
-    known: StringFacts | undefined,
-  ): TrieNode | undefined {
+  #findOverlapping(node: number, self: number): void {
+    const nodes = this.#nodes;
     const out = this.#scratchWriters;
     let count = 0;
-    let node = known
-      ? known.node
-      : path.segments === ref.segments
-        ? (ref.slot as TrieNode | undefined)
-        : undefined;
-    if (node?.detached) node = undefined;
-    if (node) {
-      for (let up: TrieNode | null = node; up; up = up.parent) {
+    if (nodes.isAttached(node)) {
+      for (let up = node; up >= 0; up = nodes.parentOf(up)) {
         // Exclusive writers beside the last one came before it: array order.
         if (this.#coWriters.size > 0) count = this.#addCoWriters(up, self, out, count);
-        if (up.lastWriter !== NO_WRITER && up.lastWriter !== self) out[count++] = up.lastWriter;
-      }
-    } else {
-      // The walk is written out (no visitor closure): this runs for every read of every call.
-      const segments = path.segments;
-      node = this.#frontier.root;
-      for (let k = 0; ; k++) {
-        const w = node.lastWriter;
-        if (this.#coWriters.size > 0) count = this.#addCoWriters(node, self, out, count);
+        const w = nodes.writer(up);
         if (w !== NO_WRITER && w !== self) out[count++] = w;
-        if (k === segments.length) break;
-        node = childOf(node, segments[k]!);
-        if (!node) break;
       }
-      if (node) {
-        if (known) known.node = node;
-        else if (segments === ref.segments) ref.slot = node;
+      if (nodes.hasChildren(node)) count = this.#addWritersBelow(node, self, out, count);
+    } else {
+      const chain = this.#scratchChain;
+      let length = 0;
+      for (let up = node; up >= 0; up = nodes.parentOf(up)) if (nodes.isAttached(up)) chain[length++] = up;
+      for (let k = length - 1; k >= 0; k--) {
+        const up = chain[k]!;
+        if (this.#coWriters.size > 0) count = this.#addCoWriters(up, self, out, count);
+        const w = nodes.writer(up);
+        if (w !== NO_WRITER && w !== self) out[count++] = w;
       }
     }
-    if (node?.children) count = this.#addWritersBelow(node, self, out, count);
     this.#foundCount = count;
-    return node;
   }
 
   /**
    * Adds the writers (but `self`) of every node below `node` to `out` from `count` on; returns
    * the new count. Apart, so that the closure's variables are not made for every read.
    */
-  #addWritersBelow(node: TrieNode, self: number, out: number[], count: number): number {
-    PathTrie.forEachDescendant(node, (d) => {
+  #addWritersBelow(node: number, self: number, out: number[], count: number): number {
+    const nodes = this.#nodes;
+    nodes.forEachDescendant(node, (d) => {
       if (this.#coWriters.size > 0) count = this.#addCoWriters(d, self, out, count);
-      if (d.lastWriter !== NO_WRITER && d.lastWriter !== self) out[count++] = d.lastWriter;
+      const w = nodes.writer(d);
+      if (w !== NO_WRITER && w !== self) out[count++] = w;
     });
     return count;
   }
@@ -386,7 +390,7 @@ export class DataFlow {
    * Adds the node's exclusive co-writers (but `self`) to `out` from `count` on; returns the new
    * count.
    */
-  #addCoWriters(node: TrieNode, self: number, out: number[], count: number): number {
+  #addCoWriters(node: number, self: number, out: number[], count: number): number {
     const co = this.#coWriters.get(node);
     if (co) for (const w of co) if (w !== self) out[count++] = w;
     return count;
@@ -438,7 +442,7 @@ export class DataFlow {
     if (writers.length > 0) {
       columns.setWriters(pending.read, writers);
       this.#calls[i]!.forget();
-      for (const w of writers) this.#depend(i, w, 'data', ref.text);
+      for (const w of writers) this.#depend(i, w, 'data', ref);
       return;
     }
     const id = this.#calls[i]!.id;

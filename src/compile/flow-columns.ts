@@ -45,7 +45,8 @@ export class FlowColumns {
 
   // Per edge (the EdgeList's from and to): its kind and the path that made it.
   readonly #edgeKind = new IntColumn();
-  readonly #edgePath: string[] = [];
+  /** Per edge, the reference that made it: its text is the dependency's path. */
+  readonly #edgeRef: Reference[] = [];
   /** Per call, the edges added while it was bound: `[firstEdge, endEdge)`; end -1 while binding. */
   readonly #firstEdge = new IntColumn();
   readonly #endEdge = new IntColumn();
@@ -132,10 +133,11 @@ export class FlowColumns {
   }
 
   /** Adds the edge the EdgeList just took (its last one). */
-  addEdge(to: number, kind: DependencyKind, path: string, late: boolean): void {
+  addEdge(to: number, kind: DependencyKind, ref: Reference, late: boolean): void {
     const e = this.edges.size - 1;
     this.#edgeKind.push(kind === 'data' ? DATA : ORDER);
-    this.#edgePath.push(path);
+    // The reference, not its text: its text would be a load from the reference (anywhere in the heap).
+    this.#edgeRef.push(ref);
     if (!late) return;
     const list = this.#laterEdges.get(to);
     if (list) list.push(e);
@@ -194,7 +196,7 @@ export class FlowColumns {
   #dependency(e: number): Dependency {
     const from = this.edges.fromOf(e);
     const kind = this.#edgeKind.at(e) === DATA ? 'data' : 'order';
-    const path = this.#edgePath[e]!;
+    const path = this.#edgeRef[e]!.text;
     const last = this.#lastDependency.get(from);
     if (last !== undefined && last.kind === kind && last.path === path) return last;
     const dependency: Dependency = { from, kind, path };

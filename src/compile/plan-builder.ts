@@ -61,7 +61,13 @@ export class PlanBuilder {
   constructor(private readonly options: PlanBuilderOptions) {
     this.pending = options.diagnostics ?? new DiagnosticList(options.limits.maxDiagnostics);
     this.#flow = new DataFlow(
-      { input: options.input, state: options.state, stateSchema: options.stateSchema },
+      {
+        input: options.input,
+        state: options.state,
+        stateSchema: options.stateSchema,
+        parser: this.#parser,
+        facts: this.#facts,
+      },
       this.pending,
     );
     const { tools, input, state, stateSchema, mode } = options;
@@ -89,7 +95,7 @@ export class PlanBuilder {
     this.#ids.add(spec, raw !== null && typeof raw === 'object' && '_id' in raw);
     if (tools && spec.tool !== null) checkTool(spec, tools, mode, this.pending);
     if (stateSchema && spec.outputPath) checkOutputAgainstSchema(spec, stateSchema, this.pending);
-    this.#flow.add(spec, this.#facts);
+    this.#flow.add(spec);
     // Checked as soon as its reads are settled, so a streamed call's diagnostics come before it runs.
     if (this.#types) {
       if (!this.#flow.waitsForLater(spec.index))

@@ -8,7 +8,7 @@ import { checkJson } from '../language/json-value.js';
 import type { Limits } from '../language/limits.js';
 import { DAGGER, type ParsedString, type Reference, type StringParser } from '../language/reference.js';
 import { type BareReference, mayBeBareReference } from './missing-daggers.js';
-import type { ReferenceFacts } from './reference-facts.js';
+import { type ReferenceFacts, UNCHECKED } from './reference-facts.js';
 import type { ArgumentColumns } from './argument-columns.js';
 import { CallSpec } from './call-spec.js';
 import { callPointer } from './call-pointer.js';
@@ -83,7 +83,7 @@ export function readCall(
   options: ReadCallOptions,
   diagnostics: DiagnosticSink,
 ): CallSpec | null {
-  if (options.facts) options.facts.output = undefined;
+  if (options.facts) options.facts.output = -1;
   place.index = index;
   place.callsPointer = callsPointer;
   place.explicitId = undefined;
@@ -295,15 +295,15 @@ class ArgumentScanner {
         bareReferences.push({ call: this.#index, at, text: value });
       return;
     }
-    // A reference string seen before, within the limits then, is taken by its number alone.
+    // A reference string seen before, within the limits then, is taken by its number alone:
+    // its expression is stored, not loaded (see ReferenceFacts).
     let n = -1;
     let parsed: ParsedString;
     if (facts && value.charCodeAt(0) === DAGGER_CODE && value.charCodeAt(1) !== DAGGER_CODE) {
-      n = parser.numberOf(value);
-      const fitting = facts.fitting(n);
-      if (fitting !== undefined) {
-        facts.ofCall[this.refCount++] = fitting;
-        columns.add(at, fitting.expression, value);
+      n = parser.numberOnly(value);
+      if (facts.kindOf(n) !== UNCHECKED) {
+        facts.ofCall[this.refCount++] = n;
+        columns.add(at, facts.expression(n), value);
         return;
       }
       parsed = parser.parsed(n);
@@ -312,7 +312,10 @@ class ArgumentScanner {
     switch (parsed.kind) {
       case 'expression':
         if (checkPathLimits(parsed.expression.refs, at, this.#options!.limits, diagnostics)) {
-          if (facts) facts.ofCall[this.refCount] = n >= 0 ? facts.fits(n, parsed.expression) : undefined;
+          if (facts) {
+            if (n >= 0) facts.fits(n, parsed.expression, value);
+            facts.ofCall[this.refCount] = n;
+          }
           this.refCount++;
           columns.add(at, parsed.expression, value);
         }
@@ -396,12 +399,15 @@ function readOutputPath(
     return null;
   }
   // Numbered once: the calls that read this path later find it parsed and checked.
-  const n = parser.numberOf(raw);
+  const n = parser.numberOnly(raw);
   const scanned = parser.parsed(n);
   const parsed = scanned.kind === 'expression' ? scanned.expression : (scanned as ParseError);
   if (!('kind' in parsed)) {
-    if (!checkPathLimits(parsed.refs, '/_outputPath', limits, diagnostics)) return null;
-    if (facts) facts.output = facts.fits(n, parsed);
+    if (facts?.kindOf(n) === UNCHECKED) {
+      if (!checkPathLimits(parsed.refs, '/_outputPath', limits, diagnostics)) return null;
+      facts.fits(n, parsed, raw);
+    } else if (!facts && !checkPathLimits(parsed.refs, '/_outputPath', limits, diagnostics)) return null;
+    if (facts) facts.output = n;
   }
   if ('kind' in parsed) {
     diagnostics.push(

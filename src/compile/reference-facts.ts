@@ -1,68 +1,101 @@
 /**
  * What one compile learns about each distinct reference string, by the number its parser gave
- * it (StringParser.numberOf): one small record per string, so a string seen again costs a table
- * lookup and one load, not a walk through the parsed objects (which, on a large plan, lie
- * anywhere in the heap) nor a load from each of several arrays.
+ * it (StringParser.numberOf), in flat arrays: a byte for what kind of string it is, and its
+ * expression and single reference. A string seen again costs its table lookup and the load of
+ * a byte from a small array, not a walk through the parsed objects (which, on a large plan,
+ * lie anywhere in a heap of hundreds of megabytes, so that each load is a miss in the
+ * processor's cache). A read of the common `†state.name` shape touches no object of its string
+ * at all: the data flow finds its path's node by the same number (see PathNodes).
  */
 import { WILDCARD } from '../language/paths.js';
 import type { Expression, Reference } from '../language/reference.js';
-import type { TrieNode } from './path-trie.js';
+import { MAX_CANONICAL_LENGTH } from './path-nodes.js';
 
-export const NOT_SINGLE = 0;
-export const ROOT_STATE = 1;
-export const ROOT_INPUT = 2;
+/** Not checked against the limits (yet), or past them: the string is read from its parse. */
+export const UNCHECKED = 0;
+/** One reference to input covering its whole path (no `[*]`). */
+export const SINGLE_INPUT = 1;
+/** One reference to state covering its whole path, not written in its canonical text. */
+export const SINGLE_STATE = 2;
+/** One reference to state, written in its path's canonical text: its number is its node's. */
+export const CANONICAL_STATE = 3;
+/** Several references (`||`, `&&`), or one with `[*]`. */
+export const NOT_SINGLE = 4;
 
-/**
- * One reference string whose paths are all within the limits. Everything a read of it needs
- * sits here, in one object: on a 100k-call plan each read used to load its expression, its
- * reference, its text, its root and its path's node from five arrays of 100k entries, and each
- * load was a miss in the processor's cache.
- */
-export interface StringFacts {
-  readonly expression: Expression;
-  /**
-   * The root of its reference when the string is one reference covering its whole path (no
-   * `[*]`): ROOT_STATE or ROOT_INPUT; NOT_SINGLE otherwise. Then `single` and `text` are that
-   * reference and its text.
-   */
-  readonly root: number;
-  readonly single: Reference | undefined;
-  readonly text: string;
-  /** @internal The data flow's frontier node of the path, once it has one (see DataFlow). */
-  node: TrieNode | undefined;
-}
+const DAGGER_STATE_LENGTH = '†state'.length;
 
 export class ReferenceFacts {
-  /** Per number, the string's facts when its paths are all within the limits (else undefined). */
-  readonly #byNumber: (StringFacts | undefined)[] = [];
+  /** Per number, its kind (above). Bytes: a read loads one from an array of 100 KB, not 800. */
+  #kind = new Uint8Array(1024);
+  readonly #expression: (Expression | undefined)[] = [];
+  readonly #single: (Reference | undefined)[] = [];
   /**
-   * The facts of the reference strings of the call just read, in the order of its `refs`
-   * (undefined for a string not numbered, or not within the limits): filled by readCall, read
-   * by the data flow right after. Only the first `refs.length` entries are the call's.
+   * The numbers of the reference strings of the call just read, in the order of its refs (-1
+   * for a string not numbered, or past the limits): filled by readCall, read by the data flow
+   * right after. Only the first `refCount` entries are the call's.
    */
-  readonly ofCall: (StringFacts | undefined)[] = [];
-  /** The facts of the `_outputPath` string of the call just read, or undefined. */
-  output: StringFacts | undefined = undefined;
+  readonly ofCall: number[] = [];
+  /** The number of the `_outputPath` string of the call just read, or -1. */
+  output = -1;
 
-  /** The facts of a string already found to fit the limits, or undefined. */
-  fitting(n: number): StringFacts | undefined {
-    return n < this.#byNumber.length ? this.#byNumber[n] : undefined;
+  /** The kind of string `n`: UNCHECKED until {@link fits} was told of it. */
+  kindOf(n: number): number {
+    return n < this.#kind.length ? this.#kind[n]! : UNCHECKED;
   }
 
-  /** Notes that string `n`'s expression fits the limits; returns its facts. */
-  fits(n: number, expression: Expression): StringFacts {
-    while (this.#byNumber.length <= n) this.#byNumber.push(undefined);
+  /** String `n`'s expression (its kind must not be UNCHECKED). */
+  expression(n: number): Expression {
+    return this.#expression[n]!;
+  }
+
+  /** String `n`'s one reference, when its kind is SINGLE_INPUT, SINGLE_STATE or CANONICAL_STATE. */
+  single(n: number): Reference {
+    return this.#single[n]!;
+  }
+
+  /** Notes that string `n` (`text`), whose expression fits the limits, is that expression. */
+  fits(n: number, expression: Expression, text: string): void {
+    if (n >= this.#kind.length) {
+      const bigger = new Uint8Array(Math.max(this.#kind.length * 2, n + 1));
+      bigger.set(this.#kind);
+      this.#kind = bigger;
+    }
+    while (this.#expression.length <= n) {
+      this.#expression.push(undefined);
+      this.#single.push(undefined);
+    }
     const only = expression.refs.length === 1 ? expression.refs[0]! : undefined;
     const single = only === undefined || only.segments.includes(WILDCARD) ? undefined : only;
-    // A literal, not a class: V8 learns that a literal's objects live long (as the trie's nodes).
-    const facts: StringFacts = {
-      expression,
-      root: single === undefined ? NOT_SINGLE : single.root === 'input' ? ROOT_INPUT : ROOT_STATE,
-      single,
-      text: single === undefined ? '' : single.text,
-      node: undefined,
-    };
-    this.#byNumber[n] = facts;
-    return facts;
+    this.#expression[n] = expression;
+    this.#single[n] = single;
+    this.#kind[n] =
+      single === undefined
+        ? NOT_SINGLE
+        : single.root === 'input'
+          ? SINGLE_INPUT
+          : isCanonical(text, single)
+            ? CANONICAL_STATE
+            : SINGLE_STATE;
   }
+}
+
+/**
+ * True when `text`, one reference to state, is written as {@link canonicalText} writes its
+ * path: `†state` and `.name` per segment, each name an identifier. A reference parsed from a
+ * text without `[`, whose segments are all names not starting with a digit and whose length
+ * is exactly that of `†state` and `.segment` each, can have been written no other way. A text
+ * longer than MAX_CANONICAL_LENGTH is not: its node is named otherwise.
+ */
+function isCanonical(text: string, ref: Reference): boolean {
+  if (text.length > MAX_CANONICAL_LENGTH || text.indexOf('[') >= 0) return false;
+  let length = DAGGER_STATE_LENGTH;
+  for (const segment of ref.segments) {
+    if (typeof segment !== 'string' || segment === '' || isDigit(segment.charCodeAt(0))) return false;
+    length += 1 + segment.length;
+  }
+  return length === text.length;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }

@@ -24,12 +24,6 @@ export interface Reference {
   readonly text: string;
   /** Offset of its `†` in the string. */
   readonly start: number;
-  /**
-   * @internal A slot the compiler uses to remember where this reference's path sits in its
-   * index, saving a hash lookup per use. References are made per compile, so it never leaks
-   * between plans. Not part of the API.
-   */
-  slot?: unknown;
 }
 
 export type Operator = '||' | '&&';
@@ -127,33 +121,58 @@ export interface StringParser {
    * what it learns about each in flat arrays. The string is parsed the first time.
    */
   numberOf(value: string): number;
+  /**
+   * The number {@link numberOf} gives the string, without parsing it yet ({@link parsed} does,
+   * the first time): for the canonical text of a path, which only names it.
+   */
+  numberOnly(value: string): number;
   /** The parse of the string numbered `n` by {@link numberOf}: an expression or an error. */
   parsed(n: number): ParsedString;
 }
 
 export function createStringParser(): StringParser {
   const table = new StringTable();
-  const results: ParsedString[] = [];
+  const results: (ParsedString | undefined)[] = [];
+  /** The strings numbered by numberOnly and not parsed yet. */
+  const unparsed = new Map<number, string>();
   const numberOf = (value: string): number => {
     let n = table.find(value);
     if (n < 0) {
       n = table.add(value);
       results.push(scanner.scan(value));
+    } else if (results[n] === undefined) parsed(n);
+    return n;
+  };
+  const numberOnly = (value: string): number => {
+    let n = table.find(value);
+    if (n < 0) {
+      n = table.add(value);
+      results.push(undefined);
+      unparsed.set(n, value);
     }
     return n;
+  };
+  const parsed = (n: number): ParsedString => {
+    let result = results[n];
+    if (result === undefined) {
+      result = results[n] = scanner.scan(unparsed.get(n)!);
+      unparsed.delete(n);
+    }
+    return result;
   };
   return {
     parseString: (value) =>
       value.startsWith(DAGGER) && !value.startsWith(DAGGER + DAGGER)
-        ? results[numberOf(value)]!
+        ? parsed(numberOnly(value))
         : parseString(value),
     parseExpression: (value) => {
       if (!value.startsWith(DAGGER)) return parseExpression(value);
-      const parsed = results[numberOf(value)]!;
-      return parsed.kind === 'expression' ? parsed.expression : (parsed as ParseError);
+      const result = parsed(numberOnly(value));
+      return result.kind === 'expression' ? result.expression : (result as ParseError);
     },
     numberOf,
-    parsed: (n) => results[n]!,
+    numberOnly,
+    parsed,
   };
 }
 
@@ -182,7 +201,7 @@ function scanNames(text: string): ParsedString | undefined {
     if (FORBIDDEN_SEGMENTS.has(name)) return undefined;
     segments[count++] = name;
   }
-  const ref: Reference = { root, segments: exactCopy(segments, count), text, start: 0, slot: undefined };
+  const ref: Reference = { root, segments: exactCopy(segments, count), text, start: 0 };
   return { kind: 'expression', expression: { op: null, refs: [ref] } };
 }
 
@@ -338,7 +357,6 @@ class ExpressionScanner {
       segments: exactCopy(segments, count),
       text: this.text.slice(start, this.pos),
       start,
-      slot: undefined,
     };
   }
 

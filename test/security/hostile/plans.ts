@@ -206,6 +206,34 @@ function referenceCases(): PlanCase[] {
       expect: 'valid',
     },
     {
+      // Each path's node is named by its canonical text up to a bound, then by its parent's
+      // number and key: 60k distinct nodes of deep paths must not cost the square of their length.
+      name: '1,000 distinct paths of 60 segments, each read back',
+      text: plan(
+        Array.from({ length: 1_000 }, (_, i) =>
+          call({
+            _outputPath: `†state.k${i}${'.segment'.repeat(59)}`,
+            ...(i > 0 && { v: `†state["k${i - 1}"]${'["segment"]'.repeat(59)}` }),
+          }),
+        ),
+      ),
+      expect: 'valid',
+    },
+    {
+      // A key holding what a node's name below the canonical bound is made of (its parent's
+      // number, a U+0001, its key) names nothing else.
+      name: 'keys made like the names of deep nodes',
+      text: plan([
+        call({ _outputPath: `†state${'.long_segment_name'.repeat(5)}["1\\u00011"]` }),
+        call({
+          v: `†state${'["long_segment_name"]'.repeat(5)}["1\\u00011"]`,
+          _outputPath: '†state["1\\u00011"]',
+        }),
+        call({ v: '†state["1\\u00011"]' }),
+      ]),
+      expect: 'valid',
+    },
+    {
       name: 'a forward-reference self cycle',
       text: plan([call({ v: '†state.a', _outputPath: '†state.a' })]),
       expect: 'any',
