@@ -9,25 +9,32 @@
  * the plan, and each object written where the collector must then look.
  */
 import type { Expression } from '../language/reference.js';
+import { IntColumn } from './int-column.js';
+import type { ReferenceFacts } from './reference-facts.js';
 import type { ArgumentReference } from './types.js';
 
 export class ArgumentColumns {
   /** JSON pointer inside the call's arguments of each reference string. */
   readonly #at: string[] = [];
-  /** Its parsed expression (shared by equal strings of one compile). */
-  readonly #expression: Expression[] = [];
-  /** The string as written. */
-  readonly #text: string[] = [];
+  /**
+   * The number of each reference string: its expression and text are the facts' (shared by
+   * equal strings of one compile). A number, not the expression, so that reading a call
+   * never loads what its strings were found to be the first time (on a large plan, from
+   * anywhere in the heap).
+   */
+  readonly #number = new IntColumn();
+
+  constructor(private readonly facts: ReferenceFacts) {}
 
   /** How many references so far: where the next call's run starts. */
   get size(): number {
     return this.#at.length;
   }
 
-  add(at: string, expression: Expression, text: string): void {
+  /** Adds a reference string numbered `n`, whose facts know its expression. */
+  add(at: string, n: number): void {
     this.#at.push(at);
-    this.#expression.push(expression);
-    this.#text.push(text);
+    this.#number.push(n);
   }
 
   at(k: number): string {
@@ -35,11 +42,11 @@ export class ArgumentColumns {
   }
 
   expression(k: number): Expression {
-    return this.#expression[k]!;
+    return this.facts.expression(this.#number.at(k));
   }
 
   text(k: number): string {
-    return this.#text[k]!;
+    return this.facts.text(this.#number.at(k));
   }
 
   /** The references `start` to `start + count - 1` as objects, in a new array. */
@@ -47,7 +54,7 @@ export class ArgumentColumns {
     const refs = new Array<ArgumentReference>(count);
     for (let k = 0; k < count; k++) {
       const j = start + k;
-      refs[k] = { at: this.#at[j]!, expression: this.#expression[j]!, text: this.#text[j]! };
+      refs[k] = { at: this.#at[j]!, expression: this.expression(j), text: this.text(j) };
     }
     return refs;
   }

@@ -25,7 +25,6 @@ import type { CallSpec } from './call-spec.js';
 import { CANONICAL_STATE, type ReferenceFacts, SINGLE_INPUT, SINGLE_STATE } from './reference-facts.js';
 import type { StringParser } from '../language/reference.js';
 import { checkStatePath } from './state-schema.js';
-import type { DependencyKind } from './types.js';
 
 export interface DataFlowOptions {
   /** `†input` values; undefined means unknown, and input reads are then not checked. */
@@ -84,7 +83,7 @@ export class DataFlow {
   /** Every dependency added, as call indices: what the order is computed from. */
   readonly edges = new EdgeList();
   /** Every read and the kind and path of every edge: what the calls' lists are made from. */
-  readonly columns = new FlowColumns(this.edges);
+  readonly columns: FlowColumns;
   /**
    * The writers a read found: the first #foundCount entries. Reused from read to read and
    * never emptied by `length = 0`, which drops the array's storage (the next push makes it
@@ -119,6 +118,7 @@ export class DataFlow {
   ) {
     this.#noState = isEmptyObject(options.state);
     this.#nodes = new PathNodes(options.parser);
+    this.columns = new FlowColumns(this.edges, options.facts);
   }
 
   get calls(): readonly CallSpec[] {
@@ -146,9 +146,11 @@ export class DataFlow {
       const at = call.refAt(k);
       const n = facts.ofCall[k]!;
       const kind = n >= 0 ? facts.kindOf(n) : -1;
-      if (kind === CANONICAL_STATE || kind === SINGLE_STATE) {
-        const ref = facts.single(n);
-        this.#bindRead(i, ref, at, ref as Path, this.#nodeOfSingle(n, kind, ref));
+      if (kind === CANONICAL_STATE) {
+        // The common read: its node is its string's number; its reference is not loaded.
+        this.#bindRead(i, n, null, at, null, this.#nodes.ofCanonical(n, facts));
+      } else if (kind === SINGLE_STATE) {
+        this.#bindRead(i, n, null, at, null, this.#nodeOfSingle(n, kind));
       } else if (kind === SINGLE_INPUT) {
         const ref = facts.single(n);
         this.#bindInputRead(ref, at, ref as Path, i);
@@ -156,7 +158,7 @@ export class DataFlow {
         for (const ref of call.refExpression(k).refs) {
           const path = coveredPath(ref);
           if (ref.root === 'input') this.#bindInputRead(ref, at, path, i);
-          else this.#bindRead(i, ref, at, path, this.#nodes.ofPath(path.segments));
+          else this.#bindRead(i, -1, ref, at, path, this.#nodes.ofPath(path.segments));
         }
       }
     }
@@ -164,8 +166,7 @@ export class DataFlow {
     const output = call.outputPath;
     if (output) {
       const n = output.refs.length === 1 ? facts.output : -1;
-      if (n >= 0)
-        this.#bindWrite(i, output.refs[0]!, this.#nodeOfSingle(n, facts.kindOf(n), output.refs[0]!));
+      if (n >= 0) this.#bindWrite(i, output.refs[0]!, this.#nodeOfSingle(n, facts.kindOf(n)));
       else
         for (const ref of output.refs)
           this.#bindWrite(i, ref, this.#nodes.ofPath(ref.segments as PathSegment[]));
@@ -175,12 +176,12 @@ export class DataFlow {
   }
 
   /** The node of string `n`, one reference to state of kind `kind` (see ReferenceFacts). */
-  #nodeOfSingle(n: number, kind: number, ref: Reference): number {
-    // The reference is not loaded for a canonical string whose node was seen before.
-    if (kind === CANONICAL_STATE) return this.#nodes.ofCanonical(n, ref);
+  #nodeOfSingle(n: number, kind: number): number {
+    const facts = this.options.facts;
+    if (kind === CANONICAL_STATE) return this.#nodes.ofCanonical(n, facts);
     let node = this.#nodeOfString.get(n);
     if (node === undefined) {
-      node = this.#nodes.ofPath(ref.segments as PathSegment[]);
+      node = this.#nodes.ofPath(facts.single(n).segments as PathSegment[]);
       this.#nodeOfString.set(n, node);
     }
     return node;
@@ -212,12 +213,13 @@ export class DataFlow {
     for (const pending of this.#forward) this.#bindForward(pending);
   }
 
-  #depend(i: number, from: number, kind: DependencyKind, ref: Reference): void {
+  /** An edge into call i: a data edge made by read `read`, or (`read` -1) an order edge by a write of `written`. */
+  #depend(i: number, from: number, read: number, written: Reference | null): void {
     if (from === i || this.#marked[from] === i) return;
     this.#marked[from] = i;
     this.edges.add(from, i);
     const late = i !== this.#adding;
-    this.columns.addEdge(i, kind, ref, late);
+    this.columns.addEdge(i, read, written, late);
     if (late) this.#calls[i]!.forget();
     this.#collected?.push(from);
   }
@@ -229,23 +231,33 @@ export class DataFlow {
     this.columns.addRead(ref, at, path, INPUT, NO_WRITERS);
   }
 
-  /** `path` is what the read covers (the reference up to its first `[*]`); `node` is its node. */
-  #bindRead(i: number, ref: Reference, at: string, path: Path, node: number): void {
+  /**
+   * Binds a read of state at `node`: of the one reference of string `n` (`ref` and `path`
+   * null), or (`n` -1) of `ref`, covering `path` (the reference up to its first `[*]`).
+   */
+  #bindRead(i: number, n: number, ref: Reference | null, at: string, path: Path | null, node: number): void {
     const nodes = this.#nodes;
+    const columns = this.columns;
     this.#findOverlapping(node, i);
     const found = this.#scratchWriters;
     const count = this.#foundCount;
-    // `path.segments` is read only where needed: for a read of a path written before, the
-    // reference object itself (anywhere in the heap) is never loaded.
-    if (count === 0 && this.#stateEmptyAt(path.segments)) {
-      const read = this.columns.addRead(ref, at, path, LATER, NO_WRITERS);
+    // The reference's segments are read only where needed: for a read of a path written
+    // before, the reference object itself (anywhere in the heap) is never loaded.
+    if (count === 0 && this.#stateEmptyAt((path ?? this.options.facts.single(n)).segments as PathSegment[])) {
+      const read =
+        n >= 0
+          ? columns.addNumberedRead(n, at, LATER, NO_WRITERS, 0)
+          : columns.addRead(ref!, at, path!, LATER, NO_WRITERS);
       this.#forward.push({ call: i, read, pointer: this.#calls[i]!.pointer + at });
       return;
     }
-    for (let k = 0; k < count; k++) this.#depend(i, found[k]!, 'data', ref);
+    const read = columns.readCount;
+    for (let k = 0; k < count; k++) this.#depend(i, found[k]!, read, null);
     nodes.attach(node);
     nodes.setReaders(node, this.#readers.add(nodes.readers(node), i));
-    this.columns.addRead(ref, at, path, count > 0 ? EARLIER : INITIAL, found, count);
+    const kind = count > 0 ? EARLIER : INITIAL;
+    if (n >= 0) columns.addNumberedRead(n, at, kind, found, count);
+    else columns.addRead(ref!, at, path!, kind, found, count);
   }
 
   #bindWrite(i: number, ref: Reference, target: number): void {
@@ -282,17 +294,17 @@ export class DataFlow {
         this.#branches.unclean(i);
         if (node === target && exclusive) {
           const base = this.#base.get(node);
-          if (base) for (const from of base) this.#depend(i, from, 'order', ref);
+          if (base) for (const from of base) this.#depend(i, from, -1, ref);
         } else {
           for (const v of this.#writersAt(node)) {
             if (v === i) continue;
             if (this.#marked[v] !== i) this.overlappingWrites.push({ earlier: v, later: i, path: ref.text });
-            this.#depend(i, v, 'order', ref);
+            this.#depend(i, v, -1, ref);
           }
         }
       }
       const readers = nodes.readers(node);
-      if (readers >= 0) this.#readers.forEach(readers, (r) => this.#depend(i, r, 'order', ref));
+      if (readers >= 0) this.#readers.forEach(readers, (r) => this.#depend(i, r, -1, ref));
     };
     const chain: number[] = [];
     for (let up = target; up >= 0; up = nodes.parentOf(up)) chain.push(up);
@@ -442,7 +454,7 @@ export class DataFlow {
     if (writers.length > 0) {
       columns.setWriters(pending.read, writers);
       this.#calls[i]!.forget();
-      for (const w of writers) this.#depend(i, w, 'data', ref);
+      for (const w of writers) this.#depend(i, w, pending.read, null);
       return;
     }
     const id = this.#calls[i]!.id;

@@ -9,7 +9,8 @@ import type { Path } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
 import type { EdgeList } from './edge-list.js';
 import { IntColumn } from './int-column.js';
-import type { BindingKind, Dependency, DependencyKind, ReadBinding } from './types.js';
+import type { ReferenceFacts } from './reference-facts.js';
+import type { BindingKind, Dependency, ReadBinding } from './types.js';
 
 /** Binding kinds by their code in the kind column. */
 const KINDS: readonly BindingKind[] = ['earlier', 'initial', 'later', 'schema', 'input'];
@@ -33,7 +34,13 @@ const NO_DEPENDENCIES: readonly Dependency[] = Object.freeze([]);
 
 export class FlowColumns {
   // Per read, in the order bound: a call's reads are contiguous, in its refs' order.
-  readonly #ref: Reference[] = [];
+  /**
+   * The number of the reference string read, when the read is its one reference (the facts
+   * give the reference): a number, not the reference, so that binding a read never loads it
+   * from anywhere in the heap. -1 for the other reads, whose reference is in #otherRefs.
+   */
+  readonly #refNumber = new IntColumn();
+  readonly #otherRefs = new Map<number, Reference>();
   readonly #at: string[] = [];
   /** The path a read covers, for the reads where it is not the reference itself (`[*]`). */
   readonly #coveredPaths = new Map<number, Path>();
@@ -43,10 +50,12 @@ export class FlowColumns {
   /** Per call, its first read. */
   readonly #firstRead = new IntColumn();
 
-  // Per edge (the EdgeList's from and to): its kind and the path that made it.
+  // Per edge (the EdgeList's from and to): its kind and what made it, whose text is its path.
   readonly #edgeKind = new IntColumn();
-  /** Per edge, the reference that made it: its text is the dependency's path. */
-  readonly #edgeRef: Reference[] = [];
+  /** Per edge: for a data edge the read that made it, for an order edge its write in #writeRefs. */
+  readonly #edgeSource = new IntColumn();
+  /** The references written that made order edges. */
+  readonly #writeRefs: Reference[] = [];
   /** Per call, the edges added while it was bound: `[firstEdge, endEdge)`; end -1 while binding. */
   readonly #firstEdge = new IntColumn();
   readonly #endEdge = new IntColumn();
@@ -61,11 +70,19 @@ export class FlowColumns {
   /** Per call depended on, the last dependency object made on it. */
   readonly #lastDependency = new Map<number, Dependency>();
 
-  constructor(private readonly edges: EdgeList) {}
+  constructor(
+    private readonly edges: EdgeList,
+    private readonly facts: ReferenceFacts,
+  ) {}
+
+  /** How many reads so far: the number the next read gets. */
+  get readCount(): number {
+    return this.#refNumber.size;
+  }
 
   /** Call `i` starts binding: its reads and edges follow. */
   open(i: number): void {
-    this.#firstRead.push(this.#ref.length);
+    this.#firstRead.push(this.#refNumber.size);
     this.#firstEdge.push(this.edges.size);
     this.#endEdge.push(-1);
     // Calls are bound in index order, so the columns line up with the calls.
@@ -75,6 +92,19 @@ export class FlowColumns {
   /** Call `i` is bound: edges added for it from now on come from forward references. */
   close(i: number): void {
     this.#endEdge.set(i, this.edges.size);
+  }
+
+  /**
+   * Adds a read of the call being bound, of the one reference of string `n` (see
+   * ReferenceFacts); returns its number. Its writers are the first `count` of `writers`,
+   * copied.
+   */
+  addNumberedRead(n: number, at: string, kind: number, writers: readonly number[], count: number): number {
+    const r = this.#refNumber.size;
+    this.#refNumber.push(n);
+    this.#at.push(at);
+    this.#addBinding(r, kind, writers, count);
+    return r;
   }
 
   /**
@@ -89,17 +119,22 @@ export class FlowColumns {
     writers: readonly number[],
     count = writers.length,
   ): number {
-    const r = this.#ref.length;
-    this.#ref.push(ref);
+    const r = this.#refNumber.size;
+    this.#refNumber.push(-1);
+    this.#otherRefs.set(r, ref);
     this.#at.push(at);
     if (path !== ref) this.#coveredPaths.set(r, path);
+    this.#addBinding(r, kind, writers, count);
+    return r;
+  }
+
+  #addBinding(r: number, kind: number, writers: readonly number[], count: number): void {
     this.#kind.push(kind);
     if (count === 1) this.#writer.push(writers[0]!);
     else {
       this.#writer.push(NO_WRITER);
       if (count > 1) this.#setWriters(r, writers, count);
     }
-    return r;
   }
 
   /** The writers of read `r` are now these (a forward reference, bound at the end). */
@@ -123,21 +158,31 @@ export class FlowColumns {
 
   /** The read's reference, the string it is in (pointer inside the arguments), and its path. */
   refOf(r: number): Reference {
-    return this.#ref[r]!;
+    const n = this.#refNumber.at(r);
+    return n >= 0 ? this.facts.single(n) : this.#otherRefs.get(r)!;
   }
   atOf(r: number): string {
     return this.#at[r]!;
   }
   pathOf(r: number): Path {
-    return this.#coveredPaths.get(r) ?? (this.#ref[r] as Path);
+    return this.#coveredPaths.get(r) ?? (this.refOf(r) as Path);
   }
 
-  /** Adds the edge the EdgeList just took (its last one). */
-  addEdge(to: number, kind: DependencyKind, ref: Reference, late: boolean): void {
+  /**
+   * Adds the edge the EdgeList just took (its last one): a data edge made by read `read`, or
+   * (`read` -1) an order edge made by a write of `written`. Not the path's text, which would be
+   * a load from the reference (anywhere in the heap) for every edge.
+   */
+  addEdge(to: number, read: number, written: Reference | null, late: boolean): void {
     const e = this.edges.size - 1;
-    this.#edgeKind.push(kind === 'data' ? DATA : ORDER);
-    // The reference, not its text: its text would be a load from the reference (anywhere in the heap).
-    this.#edgeRef.push(ref);
+    if (read >= 0) {
+      this.#edgeKind.push(DATA);
+      this.#edgeSource.push(read);
+    } else {
+      this.#edgeKind.push(ORDER);
+      this.#edgeSource.push(this.#writeRefs.length);
+      this.#writeRefs.push(written!);
+    }
     if (!late) return;
     const list = this.#laterEdges.get(to);
     if (list) list.push(e);
@@ -157,7 +202,7 @@ export class FlowColumns {
    */
   writersOfRef(i: number, ref: Reference): readonly number[] {
     const end = this.#readEnd(i);
-    for (let r = this.#firstRead.at(i); r < end; r++) if (this.#ref[r] === ref) return this.#writersOf(r);
+    for (let r = this.#firstRead.at(i); r < end; r++) if (this.refOf(r) === ref) return this.#writersOf(r);
     return NO_WRITERS;
   }
 
@@ -169,7 +214,7 @@ export class FlowColumns {
     const reads: ReadBinding[] = new Array(end - first);
     for (let r = first; r < end; r++) {
       reads[r - first] = {
-        ref: this.#ref[r]!,
+        ref: this.refOf(r),
         at: this.#at[r]!,
         path: this.pathOf(r),
         kind: KINDS[this.#kind.at(r)]!,
@@ -196,7 +241,8 @@ export class FlowColumns {
   #dependency(e: number): Dependency {
     const from = this.edges.fromOf(e);
     const kind = this.#edgeKind.at(e) === DATA ? 'data' : 'order';
-    const path = this.#edgeRef[e]!.text;
+    const source = this.#edgeSource.at(e);
+    const path = kind === 'data' ? this.refOf(source).text : this.#writeRefs[source]!.text;
     const last = this.#lastDependency.get(from);
     if (last !== undefined && last.kind === kind && last.path === path) return last;
     const dependency: Dependency = { from, kind, path };
@@ -205,7 +251,7 @@ export class FlowColumns {
   }
 
   #readEnd(i: number): number {
-    return i + 1 < this.#firstRead.size ? this.#firstRead.at(i + 1) : this.#ref.length;
+    return i + 1 < this.#firstRead.size ? this.#firstRead.at(i + 1) : this.#refNumber.size;
   }
 
   #writersOf(r: number): readonly number[] {

@@ -16,6 +16,7 @@
  */
 import type { PathSegment } from '../language/paths.js';
 import type { StringParser } from '../language/reference.js';
+import type { ReferenceFacts } from './reference-facts.js';
 
 // Int32 fields per node.
 const PARENT = 0;
@@ -101,13 +102,12 @@ export class PathNodes {
 
   /**
    * The node of the string numbered `n`, written in its path's canonical text: `n` itself.
-   * `ref` is its one reference (without `[*]`), whose segments are read only the first time
-   * the node is seen.
+   * Its one reference's segments are read from `facts` only the first time the node is seen.
    */
-  ofCanonical(n: number, ref: { readonly segments: readonly unknown[] }): number {
+  ofCanonical(n: number, facts: ReferenceFacts): number {
     this.#grow(n);
     if (this.#fields[FIELDS * n + STATE] === UNSEEN && this.#segments[n] === undefined)
-      this.#segments[n] = ref.segments as readonly PathSegment[];
+      this.#segments[n] = facts.single(n).segments as readonly PathSegment[];
     return n;
   }
 

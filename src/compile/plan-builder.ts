@@ -76,7 +76,7 @@ export class PlanBuilder {
       mode,
       limits: options.limits,
       parser: this.#parser,
-      columns: new ArgumentColumns(),
+      columns: new ArgumentColumns(this.#facts),
       facts: this.#facts,
       bareReferences: this.#bareReferences,
     };

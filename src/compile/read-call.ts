@@ -30,12 +30,11 @@ export interface ReadCallOptions {
   /** Where every call's reference arguments go; one per compile, beside `parser`. */
   readonly columns: ArgumentColumns;
   /**
-   * What is known of each reference string by its number (one per compile, beside `parser`);
-   * the facts of the call's strings are left in its `ofCall`, in the order of the call's refs,
-   * and those of its `_outputPath` in `output`.
-   * @default undefined (every string's paths are checked each time)
+   * What is known of each reference string by its number (one per compile, beside `parser`
+   * and `columns`); the numbers of the call's strings are left in its `ofCall`, in the order
+   * of the call's refs, and that of its `_outputPath` in `output`.
    */
-  readonly facts?: ReferenceFacts;
+  readonly facts: ReferenceFacts;
   /**
    * Where strings that may be references without their dagger are noted, for W_MISSING_DAGGER
    * once every call is in; not noted when undefined.
@@ -83,7 +82,7 @@ export function readCall(
   options: ReadCallOptions,
   diagnostics: DiagnosticSink,
 ): CallSpec | null {
-  if (options.facts) options.facts.output = -1;
+  options.facts.output = -1;
   place.index = index;
   place.callsPointer = callsPointer;
   place.explicitId = undefined;
@@ -299,25 +298,22 @@ class ArgumentScanner {
     // its expression is stored, not loaded (see ReferenceFacts).
     let n = -1;
     let parsed: ParsedString;
-    if (facts && value.charCodeAt(0) === DAGGER_CODE && value.charCodeAt(1) !== DAGGER_CODE) {
+    if (value.charCodeAt(0) === DAGGER_CODE && value.charCodeAt(1) !== DAGGER_CODE) {
       n = parser.numberOnly(value);
       if (facts.kindOf(n) !== UNCHECKED) {
         facts.ofCall[this.refCount++] = n;
-        columns.add(at, facts.expression(n), value);
+        columns.add(at, n);
         return;
       }
       parsed = parser.parsed(n);
-    } else parsed = parser.parseString(value);
+    } else parsed = parser.parseString(value); // text or a `††` literal: never an expression
     const diagnostics = this.#diagnostics!;
     switch (parsed.kind) {
       case 'expression':
         if (checkPathLimits(parsed.expression.refs, at, this.#options!.limits, diagnostics)) {
-          if (facts) {
-            if (n >= 0) facts.fits(n, parsed.expression, value);
-            facts.ofCall[this.refCount] = n;
-          }
-          this.refCount++;
-          columns.add(at, parsed.expression, value);
+          facts.fits(n, parsed.expression, value);
+          facts.ofCall[this.refCount++] = n;
+          columns.add(at, n);
         }
         break;
       case 'literal':
@@ -403,11 +399,11 @@ function readOutputPath(
   const scanned = parser.parsed(n);
   const parsed = scanned.kind === 'expression' ? scanned.expression : (scanned as ParseError);
   if (!('kind' in parsed)) {
-    if (facts?.kindOf(n) === UNCHECKED) {
+    if (facts.kindOf(n) === UNCHECKED) {
       if (!checkPathLimits(parsed.refs, '/_outputPath', limits, diagnostics)) return null;
       facts.fits(n, parsed, raw);
-    } else if (!facts && !checkPathLimits(parsed.refs, '/_outputPath', limits, diagnostics)) return null;
-    if (facts) facts.output = n;
+    }
+    facts.output = n;
   }
   if ('kind' in parsed) {
     diagnostics.push(

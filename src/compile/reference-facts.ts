@@ -29,6 +29,8 @@ export class ReferenceFacts {
   #kind = new Uint8Array(1024);
   readonly #expression: (Expression | undefined)[] = [];
   readonly #single: (Reference | undefined)[] = [];
+  /** The string itself, as first met. */
+  readonly #text: string[] = [];
   /**
    * The numbers of the reference strings of the call just read, in the order of its refs (-1
    * for a string not numbered, or past the limits): filled by readCall, read by the data flow
@@ -48,6 +50,11 @@ export class ReferenceFacts {
     return this.#expression[n]!;
   }
 
+  /** String `n` (its kind must not be UNCHECKED). */
+  text(n: number): string {
+    return this.#text[n]!;
+  }
+
   /** String `n`'s one reference, when its kind is SINGLE_INPUT, SINGLE_STATE or CANONICAL_STATE. */
   single(n: number): Reference {
     return this.#single[n]!;
@@ -63,11 +70,13 @@ export class ReferenceFacts {
     while (this.#expression.length <= n) {
       this.#expression.push(undefined);
       this.#single.push(undefined);
+      this.#text.push('');
     }
     const only = expression.refs.length === 1 ? expression.refs[0]! : undefined;
     const single = only === undefined || only.segments.includes(WILDCARD) ? undefined : only;
     this.#expression[n] = expression;
     this.#single[n] = single;
+    this.#text[n] = text;
     this.#kind[n] =
       single === undefined
         ? NOT_SINGLE
