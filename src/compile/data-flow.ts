@@ -265,6 +265,26 @@ export class DataFlow {
     const segments = ref.segments as PathSegment[];
     nodes.attach(target);
     if (!this.#stateEmptyAt(segments)) this.#branches.unclean(i);
+    if (!this.#branches.guarded(i) && !nodes.hasChildren(target) && this.#nothingAbove(target, i)) {
+      // The common write, of a path nothing overlapping was written or read at since: no
+      // edge to add, only the node to take (and no closures or lists made for nothing).
+      if (this.#coWriters.size > 0) this.#coWriters.delete(target);
+      if (this.#base.size > 0) this.#base.delete(target);
+      nodes.setReaders(target, -1);
+      nodes.setWriter(target, i);
+      this.#all = undefined;
+      return;
+    }
+    this.#bindOverlappingWrite(i, ref, target);
+  }
+
+  /**
+   * {@link #bindWrite} of a path something overlapping was written or read at, or on one
+   * alternative of a branch. Apart, so that the variables its closures capture are allocated
+   * only for these writes, not for every write.
+   */
+  #bindOverlappingWrite(i: number, ref: Reference, target: number): void {
+    const nodes = this.#nodes;
     const lastWriter = nodes.writer(target);
     // A write on one alternative over writes only on others, with nothing written or read
     // below it since: no order between them, they never both run. It is ordered after what
@@ -276,16 +296,6 @@ export class DataFlow {
       this.#branches.guarded(i) &&
       this.#writersAt(target).every((w) => w === i || this.#branches.exclusive(i, w));
     const keepBase = this.#branches.guarded(i);
-    if (!keepBase && !nodes.hasChildren(target) && this.#nothingAbove(target, i)) {
-      // The common write, of a path nothing overlapping was written or read at since: no
-      // edge to add, only the node to take (and no closures or lists made for nothing).
-      if (this.#coWriters.size > 0) this.#coWriters.delete(target);
-      if (this.#base.size > 0) this.#base.delete(target);
-      nodes.setReaders(target, -1);
-      nodes.setWriter(target, i);
-      this.#all = undefined;
-      return;
-    }
     const collected: number[] = [];
     if (keepBase) this.#collected = collected;
     const collect = (node: number) => {

@@ -80,6 +80,19 @@ export class BranchGuards {
       if (output?.op === '||' && output.paths.length > 1) this.#anyBranch = true;
       return;
     }
+    this.#addOnBranchingPlan(i, call, calls, empty);
+  }
+
+  /**
+   * {@link add} once some call branches. Apart, so that the variables its closure captures
+   * are not allocated for every call of a plan that never branches.
+   */
+  #addOnBranchingPlan(
+    i: number,
+    call: CallSpec,
+    calls: readonly CallSpec[],
+    empty: (path: Path) => boolean,
+  ): void {
     // Made from the data flow's columns only here, on plans that branch.
     const reads = call.reads;
     let guards: Guards = null;

@@ -90,6 +90,7 @@ export class PathNodes {
   #fields = new Int32Array(FIELDS * 1024);
   /** Per node, its path's segments: what its parent is found from, once. */
   readonly #segments: (readonly PathSegment[] | undefined)[] = [];
+  readonly #chain: number[] = [];
   /** The root: `†state`, the whole state object. */
   readonly root: number;
 
@@ -117,6 +118,8 @@ export class PathNodes {
    * key (a name no reference string can be, for it does not start with `†`).
    */
   ofPath(segments: readonly PathSegment[], count = segments.length): number {
+    // The parent of every top-level path: no text to make and look up.
+    if (count === 0) return this.root;
     let named = 0;
     let text = '†state';
     let next = '';
@@ -183,9 +186,11 @@ export class PathNodes {
    */
   attach(id: number): void {
     if (this.isAttached(id)) return;
-    const chain: number[] = [];
-    for (let up = id; !this.isAttached(up); up = this.parentOf(up)) chain.push(up);
-    for (let k = chain.length - 1; k >= 0; k--) this.#attachOne(chain[k]!);
+    // A scratch list, counted: not an array per node attached.
+    const chain = this.#chain;
+    let length = 0;
+    for (let up = id; !this.isAttached(up); up = this.parentOf(up)) chain[length++] = up;
+    for (let k = length - 1; k >= 0; k--) this.#attachOne(chain[k]!);
   }
 
   #attachOne(id: number): void {

@@ -395,7 +395,8 @@ function readOutputPath(
     return null;
   }
   // Numbered once: the calls that read this path later find it parsed and checked.
-  const n = parser.numberOnly(raw);
+  // Parsed at once when new (an output path is mostly new): not noted as unparsed first.
+  const n = parser.numberOf(raw);
   const scanned = parser.parsed(n);
   const parsed = scanned.kind === 'expression' ? scanned.expression : (scanned as ParseError);
   if (!('kind' in parsed)) {

@@ -132,33 +132,28 @@ export interface StringParser {
 
 export function createStringParser(): StringParser {
   const table = new StringTable();
-  const results: (ParsedString | undefined)[] = [];
-  /** The strings numbered by numberOnly and not parsed yet. */
-  const unparsed = new Map<number, string>();
+  /** Per number, its parse, or the string itself while numberOnly has not had it parsed. */
+  const results: (ParsedString | string)[] = [];
+  const parsed = (n: number): ParsedString => {
+    const result = results[n]!;
+    if (typeof result !== 'string') return result;
+    return (results[n] = scanner.scan(result));
+  };
   const numberOf = (value: string): number => {
     let n = table.find(value);
     if (n < 0) {
       n = table.add(value);
       results.push(scanner.scan(value));
-    } else if (results[n] === undefined) parsed(n);
+    } else parsed(n);
     return n;
   };
   const numberOnly = (value: string): number => {
     let n = table.find(value);
     if (n < 0) {
       n = table.add(value);
-      results.push(undefined);
-      unparsed.set(n, value);
+      results.push(value);
     }
     return n;
-  };
-  const parsed = (n: number): ParsedString => {
-    let result = results[n];
-    if (result === undefined) {
-      result = results[n] = scanner.scan(unparsed.get(n)!);
-      unparsed.delete(n);
-    }
-    return result;
   };
   return {
     parseString: (value) =>
