@@ -23,6 +23,13 @@ export class ArgumentColumns {
    * anywhere in the heap).
    */
   readonly #number = new IntColumn();
+  /**
+   * Each reference's expression, filled from the facts in one pass when first asked for (by
+   * the executor or the dry run, or by the compile for a reference that is not a single one):
+   * a loop of lookups in the facts' array, which then stays in the processor's cache, rather
+   * than one lookup per reference read amid everything else a compile touches.
+   */
+  readonly #expression: Expression[] = [];
 
   constructor(private readonly facts: ReferenceFacts) {}
 
@@ -42,7 +49,14 @@ export class ArgumentColumns {
   }
 
   expression(k: number): Expression {
-    return this.facts.expression(this.#number.at(k));
+    if (k >= this.#expression.length) this.#fillExpressions();
+    return this.#expression[k]!;
+  }
+
+  #fillExpressions(): void {
+    const numbers = this.#number;
+    for (let j = this.#expression.length; j < numbers.size; j++)
+      this.#expression.push(this.facts.expression(numbers.at(j)));
   }
 
   text(k: number): string {

@@ -41,6 +41,11 @@ export class FlowColumns {
    */
   readonly #refNumber = new IntColumn();
   readonly #otherRefs = new Map<number, Reference>();
+  /**
+   * Each read's reference, filled in one pass when first asked for (see ArgumentColumns'
+   * expressions): a loop of lookups in the facts' array, which then stays in the cache.
+   */
+  readonly #ref: Reference[] = [];
   readonly #at: string[] = [];
   /** The path a read covers, for the reads where it is not the reference itself (`[*]`). */
   readonly #coveredPaths = new Map<number, Path>();
@@ -158,8 +163,16 @@ export class FlowColumns {
 
   /** The read's reference, the string it is in (pointer inside the arguments), and its path. */
   refOf(r: number): Reference {
-    const n = this.#refNumber.at(r);
-    return n >= 0 ? this.facts.single(n) : this.#otherRefs.get(r)!;
+    if (r >= this.#ref.length) this.#fillRefs();
+    return this.#ref[r]!;
+  }
+
+  #fillRefs(): void {
+    const numbers = this.#refNumber;
+    for (let r = this.#ref.length; r < numbers.size; r++) {
+      const n = numbers.at(r);
+      this.#ref.push(n >= 0 ? this.facts.single(n) : this.#otherRefs.get(r)!);
+    }
   }
   atOf(r: number): string {
     return this.#at[r]!;
