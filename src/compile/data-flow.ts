@@ -6,7 +6,8 @@
  *
  * The *frontier* trie (PathNodes: a node per path, numbered by its canonical text, so that a
  * read written canonically finds its node by its string's number) keeps, per path, only what a
- * newcomer must order itself after: the last writer at that exact path and the readers since. A write at P supersedes everything under P
+ * newcomer must order itself after: the last writer at that exact path and the readers since.
+ * A write at P supersedes everything under P
  * (whoever touches that region later meets P's writer and inherits its order), so the subtree
  * is dropped, which keeps the work per call amortized constant. The *full* index of every
  * writer is only needed for forward references and hints, so it is built when first needed.
@@ -104,7 +105,7 @@ export class DataFlow {
   /** The calls the writers of a node were ordered after there: an exclusive writer inherits them. */
   readonly #base = new Map<number, number[]>();
   #collected: number[] | null = null;
-  /** Per string number of a reference written other than canonically, its node (-1 not yet). */
+  /** Per string number of a reference to state written other than canonically, its node. */
   readonly #nodeOfString = new Map<number, number>();
 
   /** True when the initial state holds nothing at all. */
@@ -213,7 +214,10 @@ export class DataFlow {
     for (const pending of this.#forward) this.#bindForward(pending);
   }
 
-  /** An edge into call i: a data edge made by read `read`, or (`read` -1) an order edge by a write of `written`. */
+  /**
+   * An edge into call i: a data edge made by read `read`, or (`read` -1) an order edge made
+   * by a write of `written`.
+   */
   #depend(i: number, from: number, read: number, written: Reference | null): void {
     if (from === i || this.#marked[from] === i) return;
     this.#marked[from] = i;

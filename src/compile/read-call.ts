@@ -295,7 +295,8 @@ class ArgumentScanner {
       return;
     }
     // A reference string seen before, within the limits then, is taken by its number alone:
-    // its expression is stored, not loaded (see ReferenceFacts).
+    // the number is what the columns keep, and nothing of its parse is loaded (see
+    // ReferenceFacts).
     let n = -1;
     let parsed: ParsedString;
     if (value.charCodeAt(0) === DAGGER_CODE && value.charCodeAt(1) !== DAGGER_CODE) {
