@@ -7,9 +7,9 @@
  * The *frontier* trie (PathNodes: a node per path, numbered by its canonical text, so that a
  * read written canonically finds its node by its string's number) keeps, per path, only what a
  * newcomer must order itself after: the last writer at that exact path and the readers since.
- * A write at P supersedes everything under P
- * (whoever touches that region later meets P's writer and inherits its order), so the subtree
- * is dropped, which keeps the work per call amortized constant. The *full* index of every
+ * A write at P supersedes everything under P (whoever touches that region later meets P's
+ * writer and inherits its order), so the subtree is dropped, which keeps the work per call
+ * amortized constant. The *full* index of every
  * writer is only needed for forward references and hints, so it is built when first needed.
  */
 import { error, type DiagnosticSink } from '../language/diagnostics.js';
@@ -147,10 +147,8 @@ export class DataFlow {
       const at = call.refAt(k);
       const n = facts.ofCall[k]!;
       const kind = n >= 0 ? facts.kindOf(n) : -1;
-      if (kind === CANONICAL_STATE) {
-        // The common read: its node is its string's number; its reference is not loaded.
-        this.#bindRead(i, n, null, at, null, this.#nodes.ofCanonical(n, facts));
-      } else if (kind === SINGLE_STATE) {
+      if (kind === CANONICAL_STATE || kind === SINGLE_STATE) {
+        // The common read: its node is found by its string's number; its reference is not loaded.
         this.#bindRead(i, n, null, at, null, this.#nodeOfSingle(n, kind));
       } else if (kind === SINGLE_INPUT) {
         const ref = facts.single(n);

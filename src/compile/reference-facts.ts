@@ -28,7 +28,6 @@ export class ReferenceFacts {
   /** Per number, its kind (above). Bytes: a read loads one from an array of 100 KB, not 800. */
   #kind = new Uint8Array(1024);
   readonly #expression: (Expression | undefined)[] = [];
-  readonly #single: (Reference | undefined)[] = [];
   /** The string itself, as first met. */
   readonly #text: string[] = [];
   /**
@@ -55,9 +54,13 @@ export class ReferenceFacts {
     return this.#text[n]!;
   }
 
-  /** String `n`'s one reference, when its kind is SINGLE_INPUT, SINGLE_STATE or CANONICAL_STATE. */
+  /**
+   * String `n`'s one reference, when its kind is SINGLE_INPUT, SINGLE_STATE or CANONICAL_STATE:
+   * its expression's only one (found there, not kept twice; no read of a path written before
+   * asks for it).
+   */
   single(n: number): Reference {
-    return this.#single[n]!;
+    return this.#expression[n]!.refs[0]!;
   }
 
   /** Notes that string `n` (`text`), whose expression fits the limits, is that expression. */
@@ -69,13 +72,11 @@ export class ReferenceFacts {
     }
     while (this.#expression.length <= n) {
       this.#expression.push(undefined);
-      this.#single.push(undefined);
       this.#text.push('');
     }
     const only = expression.refs.length === 1 ? expression.refs[0]! : undefined;
     const single = only === undefined || only.segments.includes(WILDCARD) ? undefined : only;
     this.#expression[n] = expression;
-    this.#single[n] = single;
     this.#text[n] = text;
     this.#kind[n] =
       single === undefined
