@@ -185,8 +185,8 @@ describe('PlanAgent.solve (seeds/004 loop)', () => {
     const seen: number[] = [];
     const result = await new PlanAgent({ provider, tools }).solve(input, {
       mode: 'lazy',
-      approve: ({ simulation }) => {
-        seen.push(simulation.scenarios.length);
+      approve: (request) => {
+        if (request.kind === 'plan') seen.push(request.simulation.scenarios.length);
         return false;
       },
     });
