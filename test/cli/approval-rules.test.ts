@@ -225,3 +225,41 @@ describe('plan agent: modes and approval in the plan loop', () => {
     expect(ran()).toEqual(['issueRefund']);
   });
 });
+
+describe('plan agent on a terminal', () => {
+  it('asks about the call that needs approval with its resolved arguments; a no ends the loop rejected, exit 4', async () => {
+    const { agentCommand } = await import('../../src/cli/commands/agent.js');
+    const ask = async (answer: string) => {
+      let err = '';
+      const stdin = {
+        isTTY: true,
+        async *[Symbol.asyncIterator]() {
+          yield answer;
+        },
+      };
+      const code = await agentCommand(
+        'refund the last order',
+        {
+          tools: join(dir, 'tools.mjs'),
+          model: `scripted:${join(dir, 'solve.json')}`,
+          context: join(dir, 'context.json'),
+        },
+        {
+          stdin,
+          stdout: { write: () => true },
+          stderr: { isTTY: true, write: (t: string) => (err += t) },
+          env: { TERM: 'dumb', NO_COLOR: '1' },
+        },
+      );
+      return { code, err };
+    };
+    const no = await ask('n\n');
+    expect(no.err).toContain('Run refund (issueRefund) with {"customerId":"cust_123","amount":50}? [y/N] ');
+    expect(no.code).toBe(4);
+    expect(ran()).toEqual(['quoteRefund']);
+    rmSync(LOG, { force: true });
+    const yes = await ask('y\n');
+    expect(yes.code).toBe(0);
+    expect(ran()).toEqual(['quoteRefund', 'issueRefund']);
+  });
+});
