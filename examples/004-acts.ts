@@ -4,8 +4,11 @@
  *
  * 1. Planning one step ahead: a customer asks for a refund. The model's first solution checks
  *    the billing history and issues the refund; its second, shown the plan with how each call
- *    ended, lists the refund again and gives the answer. The loop does not run the refund
- *    twice: the second call reuses the first one's result, and the customer is refunded once.
+ *    ended and what it returned, lists the refund again and gives the answer. The billing
+ *    history has no `_outputPath`, so nothing of it is in the state: the model sees it only as
+ *    its call's result (`// result: {"orders":5,...}`), which is why every result is shown. The
+ *    loop does not run the refund twice: the second call reuses the first one's result, and the
+ *    customer is refunded once.
  * 2. Schema-guided planning: the context names its tools with tool messages and gives a state
  *    schema; the model's solution, with `//` comments in it, compiles (each comment a warning
  *    with its place) and fills the schema's slots.
@@ -238,9 +241,10 @@ async function refundWalkthrough(lines: string[]) {
     lines.push(` turn ${k + 1}: run ${run.status}`);
     for (const call of run.calls) lines.push(callLine(call));
   });
-  // What the model was shown before its second solution: the plan, each call marked.
+  // What the model was shown before its second solution: the plan, each call marked with how it
+  // ended and what it returned (the history's result too, though no _outputPath kept it).
   const second = provider.requests[1]!.messages.at(-1)!.content;
-  const marks = second.split('\n').filter((line) => line.trimStart().startsWith('// call'));
+  const marks = second.split('\n').filter((line) => /^\/\/ (call|result|error)\b/.test(line.trimStart()));
   lines.push(' shown in turn 2:', ...marks.map((line) => `  ${line.trim()}`));
   lines.push(
     ` refunds issued: ${desk.refunds.length}; escalations: ${desk.escalations.length}`,

@@ -125,6 +125,8 @@ const ENTRIES: readonly Entry[] = [
       'PlanMode',
       'PlanModeContext',
       'PlanModePolicy',
+      'RESULTS_SHOWN_CHARS',
+      'RESULT_SHOWN_CHARS',
       'ReplyTooLargeError',
       'SOLVE_PROMPT',
       'ScriptedProvider',

@@ -1,7 +1,8 @@
 /**
  * One approval shape: the same callback, typed `Approve`, answers run() (the lazy plan and a
  * needsApproval call), PlanAgent (its plan and a tool call its policy asks about) and solve()
- * (a lazy solution), and each request says what is asked and why.
+ * (a lazy solution, and each needsApproval call of a solution), and each request says what is
+ * asked and why.
  */
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../src/agent/model.js';
@@ -177,10 +178,13 @@ describe('solve(): a lazy solution', () => {
     });
     expect(result.status).toBe('done');
     expect(deployed).toEqual([{ env: 'prod' }]);
+    // The approved solution's deploy needs approval: it is asked about by itself, resolved, too.
     expect(asked.map((request) => [request.kind, request.kind === 'plan' && request.iteration])).toEqual([
       ['plan', 1],
       ['plan', 2],
+      ['call', false],
     ]);
+    expect(asked[2]).toMatchObject({ kind: 'call', call: 'ship', tool: 'deploy', args: { env: 'prod' } });
     const first = asked[0] as Extract<ApprovalRequest, { kind: 'plan' }>;
     expect(first.reason).toBe('a lazy solution runs only once approved');
     expect(typeof first.plan === 'string' ? null : first.plan.calls.map((c) => c.id)).toEqual(['ship']);

@@ -6,7 +6,8 @@
  * Layer 2 refuses a denied call when it is made anyway (a hallucinated name, a stale
  * definition, a tool that became denied mid-turn): `call()` answers with a tool result the
  * model can read, never a throw that ends the run. An `ask` goes to `approve`, and is denied
- * when there is no one to ask.
+ * when there is no one to ask; so does a model's call of a tool that `needsApproval`, which is
+ * asked about even where the policy allows it (in a plan run, run() asks about those itself).
  *
  * Both layers present the definition that would run to the policy, so a policy that trusts
  * one definition of a name as read-only does not let a different one with that name through.
@@ -168,8 +169,13 @@ export function guardTools(
     definition: Tool | undefined,
     args: Readonly<Record<string, unknown>>,
     toolCallId: string,
+    /** Ask about a tool that needs approval even when the policy allows it. */
+    askIfNeeded = false,
   ): Promise<void> => {
-    const decision = policy.check(toolName, args, definition);
+    let decision = policy.check(toolName, args, definition);
+    if (decision.behavior === 'allow' && askIfNeeded && definition?.needsApproval === true) {
+      decision = { behavior: 'ask', reason: `tool '${toolName}' needs approval` };
+    }
     if (decision.behavior === 'allow') return;
     if (decision.behavior === 'deny') throw denied(toolName, decision.reason, decision.cause ?? 'policy');
     if (!approve || !definition) {
@@ -275,7 +281,7 @@ export function guardTools(
     const execute = registered.tool.execute;
     if (!execute) return fail(`'${name}' cannot be called directly: it has no execute function`);
     try {
-      await authorizeDefinition(name, registered.tool, args, modelCall.id);
+      await authorizeDefinition(name, registered.tool, args, modelCall.id, true);
     } catch (error) {
       if (isPermissionDeniedError(error) || isApprovalRejectedError(error)) return refuse(error);
       const failed = denied(

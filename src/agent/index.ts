@@ -91,6 +91,8 @@ export { type PlanAgentPlanModeOptions } from './plan-agent-plan-mode.js';
 export { EXIT_PLAN_TOOL, LATENT_PROMPT, PLAN_MODE_ADVICE, PLANNING_PROMPT, SOLVE_PROMPT } from './prompts.js';
 export { solutionSchema, type SolutionSchemaOptions } from './solution-schema.js';
 export { type FailedCallRecord, type SolveOptions, type SolveResult } from './solve.js';
+export { type SolveApprovalRequest, type SolvePlanApprovalRequest } from './solve-approvals.js';
+export { RESULT_SHOWN_CHARS, RESULTS_SHOWN_CHARS } from './solve-results.js';
 export {
   type BudgetName,
   type BudgetReport,

@@ -30,16 +30,15 @@ import { describeValue } from './describe-value.js';
 import { type GuardedTools, guardTools } from './guard-tools.js';
 import type { Message, ModelProvider, ModelToolCall } from './model.js';
 import type { PermissionChecker } from './permission.js';
-import { PermissionPolicy, type PermissionPolicyOptions } from './permission-policy.js';
+import type { PermissionPolicyOptions } from './permission-policy.js';
 import { PlanMode } from './plan-mode.js';
 import { type PlanAgentPlanModeOptions, wirePlanMode } from './plan-agent-plan-mode.js';
 import { PlanModeContext } from './plan-mode-context.js';
-import { PlanModePolicy } from './plan-mode-policy.js';
 import type { PlanModeSetup } from './plan-mode-setup.js';
 import { EXIT_PLAN_TOOL, PLAN_MODE_ADVICE, PLANNING_PROMPT } from './prompts.js';
 import { resolveBudget, type SolveBudget } from './budget.js';
 import { type SolveOptions, type SolveResult, solve } from './solve.js';
-import type { ToolClassifier } from './tool-classifier.js';
+import { agentSolveOptions, classifierOf } from './plan-agent-solve.js';
 import { defaultPlanModeContext } from './default-context.js';
 
 export interface PlanAgentOptions {
@@ -69,7 +68,8 @@ export interface PlanAgentOptions {
    */
   readonly planMode?: boolean | PlanAgentPlanModeOptions | PlanModeSetup;
   /**
-   * Asked when the policy says `ask` about a call.
+   * Asked when the policy says `ask` about a call, and about each call of a tool that
+   * `needsApproval` (in plan(), execute(), and in solve() when its own `approve` is not given).
    * @default undefined: asks are denied, with a reason the model can read
    */
   readonly approveTool?: Approve<CallApprovalRequest>;
@@ -331,11 +331,12 @@ export class PlanAgent {
   /**
    * The plan loop: the model answers with a solution `{calls, output}`, its calls run, and the
    * model is asked again with the state and its plan until it gives an output. See {@link solve}.
+   * Without `options.approve`, a call of a tool that needs approval is asked of `approveTool`.
    */
   async solve(input: string | Record<string, unknown>, options: SolveOptions = {}): Promise<SolveResult> {
     try {
       const classifier = classifierOf(this.context.policy);
-      const result = await solve(input, withBudget(options, this.#options.budget), {
+      const result = await solve(input, agentSolveOptions(options, this.#options), {
         provider: this.provider,
         tools: () => this.#guarded.tools(),
         // The policy's word on read-only (its allowlist, its trust), not the annotations alone.
@@ -529,20 +530,4 @@ function lastAssistantText(messages: readonly Message[], skipEmpty = false): str
 
 function notRun(call: ModelToolCall, why: string): Promise<ToolAnswer> {
   return Promise.resolve({ outcome: 'failed', message: toolResult(call, `Not run: ${why}.`, true) });
-}
-
-/** solve()'s options with the agent's budget under their own, field by field. */
-function withBudget(options: SolveOptions, budget: SolveBudget | undefined): SolveOptions {
-  if (budget === undefined || options === null || typeof options !== 'object') return options;
-  const own = options.budget;
-  // A budget that is not an object is left as is, for solve() to refuse by name.
-  if (own !== undefined && (own === null || typeof own !== 'object')) return options;
-  return { ...options, budget: { ...budget, ...own } };
-}
-
-/** The classifier behind a policy, when it has one (a PlanModePolicy or a PermissionPolicy). */
-function classifierOf(policy: PermissionChecker): ToolClassifier | undefined {
-  return policy instanceof PlanModePolicy || policy instanceof PermissionPolicy
-    ? policy.classifier
-    : undefined;
 }

@@ -2,8 +2,9 @@
  * The user message of one turn of the plan loop: the context messages of the plan language
  * (input, state with its schema, the previous plan), and what went wrong.
  *
- * Where the model stands is written into the plan message as a comment before each call (how
- * it ended, and whether an earlier result stood in for it), so the model reads its position
+ * Where the model stands is written into the plan message as comments before each call (how
+ * it ended, whether an earlier result stood in for it, and what it returned or the error it
+ * ended with, cut to a bounded excerpt: see solve-results.ts), so the model reads its position
  * the way a person would annotate a plan, next to the call itself. A comment cannot
  * be mistaken for plan syntax: a `_status` key would be an unknown meta key if the model copied
  * the plan back, while a copied comment is read as space (W_JSON_EXTENSION, a warning). The
@@ -12,6 +13,7 @@
 import type { JsonObject } from '../language/document.js';
 import type { CallStatus, CallReport } from '../run/types.js';
 import type { FailedCallRecord } from './solve.js';
+import { failuresText, ResultAllowance, resultLines } from './solve-results.js';
 
 export interface SolveContextParts {
   readonly input: JsonObject;
@@ -28,7 +30,8 @@ export interface SolveContextParts {
 }
 
 /** The first line of the context block: tests and docs find the JSON after it. */
-export const CONTEXT_HEADING = 'Context (JSON; a comment before each call of the plan says how it ended):';
+export const CONTEXT_HEADING =
+  'Context (JSON; comments before each call of the plan say how it ended and what it returned):';
 
 export function solveContextText(parts: SolveContextParts): string {
   const messages = [
@@ -38,21 +41,23 @@ export function solveContextText(parts: SolveContextParts): string {
   if (parts.plan.length > 0) messages.push(planMessage(parts.plan, parts.progress));
   const text = [`${CONTEXT_HEADING}\n[\n${messages.join(',\n')}\n]`];
   if (parts.failures.length > 0) {
-    text.push(
-      `Calls of your last plan that did not succeed (JSON):\n${JSON.stringify(parts.failures, null, 2)}`,
-    );
+    text.push(`Calls of your last plan that did not succeed (JSON):\n${failuresText(parts.failures)}`);
   }
   if (parts.note) text.push(parts.note);
   return text.join('\n\n');
 }
 
-/** The plan message, with one comment line before each call when the plan ran. */
+/**
+ * The plan message; when the plan ran, comment lines before each call: how it ended, then its
+ * result and its error, each on a line of its own.
+ */
 function planMessage(calls: readonly unknown[], progress: readonly CallReport[] | null): string {
   const pad = '      ';
+  const allowance = new ResultAllowance();
   const lines = calls.map((call, k) => {
     const report = progress?.[k];
-    const comment = report ? `${pad}// ${progressText(report)}\n` : '';
-    return comment + json(call, 3);
+    const comments = report ? [progressText(report), ...resultLines(report, allowance)] : [];
+    return comments.map((line) => `${pad}// ${line}\n`).join('') + json(call, 3);
   });
   return `  {\n    "type": "plan",\n    "plan": [\n${lines.join(',\n')}\n    ]\n  }`;
 }

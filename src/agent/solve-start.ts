@@ -8,7 +8,7 @@
  */
 import { compile } from '../compile/compile.js';
 import type { Diagnostic } from '../language/diagnostics.js';
-import type { JsonObject } from '../language/document.js';
+import type { ExecutionMode, JsonObject } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
 import { parseContext } from '../language/parse-plan.js';
 import type { Tool } from '../tools/tool.js';
@@ -22,6 +22,8 @@ export interface SolveStart {
   readonly stateSchema: JsonObject | undefined;
   /** The calls the first request shows as the previous plan (the context's plan message). */
   readonly plan: readonly unknown[];
+  /** The context's mode (its plan message's), else eager. */
+  readonly mode: ExecutionMode;
   /** The tools the context's tool messages name: the model is offered only these. Null: all. */
   readonly toolNames: ReadonlySet<string> | null;
 }
@@ -40,6 +42,7 @@ export function solveStart(
   let state: JsonObject = options.state ?? {};
   let stateSchema = options.stateSchema;
   let plan: readonly unknown[] = [];
+  let mode: ExecutionMode = 'eager';
   let toolNames: ReadonlySet<string> | null = null;
   if (options.context !== undefined) {
     const parsed = parseContext(options.context, { source: 'context', ...(limits && { limits }) });
@@ -58,6 +61,7 @@ export function solveStart(
     if (!checked.ok) throw new TypeError(problems('the context option', checked.diagnostics));
     stateSchema ??= document.stateSchema;
     plan = document.calls;
+    mode = document.mode;
     if (document.tools) toolNames = new Set(document.tools.map((t) => t.name));
   }
   if (options.stateSchema !== undefined) {
@@ -65,7 +69,7 @@ export function solveStart(
     const checked = compile([], { stateSchema: options.stateSchema, ...(limits && { limits }) });
     if (!checked.ok) throw new TypeError(problems('the stateSchema option', checked.diagnostics));
   }
-  return { input, state, stateSchema, plan, toolNames };
+  return { input, state, stateSchema, plan, mode, toolNames };
 }
 
 /** Checks solve()'s options. @throws {TypeError} naming the option and the bad value. */

@@ -3,9 +3,15 @@
  * Schema generated from the tools; the solution is compiled (comments and trailing commas read
  * as space), and its diagnostics go back for a bounded number of repairs; the calls run
  * (eager), or are simulated, approved and run (lazy); then the model is asked again with the
- * input, the state and its plan as context (each call marked with how it ended), until it
- * gives a non-null `output` or the iterations run out. Calls that did not succeed go back as
- * `{call, tool, status, error}` records, never as strings posing as data.
+ * input, the state and its plan as context (each call marked with how it ended and what it
+ * returned, see solve-results.ts), until it gives a non-null `output` or the iterations run
+ * out. Calls that did not succeed also go back as `{call, tool, status, error}` records, never
+ * as strings posing as data.
+ *
+ * The loop is lazy when the `mode` option or the context's plan message says so (the lazier
+ * wins). A call of a tool that needs approval is put to `approve` by itself, with its resolved
+ * arguments, in either mode; a call a person turns down ends the loop `rejected`
+ * (solve-approvals.ts).
  *
  * A side effect happens once per solve(): a mutating call that succeeded in an earlier turn is
  * not run again with the same arguments; its result is reused (see side-effect-ledger.ts).
@@ -21,19 +27,26 @@ import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import { DEFAULT_LIMITS, type Limits } from '../language/limits.js';
 import { run } from '../run/run.js';
-import type { CallError, CallReport, CallStatus, LatentFunction, RunResult } from '../run/types.js';
+import type { CallError, CallReport, CallStatus, RunResult } from '../run/types.js';
 import { simulate } from '../simulate/simulate.js';
-import type { Simulation } from '../simulate/types.js';
+import { lazierMode } from '../language/execution-mode.js';
 import type { JsonSchema, Tool } from '../tools/tool.js';
 import type { AgentEvent } from './agent-events.js';
-import { type Approve, type PlanApprovalRequest, readApproval } from '../run/approval.js';
+import type { Approve } from '../run/approval.js';
 import { type BudgetReport, resolveBudget, type SolveBudget } from './budget.js';
 import { BudgetMeter } from './budget-meter.js';
 import { complete } from './complete.js';
 import type { Message, ModelProvider } from './model.js';
 import { DEFAULT_MAX_REPLY_BYTES, isReplyTooLargeError } from './providers/reply-bytes.js';
-import { LATENT_PROMPT, SOLVE_PROMPT } from './prompts.js';
+import { SOLVE_PROMPT } from './prompts.js';
 import { annotatedReadOnly, SideEffectLedger } from './side-effect-ledger.js';
+import {
+  askAboutSolution,
+  hasRejectedCall,
+  runApprover,
+  type SolveApprovalRequest,
+} from './solve-approvals.js';
+import { latentFromModel } from './solve-latent.js';
 import { solveContextText } from './solve-context.js';
 import { RepeatWatch, REPEAT_NOTE } from './solve-repeats.js';
 import { type ReadReply, readReply, tooLargeReply } from './solve-reply.js';
@@ -42,8 +55,9 @@ import { checkSolveOptions, solveStart } from './solve-start.js';
 export interface SolveOptions {
   /**
    * eager: a compiled solution runs at once; lazy: it is simulated and approved first, and
-   * latent tools are answered by the model.
-   * @default 'eager'
+   * latent tools are answered by the model. The lazier of this and the context's plan message
+   * wins: a context that says `"mode": "lazy"` makes the loop lazy whatever this says.
+   * @default the context's mode, else 'eager'
    */
   readonly mode?: 'eager' | 'lazy';
   /**
@@ -116,14 +130,16 @@ export interface SolveOptions {
    */
   readonly systemPrompt?: string;
   /**
-   * Lazy mode: asked before anything runs, with `{ kind: 'plan', plan, reason, simulation,
-   * iteration }`: the compiled solution, its dry run, and which solution it is (1 for the
-   * first). A no with feedback goes back to the model; a plain no ends the loop `rejected`.
-   * @default undefined: lazy solutions are rejected
+   * Asked, in the shape run() and PlanAgent use:
+   * - lazy mode, before anything of a solution runs: `{ kind: 'plan', plan, reason, simulation,
+   *   iteration }` (the compiled solution, its dry run, and which solution it is, 1 for the
+   *   first). A no with feedback goes back to the model; a plain no ends the loop `rejected`.
+   * - either mode, for each call of a tool that `needsApproval`, when it is ready: `{ kind:
+   *   'call', call, tool, args, reason, definition, plan }` with the arguments resolved. A no
+   *   (with or without feedback) rejects the call, and the loop ends `rejected` after that run.
+   * @default undefined: lazy solutions and calls that need approval are rejected
    */
-  readonly approve?: Approve<
-    PlanApprovalRequest<CompiledPlan> & { readonly simulation: Simulation; readonly iteration: number }
-  >;
+  readonly approve?: Approve<SolveApprovalRequest>;
   /**
    * Most tool calls running at once.
    * @default 16 (run's default)
@@ -146,7 +162,8 @@ export interface SolveOptions {
 export interface SolveResult {
   /**
    * done: the model gave an output; max_iterations: it did not in time; invalid: a reply still
-   * could not be used after the repairs (see `diagnostics`); rejected: a person said no;
+   * could not be used after the repairs (see `diagnostics`); rejected: a person said no to a
+   * solution, or to a call (that run is the last of `runs`, the call `rejected` in it);
    * cancelled: aborted; budget_exceeded: a budget ran out (`budget.exceeded` says which; calls
    * running then were cancelled, the state they wrote is kept); stalled: the model gave a plan
    * that had already run from the same state, again after being told so.
@@ -190,7 +207,7 @@ export interface SolveDependencies {
   readonly signal?: AbortSignal;
 }
 
-const DEFAULTS = { mode: 'eager', maxIterations: 5, maxRepairs: 2 } as const;
+const DEFAULTS = { maxIterations: 5, maxRepairs: 2 } as const;
 
 const WHERE = 'PlanAgent.solve';
 
@@ -215,12 +232,12 @@ async function loop(
   deps: SolveDependencies,
   meter: BudgetMeter,
 ): Promise<SolveResult> {
-  const mode = options.mode ?? DEFAULTS.mode;
   const maxIterations = options.maxIterations ?? DEFAULTS.maxIterations;
   const maxRepairs = options.maxRepairs ?? DEFAULTS.maxRepairs;
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   const start = solveStart(task, options, deps.tools(), options.limits);
   const { input, stateSchema, toolNames } = start;
+  const mode = lazierMode(start.mode, options.mode);
   const offered = () => (toolNames ? deps.tools().filter((tool) => toolNames.has(tool.name)) : deps.tools());
   const system = options.systemPrompt ? `${options.systemPrompt}\n\n${SOLVE_PROMPT}` : SOLVE_PROMPT;
   const ledger = new SideEffectLedger(deps.isReadOnly ?? annotatedReadOnly);
@@ -300,17 +317,7 @@ async function loop(
     if (mode === 'lazy') {
       const simulation = simulate(plan, { tools, input, state });
       deps.emit({ type: 'simulation', phase: 'solve', simulation });
-      const decision = options.approve
-        ? readApproval(
-            await options.approve({
-              kind: 'plan',
-              plan,
-              reason: 'a lazy solution runs only once approved',
-              simulation,
-              iteration,
-            }),
-          )
-        : { approved: false };
+      const decision = await askAboutSolution(options.approve, { plan, simulation, iteration });
       if (!decision.approved) {
         if (!decision.feedback) return end('rejected', iteration);
         // A no with reasons is something the model can act on: ask again with them.
@@ -329,7 +336,8 @@ async function loop(
       state,
       mode,
       reuse: ledger.reuse,
-      ...(mode === 'lazy' && { approve: () => true, latent: latentFromModel(deps, meter, maxReplyBytes) }),
+      approve: runApprover(options.approve),
+      ...(mode === 'lazy' && { latent: latentFromModel(deps, meter, maxReplyBytes) }),
       ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       limits,
@@ -347,6 +355,8 @@ async function loop(
     // The state the cancelled run wrote is kept: it is what the calls that finished did.
     if (meter.exceeded) return end('budget_exceeded', iteration);
     if (result.status === 'cancelled' && deps.signal?.aborted) return end('cancelled', iteration);
+    // A person turned a call down: the loop stops there, as after a plain no to a plan.
+    if (hasRejectedCall(result)) return end('rejected', iteration);
     failures = result.calls
       .filter((c) => c.status !== 'succeeded' && c.status !== 'skipped')
       .map((c) => ({ call: c.id, tool: c.tool, status: c.status, error: c.error }));
@@ -427,70 +437,6 @@ async function askForSolution(
     messages.push({ role: 'user', content: reply.repair });
   }
   return { ok: false, diagnostics };
-}
-
-/**
- * Lazy mode: a latent tool's result is asked of the model, in the tool's output schema. Each
- * answer is a turn of the budget; one that passes a budget fails its call and stops the run.
- */
-function latentFromModel(deps: SolveDependencies, meter: BudgetMeter, maxReplyBytes: number): LatentFunction {
-  const answer = latentAnswer(deps, meter, maxReplyBytes);
-  return (request) => {
-    if (meter.ask()) return answer(request);
-    // ask() has just aborted the run, which cancels this call with the budget's reason (the
-    // run discards this answer, its rejection included).
-    return Promise.reject(
-      new Error(
-        `the model was not asked for latent tool '${request.tool.name}': the budget ${meter.exceeded} ran out`,
-      ),
-    );
-  };
-}
-
-function latentAnswer(deps: SolveDependencies, meter: BudgetMeter, maxReplyBytes: number): LatentFunction {
-  return async ({ tool, args, signal }) => {
-    const value =
-      typeof tool.outputSchema === 'object' || typeof tool.outputSchema === 'boolean'
-        ? tool.outputSchema
-        : {};
-    const turn = await complete(
-      deps.provider,
-      {
-        messages: [
-          { role: 'system', content: LATENT_PROMPT },
-          {
-            role: 'user',
-            content: JSON.stringify({
-              tool: tool.name,
-              description: tool.description ?? '',
-              arguments: args,
-            }),
-          },
-        ],
-        tools: [],
-        // Wrapped in an object: structured-output APIs want an object at the root.
-        responseFormat: {
-          name: 'latent_result',
-          schema: { type: 'object', properties: { value }, required: ['value'], additionalProperties: false },
-        },
-        signal,
-      },
-      { maxReplyBytes },
-    );
-    meter.used(turn.usage);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(turn.message.content);
-    } catch (e) {
-      throw new Error(
-        `the model's result for latent tool '${tool.name}' is not JSON: ${(e as Error).message}`,
-      );
-    }
-    if (parsed === null || typeof parsed !== 'object' || !('value' in parsed)) {
-      throw new Error(`the model's result for latent tool '${tool.name}' has no "value"`);
-    }
-    return (parsed as { value: unknown }).value;
-  };
 }
 
 function outputSchemaOf(options: SolveOptions) {

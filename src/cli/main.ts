@@ -48,7 +48,8 @@ Exit codes (those of plan run):
   1    the model's plan never compiled, even after repairs
   2    bad usage: a missing flag, an unknown provider, no API key, tools that cannot be loaded
   3    failed: out of iterations or turns, or the model API failed
-  4    a plan was rejected at approval (without a terminal, pass --yes to approve)
+  4    rejected at approval: a plan, or a call whose tool needs approval (without a terminal,
+       pass --yes to approve)
   5    a budget of the plan loop ran out (--budget: calls, turns, tokens, wall time)
   6    stalled: the model repeated a plan that had already run from the same state
   70   an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)
@@ -70,7 +71,9 @@ then the final state. --events adds every event before it; --json prints one obj
 
 Approval: a lazy plan (--mode lazy, or "mode": "lazy" in the plan) is shown and asked about
 on the terminal before anything runs, and so is each call whose tool has needsApproval.
-Without a terminal to ask on, --yes approves; otherwise they are rejected (exit 4). Time
+Without a terminal to ask on, --yes approves (one line on stderr per approval: what it
+approved, a call with its resolved arguments); otherwise they are rejected (exit 4). --mode
+eager cannot make a plan that says "mode": "lazy" eager: the lazier mode wins. Time
 spent at a prompt is reported apart from the run's own ("plus 8.00s waiting for approval").
 
 Latent tools: their results come from a model. The --tools module may export
@@ -198,7 +201,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       'run a plan: progress on stderr (a live view on a terminal, a summary off one), or one JSON object on stdout',
     )
     .addOption(
-      new Option('--mode <mode>', "overrides the plan's mode (default: the plan's own)").choices(RUN_MODES),
+      new Option(
+        '--mode <mode>',
+        "lazy makes the plan lazy; eager cannot make a plan that says lazy eager (default: the plan's own)",
+      ).choices(RUN_MODES),
     )
     .option('--concurrency <n>', "most tool calls running at once, or 'unlimited' (default: 16)")
     .option(
@@ -206,7 +212,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       'time limit per attempt, for tools without their own timeoutMs; 0 for none (default: 0)',
     )
     .option('--fail-fast', 'start no new call after the first unhandled failure (exit 3)')
-    .option('-y, --yes', 'approve the plan (lazy mode) and every call whose tool needs approval')
+    .option(
+      '-y, --yes',
+      'approve the plan (lazy mode) and every call whose tool needs approval, one line on stderr per approval',
+    )
     .option(
       '--json',
       'print {"status", "state", "calls", "diagnostics", "durationMs", "approvalWaitMs"} to stdout when the run ends, and no progress',
@@ -309,7 +318,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       '--todos',
       'break the task into todos (approved like a plan), run each as its own agent turn, and reflect after each: continue, revise the todos, or finish',
     )
-    .addOption(new Option('--mode <mode>', 'how each solution runs (default: eager)').choices(RUN_MODES))
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        "how each solution runs; eager cannot make a --context that says lazy eager (default: the context's, else eager)",
+      ).choices(RUN_MODES),
+    )
     .option(
       '--max-iterations <n>',
       'most solutions asked for (default: 5); with --todos, most reflections (default: 20)',
@@ -321,7 +335,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--system-prompt <text>', "instructions for the model, sent before the plan loop's own")
     .option('--budget <name=value>', BUDGET_HELP, collect)
     .option('--max-reply-bytes <n>', 'most bytes of one model reply; a longer one is cut (default: 1048576)')
-    .option('-y, --yes', 'approve plans without asking')
+    .option(
+      '-y, --yes',
+      'approve plans, solutions, todo lists and calls whose tool needs approval without asking, one line on stderr per approval',
+    )
     .option('--json', 'print one JSON object to stdout at the end, and no progress')
     .option('--events', "off a terminal, print every event of each solution's run before its summary")
     .addHelpText('after', AGENT_HELP)

@@ -11,6 +11,7 @@ import {
 import { describeValue } from '../language/describe-value.js';
 import { checkJson } from '../language/json-value.js';
 import type { JsonObject, PlanDocument, ExecutionMode } from '../language/document.js';
+import { lazierMode } from '../language/execution-mode.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
 import { parsePlan, positionDiagnostics } from '../language/parse-plan.js';
 import { SourceText } from '../language/source.js';
@@ -47,7 +48,8 @@ export interface CompileOptions {
    */
   readonly stateSchema?: JsonObject;
   /**
-   * Overrides the mode the document asks for.
+   * Makes the plan lazy: the plan's mode is `lazy` when the document or this option says so,
+   * else `eager`. An option cannot make a lazy document eager (see lazierMode).
    * @default the document's mode (eager when it names none)
    */
   readonly mode?: ExecutionMode;
@@ -107,7 +109,7 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   }
   if (!document) return { ok: false, diagnostics: parseDiagnostics, document: null };
 
-  const mode = options.mode ?? document.mode;
+  const mode = lazierMode(document.mode, options.mode);
   const pending = new DiagnosticList(limits.maxDiagnostics);
   const givenInput = optionValue('input', document.input, options.input, limits, pending);
   const state = optionValue('state', document.state, options.state, limits, pending) ?? {};

@@ -17,7 +17,7 @@ export type JsonObject = { [key: string]: unknown };
 /** A parsed plan document: its calls (still raw JSON) and everything around them. */
 export interface PlanDocument {
   readonly shape: DocumentShape;
-  /** The mode the document asks for; compile's `mode` option overrides it. */
+  /** The mode the document asks for; compile's `mode` option can only make it lazier. */
   readonly mode: ExecutionMode;
   /** The calls as written, not yet checked. */
   readonly calls: readonly unknown[];

@@ -243,8 +243,10 @@ export class Runner {
     }
   }
 
+  /** The lazier of the plan's mode and the `mode` option: an option never makes a lazy plan eager. */
   get mode(): 'eager' | 'lazy' {
-    return this.options.mode ?? this.plan.mode;
+    // lazierMode's rule, written out: the getter is read per call, and this file stays as it is.
+    return this.options.mode === 'lazy' ? 'lazy' : this.plan.mode;
   }
 
   /** Someone hears events: an observer, an iterator or the journal. Otherwise none is built. */

@@ -222,8 +222,9 @@ export interface RunOptions {
    */
   readonly state?: JsonObject;
   /**
-   * Overrides the document's mode.
-   * @default the document's mode
+   * Makes the plan lazy: it runs lazily when the plan or this option says lazy. An option
+   * cannot make a lazy plan eager.
+   * @default the plan's own mode
    */
   readonly mode?: 'eager' | 'lazy';
   /**

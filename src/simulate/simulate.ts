@@ -17,6 +17,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { ArgumentChecker } from './argument-checks.js';
 import { branchGroups } from './branch-groups.js';
 import { type CriticalPath, criticalPath, type WidestLevel, widestLevel } from './critical-path.js';
+import { lazierMode } from '../language/execution-mode.js';
 import { OutputSampler } from './sample-outputs.js';
 import type { ArgumentError, Sample, Scenario, SimulateOptions, Simulation } from './types.js';
 import { type Walk, type WalkPlan, walk } from './walk.js';
@@ -67,7 +68,7 @@ export function simulateCompiled(
   const tools = options.tools !== undefined ? ToolRegistry.from(options.tools) : plan.tools;
   const n = plan.calls.length;
 
-  const sampler = new OutputSampler(tools, seed, options.mode ?? plan.mode);
+  const sampler = new OutputSampler(tools, seed, lazierMode(plan.mode, options.mode));
   const samples: Sample[] = plan.calls.map((call) => sampler.sample(call));
   const { alternatives, groups } = branchGroups(plan);
   const rank = new Int32Array(n);

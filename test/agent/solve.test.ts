@@ -185,8 +185,8 @@ describe('PlanAgent.solve (seeds/004 loop)', () => {
     const seen: number[] = [];
     const result = await new PlanAgent({ provider, tools }).solve(input, {
       mode: 'lazy',
-      approve: ({ simulation }) => {
-        seen.push(simulation.scenarios.length);
+      approve: (request) => {
+        if (request.kind === 'plan') seen.push(request.simulation.scenarios.length);
         return false;
       },
     });
@@ -360,12 +360,17 @@ describe('PlanAgent.solve: a side effect happens once', () => {
     });
     await new PlanAgent({ provider, tools }).solve(input);
     const text = shownContextText(provider, 1);
-    expect(text).toContain('      // call history (checkBillingHistory): succeeded\n      {');
-    expect(text).toContain('      // call refund (issueRefund): failed\n      {');
+    // Each status line is followed by what the call returned, or the error it ended with.
+    expect(text).toContain(
+      '      // call history (checkBillingHistory): succeeded\n      // result: {"orders":5}\n      {',
+    );
+    expect(text).toContain(
+      '      // call refund (issueRefund): failed\n      // error: {"message":"the card was declined","code":"declined"}\n      {',
+    );
     // The context as shown is a planmode context: the comments are read as space.
     const parsed = parsePlan(text);
     expect(parsed.document).toMatchObject({ shape: 'context', calls: firstPlan.calls });
-    expect(parsed.diagnostics.map((d) => d.code)).toEqual(['W_JSON_EXTENSION', 'W_JSON_EXTENSION']);
+    expect(parsed.diagnostics.map((d) => d.code)).toEqual(Array(4).fill('W_JSON_EXTENSION'));
   });
 
   it('an id with a line break is quoted in its comment, so it cannot write into the context', async () => {

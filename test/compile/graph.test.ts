@@ -300,10 +300,14 @@ describe('modes', () => {
     expect({ line: d.line, column: d.column }).toEqual(positionOfText(text, '"_output"'));
   });
 
-  it('the mode option overrides the document both ways', () => {
-    expect(compileOk(latentPlan('lazy'), { mode: 'eager' }).mode).toBe('eager');
+  it('the mode option makes a plan lazy, never a lazy one eager (the lazier wins)', () => {
     expect(only(compile(latentPlan('eager'), { mode: 'lazy' }).diagnostics, 'E_LAZY_OUTPUT')).toBeDefined();
     expect(compileOk(doc([{ _tool: 't' }]), { mode: 'lazy' }).mode).toBe('lazy');
+    expect(compileOk(doc([{ _tool: 't' }]), { mode: 'eager' }).mode).toBe('eager');
+    // A lazy document stays lazy under an eager option: its _output is still E_LAZY_OUTPUT.
+    const lazy = doc({ type: 'plan', mode: 'lazy', plan: [{ _tool: 't' }] });
+    expect(compileOk(lazy, { mode: 'eager' }).mode).toBe('lazy');
+    expect(only(compile(latentPlan('lazy'), { mode: 'eager' }).diagnostics, 'E_LAZY_OUTPUT')).toBeDefined();
   });
 
   it('a bad mode option is a TypeError', () => {

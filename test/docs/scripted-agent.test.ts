@@ -50,6 +50,8 @@ describe('docs/examples/scripted-agent', () => {
       '→ lookup {"symbol":"ACME"}',
       '✓ lookup: 42',
       '→ exit_plan {"plan":"Record the ACME price."}',
+      // --yes answers in a person's place, and says so.
+      'approved by --yes: plan "Record the ACME price."',
       '✓ exit_plan: The plan was approved. Plan mode is over; carry the plan out next.',
       '→ record {"line":42}',
       '✓ record: written',

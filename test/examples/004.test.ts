@@ -32,10 +32,13 @@ describe('example 004: the Acts plan loop, fed its walkthroughs as written', () 
     ]);
   });
 
-  it('refund: the model saw its position, each call of its plan marked with how it ended', () => {
+  it('refund: the model saw its position, each call of its plan marked with how it ended and what it returned', () => {
+    // The billing history has no _outputPath: its result reaches the model only as this comment.
     expect(refund.shownInTurn2).toEqual([
       '// call 0 (checkBillingHistory): succeeded',
+      '// result: {"orders":5,"lastChargeback":"2025-09-10"}',
       '// call 1 (issueRefund): succeeded',
+      '// result: {"confirmationId":"refund_xyz789"}',
     ]);
   });
 

@@ -6,7 +6,7 @@
  * with --json the plan's final JSON (`TodoPlan.toJSON()`).
  */
 import type { AgentEvent } from '../../agent/agent-events.js';
-import type { Approve, PlanApprovalRequest } from '../../run/approval.js';
+import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../../run/approval.js';
 import type { ModelProvider } from '../../agent/model.js';
 import type { PermissionPolicyOptions } from '../../agent/permission-policy.js';
 import { planTodos } from '../../agent/todo-plan.js';
@@ -28,6 +28,8 @@ export interface TodoFlowOptions {
   /** --max-iterations: most reflections. */
   readonly maxIterations: number | undefined;
   readonly approvePlan: Approve<PlanApprovalRequest<string>>;
+  /** Asked about a call of a tool that needs approval (and a call the policy asks about). */
+  readonly approveTool: Approve<CallApprovalRequest>;
   /** Prints the agent events of each todo's turn (text, tool calls, tool results). */
   readonly onAgentEvent: (event: AgentEvent) => void;
   readonly signal: AbortSignal;
@@ -101,6 +103,7 @@ export async function runTodoFlow(goal: string, io: CliIo, options: TodoFlowOpti
     tools: options.tools,
     permissions: options.permissions,
     approvePlan: options.approvePlan,
+    approveTool: options.approveTool,
     onEvent,
     signal: options.signal,
     ...(options.limits && { limits: options.limits }),

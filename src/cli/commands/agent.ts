@@ -3,29 +3,26 @@
  *
  * Without --plan-mode it is the plan loop (PlanAgent.solve): each solution's run
  * shows in the live view of `plan run`, a lazy solution is shown (listing and dry run) and
- * approved on a terminal. With --plan-mode the model first investigates with read-only tools
+ * approved on a terminal, and so is each call of a tool that needs approval (agent-approvals.ts). With --plan-mode the model first investigates with read-only tools
  * and submits a plan, which a person approves, and then carries it out with every tool.
  * Exit codes are those of `plan run`.
  */
-import {
-  isModelProviderError,
-  isPlanError,
-  ApprovalRejectedError,
-  isApprovalRejectedError,
-} from '../../errors.js';
+import { isModelProviderError, isPlanError, isApprovalRejectedError } from '../../errors.js';
 import type { AgentEvent } from '../../agent/agent-events.js';
-import type { ApprovalResponse, Approve, PlanApprovalRequest } from '../../run/approval.js';
 import type { Message } from '../../agent/model.js';
 import type { CompiledPlan } from '../../compile/types.js';
 import { resolveBudget } from '../../agent/budget.js';
 import { PlanAgent } from '../../agent/plan-agent.js';
 import type { SolveResult } from '../../agent/solve.js';
 import { solveStart } from '../../agent/solve-start.js';
+import type { ExecutionMode } from '../../language/document.js';
 import type { Limits } from '../../language/limits.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { createProvider } from '../../agent/providers/create.js';
 import { loadTimeoutFlag, loadToolRegistry } from '../compile-inputs.js';
-import { formatPlanListing, formatPlanSimulation, lineReader, Prompter } from '../approval-prompt.js';
+import { agentApprovals } from '../agent-approvals.js';
+import { unaskedCallsText } from '../approval-lines.js';
+import { lineReader, Prompter } from '../approval-prompt.js';
 import { CliInputError } from '../cli-input-error.js';
 import { loadProviderSdk } from '../missing-dependency.js';
 import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
@@ -39,6 +36,8 @@ import { formatRunSummary } from '../run-summary.js';
 import { runTodoFlow } from './agent-todos.js';
 import { RUN_MODES, toRunJson } from './run.js';
 import { wholeNumber } from '../whole-number.js';
+
+export { readPlanAnswer } from '../agent-approvals.js';
 
 export interface AgentFlags extends McpFlags, LimitFlags {
   /** The tools: an ES module exporting tools with execute functions. Required unless --mcp is given. */
@@ -66,8 +65,10 @@ export interface AgentFlags extends McpFlags, LimitFlags {
    */
   readonly planMode?: boolean;
   /**
-   * How each solution runs: eager (at once) or lazy (shown, dry-run and approved first).
-   * @default 'eager'
+   * How each solution runs: eager (at once) or lazy (shown, dry-run and approved first). The
+   * lazier of this and the --context file's plan message wins: `eager` cannot make a context
+   * that says lazy eager (one line on stderr says so).
+   * @default the context's mode, else 'eager'
    */
   readonly mode?: string;
   /**
@@ -77,7 +78,8 @@ export interface AgentFlags extends McpFlags, LimitFlags {
    */
   readonly todos?: boolean;
   /**
-   * Approve plans without asking.
+   * Approve plans, lazy solutions and every call whose tool needs approval without asking; each
+   * approval is one line on stderr (`approved by --yes: ...`).
    * @default false
    */
   readonly yes?: boolean;
@@ -165,6 +167,11 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
   const tools = await loadToolRegistry(flags.tools, flags.mcpTools ?? [], loadTimeoutFlag(flags));
   const context =
     flags.context === undefined ? undefined : await readContext(task, flags.context, tools, limits, io);
+  if (flags.mode === 'eager' && context?.mode === 'lazy') {
+    io.stderr.write(
+      `plan: --mode eager does not apply: the context ${displayName(flags.context!)} says "mode": "lazy", and an option can only make a plan lazier; each solution runs lazily, once approved\n`,
+    );
+  }
   let provider;
   try {
     provider = createProvider(flags.model, {
@@ -246,17 +253,14 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     trustAnnotations: true,
     ...(flags.readOnly !== undefined && { readOnly: flags.readOnly }),
   } as const;
-  const approvePlan: Approve<PlanApprovalRequest<string>> = async ({ plan }) => {
-    if (flags.yes) return true;
-    if (!prompter)
-      throw new ApprovalRejectedError(
-        'the plan',
-        undefined,
-        'there is no terminal to ask on; pass --yes to approve it',
-      );
-    const answer = await prompter.askLine(`\n${plan}\n\nCarry out this plan? [y/N, or say what to change] `);
-    return readPlanAnswer(answer);
-  };
+  const approvals = agentApprovals({
+    yes: flags.yes === true,
+    prompter,
+    io,
+    color,
+    view: () => view,
+  });
+  const { approvePlan, approveTool } = approvals;
   const agent = new PlanAgent({
     provider,
     tools,
@@ -264,7 +268,11 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     signal: controller.signal,
     onEvent,
     approvePlan,
+    approveTool,
   });
+  /** A flow that would end well, in which a call was turned down, does not exit 0. */
+  const unlessRejected = (code: number) =>
+    code === ExitCode.OK && approvals.rejectedCalls() > 0 ? ExitCode.REJECTED : code;
 
   try {
     if (flags.todos) {
@@ -275,13 +283,15 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
         limits,
         maxIterations,
         approvePlan,
+        approveTool,
         onAgentEvent: onEvent,
         signal: controller.signal,
         progress: !flags.json,
         json: flags.json === true,
         color,
       });
-      return interrupted ? ExitCode.INTERRUPTED : code;
+      if (!flags.json) io.stderr.write(unaskedCallsText(approvals.unaskedCalls()));
+      return interrupted ? ExitCode.INTERRUPTED : unlessRejected(code);
     }
     if (flags.planMode) {
       const messages: Message[] = [{ role: 'user', content: task }];
@@ -291,7 +301,8 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
       if (planned.status === 'answered')
         return finish(io, flags, { status: 'answered', text: planned.text }, ExitCode.OK);
       const executed = await agent.execute(messages);
-      const code = executed.status === 'answered' ? ExitCode.OK : ExitCode.RUN_FAILED;
+      if (!flags.json) io.stderr.write(unaskedCallsText(approvals.unaskedCalls()));
+      const code = unlessRejected(executed.status === 'answered' ? ExitCode.OK : ExitCode.RUN_FAILED);
       return finish(
         io,
         flags,
@@ -302,24 +313,18 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     const result = await agent.solve(task, {
       mode: mode as 'eager' | 'lazy',
       limits,
-      ...(context !== undefined && { context }),
+      ...(context !== undefined && { context: context.text }),
       ...(flags.systemPrompt !== undefined && { systemPrompt: flags.systemPrompt }),
       ...(maxIterations !== undefined && { maxIterations }),
       ...(budget !== undefined && { budget }),
       ...(maxReplyBytes !== undefined && { maxReplyBytes }),
-      approve: async ({ plan }) => {
-        if (flags.yes) return true;
-        if (!prompter) return false;
-        view.pause();
-        const question = `${formatPlanListing(plan, { file: 'solution', color })}${formatPlanSimulation(plan, { file: 'solution', color, source: null })}Run this plan? [y/N] `;
-        const yes = await prompter.ask(question);
-        view.resume();
-        return yes;
-      },
+      approve: approvals.approveSolve,
     });
     if (result.status === 'rejected' && !prompter && !flags.yes && !flags.json) {
       io.stderr.write(
-        'plan: not running the solution: a lazy plan runs only once approved, and there is no terminal to ask on; pass --yes to approve it\n',
+        approvals.unaskedCalls() > 0
+          ? unaskedCallsText(approvals.unaskedCalls())
+          : 'plan: not running the solution: a lazy plan runs only once approved, and there is no terminal to ask on; pass --yes to approve it\n',
       );
     }
     if (!flags.json) io.stderr.write(giveUpText(result, color));
@@ -341,18 +346,6 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     view.stop();
     prompter?.close();
   }
-}
-
-/**
- * The answer at the plan prompt: yes carries it out; no (or nothing, or the end of input) stops
- * the agent; anything else is what to change, handed to the model, which keeps planning.
- * @throws {ApprovalRejectedError} for a no.
- */
-export function readPlanAnswer(line: string | null): ApprovalResponse {
-  const text = line?.trim() ?? '';
-  if (/^y(es)?$/i.test(text)) return true;
-  if (text === '' || /^no?$/i.test(text)) throw new ApprovalRejectedError('the plan');
-  return { approved: false, feedback: text };
 }
 
 function solveExitCode(result: SolveResult): number {
@@ -477,14 +470,13 @@ async function readContext(
   tools: ToolRegistry,
   limits: Limits,
   io: CliIo,
-): Promise<string> {
+): Promise<{ readonly text: string; readonly mode: ExecutionMode }> {
   const text = await readText(file, { io, what: 'context file', limits });
   try {
-    solveStart(task, { context: text }, tools.tools(), limits);
+    return { text, mode: solveStart(task, { context: text }, tools.tools(), limits).mode };
   } catch (e) {
     if (e instanceof TypeError)
       throw new CliInputError(`context file '${displayName(file)}': ${oneLine(e.message)}`);
     throw e;
   }
-  return text;
 }

@@ -17,6 +17,7 @@ import {
   lineReader,
   Prompter,
 } from '../approval-prompt.js';
+import { approvedByYesLine, unaskedCallsText } from '../approval-lines.js';
 import { CliInputError } from '../cli-input-error.js';
 import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
 import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
@@ -33,7 +34,8 @@ export const RUN_MODES = ['eager', 'lazy'] as const;
 
 export interface RunFlags extends CommonFlags, RedisFlags {
   /**
-   * Overrides the plan's mode.
+   * `lazy` makes the plan lazy. `eager` cannot make a plan that says `"mode": "lazy"` eager: it
+   * stays lazy, and one line on stderr says so.
    * @default the plan's own (eager unless it says lazy)
    */
   readonly mode?: string;
@@ -53,7 +55,8 @@ export interface RunFlags extends CommonFlags, RedisFlags {
    */
   readonly failFast?: boolean;
   /**
-   * Approve the plan (lazy mode) and every call whose tool needs approval, without asking.
+   * Approve the plan (lazy mode) and every call whose tool needs approval, without asking; each
+   * approval is one line on stderr (`approved by --yes: call 2 issueRefund {...}`).
    * @default false
    */
   readonly yes?: boolean;
@@ -130,6 +133,12 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
     return ExitCode.INVALID;
   }
   const plan = compiled.plan;
+  if (mode === 'eager' && plan.mode === 'lazy') {
+    // The lazier mode wins: an option never runs a plan its author marked lazy behind a person's back.
+    io.stderr.write(
+      `plan: --mode eager does not apply: ${inputs.source} says "mode": "lazy", and an option can only make a plan lazier; it runs as a lazy plan, once approved\n`,
+    );
+  }
   if (!distributed) requireExecutable(plan, toolsFile ?? '--mcp');
   if (flags.report !== undefined) await checkReportPath(flags.report);
   if (flags.resume && flags.journal === undefined) throw new CliInputError('--resume needs --journal <dir>');
@@ -163,7 +172,12 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   const prompter = interactive ? new Prompter(lineReader(io.stdin), io.stderr) : null;
   let unapproved = 0;
   const approve = (request: ApprovalRequest): boolean | Promise<boolean> => {
-    if (flags.yes) return true;
+    if (flags.yes) {
+      view.pause();
+      io.stderr.write(approvedByYesLine(request, inputs.source));
+      view.resume();
+      return true;
+    }
     if (!prompter) {
       if (request.kind === 'call') unapproved++;
       return false;
@@ -225,13 +239,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
         failures: !(view instanceof LiveView),
       }),
     );
-    if (unapproved > 0) {
-      io.stderr.write(
-        unapproved === 1
-          ? '1 call was rejected: its tool needs approval, and there is no terminal to ask on; pass --yes to approve it\n'
-          : `${unapproved} calls were rejected: their tools need approval, and there is no terminal to ask on; pass --yes to approve them\n`,
-      );
-    }
+    io.stderr.write(unaskedCallsText(unapproved));
   }
   if (flags.report !== undefined)
     await writeReportFile(flags.report, { plan, result }, io, { color, quiet: flags.json === true });
