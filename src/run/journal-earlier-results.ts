@@ -55,7 +55,7 @@ export class EarlierResults {
       const end = source.completed.get(call);
       let why: NotReusedReason;
       if (end === undefined) {
-        why = source.started.has(call) ? 'did not complete' : 'not run before';
+        why = source.started.has(call) ? 'did not succeed' : 'not run before';
       } else if (tool === undefined || end.tool !== tool) {
         why = 'tool differs';
       } else if (!source.sameTool(tool)) {
@@ -77,8 +77,12 @@ export class EarlierResults {
     return undefined;
   }
 
-  /** What was reused and what ran, so far. */
-  report(): EarlierVersionReport {
+  /**
+   * What was reused and what ran, so far; undefined while no call was looked up (every call
+   * that became ready was in this run's own journal).
+   */
+  report(): EarlierVersionReport | undefined {
+    if (this.#reused.length === 0 && this.#notReused.length === 0) return undefined;
     return {
       journal: this.#sources[0]!.path,
       reused: [...this.#reused],

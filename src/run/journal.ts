@@ -32,7 +32,7 @@
  * first or emptying its journal.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, ftruncateSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Limits } from '../language/limits.js';
 import type { JsonObject } from '../language/document.js';
@@ -274,6 +274,8 @@ function openLocked(options: JournalOptions, limits: Limits, lock: JournalLock):
   const maxDelayMs = options.maxCommitDelayMs ?? DEFAULT_MAX_COMMIT_DELAY_MS;
   const name = `${runKey}.jsonl`;
   const path = join(dir, name);
+  // A refused resume leaves no empty journal of its own behind (the lock keeps others out).
+  const existed = existsSync(path);
   const fd = openJournalFile(path);
   try {
     if (!resume) ftruncateSync(fd, 0);
@@ -320,11 +322,20 @@ function openLocked(options: JournalOptions, limits: Limits, lock: JournalLock):
     return { path, fd, size, scan, commit, lock, earlier };
   } catch (cause) {
     closeSync(fd);
+    if (!existed) removeQuietly(path);
     // A line or header the resume refused: already located and worded.
     if (isJournalError(cause)) throw cause;
     throw new JournalError(`cannot read the journal file '${path}': ${describeFsError(cause)}`, {
       path,
       cause,
     });
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // The failure being reported matters more than a file left behind.
   }
 }

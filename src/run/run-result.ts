@@ -53,7 +53,8 @@ function addJournalNotes(
   result: { -readonly [K in keyof RunResult]?: RunResult[K] },
   journal: Journal,
 ): void {
-  if (journal.earlier) result.resumedFrom = journal.earlier.report();
+  const earlier = journal.earlier?.report();
+  if (earlier) result.resumedFrom = earlier;
   if (journal.staleLocks.length > 0) result.staleLocks = journal.staleLocks;
 }
 

@@ -97,7 +97,7 @@ export interface EarlierVersionReport {
  * Why a call of a resumed run did not reuse an earlier version's result:
  * - `not run before`: the earlier journal has no start of a call of this id (a new call, or one
  *   the earlier run never reached);
- * - `did not complete`: it started there but did not succeed (or fail into its error branch);
+ * - `did not succeed`: it started there but did not succeed (or fail into its error branch);
  * - `tool differs`: the earlier call of this id called another tool;
  * - `tool definition differs`: its tool's schemas, flags, time limit or retries changed;
  * - `arguments differ`: its resolved arguments are not those it had;
@@ -105,7 +105,7 @@ export interface EarlierVersionReport {
  */
 export type NotReusedReason =
   | 'not run before'
-  | 'did not complete'
+  | 'did not succeed'
   | 'tool differs'
   | 'tool definition differs'
   | 'arguments differ'
