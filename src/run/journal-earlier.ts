@@ -146,11 +146,16 @@ function journalNames(dir: string): string[] {
     let entries = 0;
     for (let entry = folder.readSync(); entry !== null; entry = folder.readSync()) {
       entries += 1;
-      const isJournal = JOURNAL_FILE_NAME.test(entry.name);
-      if (isJournal) names.push(entry.name);
-      if (entries > MAX_ENTRIES || names.length > MAX_JOURNALS) {
+      if (JOURNAL_FILE_NAME.test(entry.name)) names.push(entry.name);
+      const over =
+        names.length > MAX_JOURNALS
+          ? `${MAX_JOURNALS} journals`
+          : entries > MAX_ENTRIES
+            ? `${MAX_ENTRIES} entries`
+            : undefined;
+      if (over !== undefined) {
         throw new JournalError(
-          `cannot look for the journal of an earlier version of the plan: the journal directory '${dir}' holds more than ${isJournal ? `${MAX_JOURNALS} journals` : `${MAX_ENTRIES} entries`}; move old journals elsewhere, or run without --resume to start over`,
+          `cannot look for the journal of an earlier version of the plan: the journal directory '${dir}' holds more than ${over}; move old journals elsewhere, or run without --resume to start over`,
           { path: dir },
         );
       }

@@ -306,6 +306,18 @@ describe('resume after the plan was edited: refusals', () => {
     expect(journals(dir)).toEqual(before);
   });
 
+  it('looks at a bounded number of journals: a folder with more is refused', async () => {
+    const dir = freshDir();
+    mkdirSync(dir);
+    for (let k = 0; k <= 1000; k++) writeFileSync(join(dir, `other-${k}.jsonl`), '');
+    const log: string[] = [];
+    const error = await refused(run(V2, { tools: shopTools(log), journal: dir, resume: true }));
+    expect(log).toEqual([]);
+    expect(error.message).toMatch(
+      /^cannot look for the journal of an earlier version of the plan: the journal directory '.*' holds more than 1000 journals; move old journals elsewhere, or run without --resume to start over$/,
+    );
+  });
+
   it('refuses a damaged journal of the earlier version at its line', async () => {
     const dir = freshDir();
     const log: string[] = [];
