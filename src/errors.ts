@@ -379,10 +379,10 @@ export interface JournalErrorOptions {
 }
 
 /**
- * A journal that cannot be opened, read, written or resumed from. `path` is the file or
- * directory at fault, `cause` the fs error, `line` the line a resume refused, `differs` the
- * parts of the run another run's journal was written for; the message says what happened and
- * how to fix it, on one line.
+ * A journal that cannot be opened, read, written or resumed from, or that another run is using
+ * (its lock names the process). `path` is the file or directory at fault, `cause` the fs error,
+ * `line` the line a resume refused, `differs` the parts of the run another run's journal was
+ * written for; the message says what happened and how to fix it, on one line.
  */
 export class JournalError extends PlanError {
   override name = 'JournalError';

@@ -69,8 +69,11 @@ export {
   type CallError,
   type CallReport,
   type CallStatus,
+  type EarlierVersionReport,
   isBranchValue,
   type LatentFunction,
+  type NotReusedCall,
+  type NotReusedReason,
   type RemoteCall,
   type RemoteInvoker,
   type RemoteRetry,
@@ -83,6 +86,7 @@ export {
   type RunResult,
   type RunStatus,
   run,
+  type StaleJournalLock,
   startRun,
 } from './run/index.js';
 

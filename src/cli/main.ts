@@ -228,7 +228,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       '--journal <dir>',
       'append every event to a journal in <dir>, to resume from after a crash (--resume)',
     )
-    .option('--resume', 'with --journal: reuse the outputs of calls an interrupted run completed')
+    .option(
+      '--resume',
+      'with --journal: reuse the outputs of calls an interrupted run completed (after an edit of the plan, of the calls that did not change)',
+    )
     .option(
       '--report <file>',
       'write a self-contained HTML report (graph, timeline, details) when the run ends, and print its path',

@@ -50,6 +50,11 @@ export interface RunIdentity {
   /** The journal's file name (without `.jsonl`): `journalKey([mode, planIdentity(plan), input, state])`. */
   readonly runKey: string;
   readonly digests: JournalDigests;
+  /**
+   * Per tool the plan calls, by name, the sha256 of its definition (as `digests.tools` makes it,
+   * one tool alone): what tells a later version of the plan which tools changed. No prototype.
+   */
+  readonly toolDigests: Readonly<Record<string, string>>;
 }
 
 /**
@@ -73,14 +78,18 @@ export function runIdentity(options: RunIdentityOptions): RunIdentity {
   });
   plan.update(']');
   for (const piece of [',', input, ',', state, ']']) key.update(piece);
+  const tools = toolsIdentity(options.plan, options.tools);
+  const toolDigests = Object.create(null) as Record<string, string>;
+  for (const entry of tools) toolDigests[entry[0]] = sha256(canonicalJson(entry));
   return {
     runKey: key.digest('hex'),
     digests: {
       plan: plan.digest('hex'),
       input: sha256(input),
       state: sha256(state),
-      tools: sha256(canonicalJson(toolsIdentity(options.plan, options.tools))),
+      tools: sha256(canonicalJson(tools)),
     },
+    toolDigests,
   };
 }
 
@@ -123,7 +132,7 @@ export function differingParts(recorded: JournalDigests, expected: JournalDigest
  * lacks. A tool the plan never calls cannot change its outcome, so adding one to a tools file
  * does not invalidate a journal.
  */
-function toolsIdentity(plan: CompiledPlan, tools: ToolRegistry): unknown[] {
+function toolsIdentity(plan: CompiledPlan, tools: ToolRegistry): [name: string, definition: unknown][] {
   const names = [...new Set(plan.calls.map((c) => c.tool))].sort();
   return names.map((name) => {
     const tool = tools.get(name)?.tool;

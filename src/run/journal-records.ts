@@ -21,7 +21,27 @@ export interface JournalHeader {
   readonly type: 'journal';
   readonly version: typeof JOURNAL_VERSION;
   readonly digests: JournalDigests;
+  /**
+   * One sha256 per tool the plan calls, by name (see toolDigests in journal-digests): what a
+   * resume of a later version of the plan compares call by call. Absent in journals written
+   * before it was recorded.
+   */
+  readonly toolDigests?: ToolDigests;
+  /**
+   * The file name, in the same folder, of the journal of an earlier version of the plan whose
+   * results this run reused: a later resume reads it too.
+   */
+  readonly resumedFrom?: string;
 }
+
+/** One sha256 (64 lowercase hex digits) per tool name; an object without a prototype. */
+export type ToolDigests = Readonly<Record<string, string>>;
+
+/**
+ * The name of a journal file: a run key (letters, digits, `.`, `_` and `-`, not starting with
+ * `.`) and `.jsonl`. Never a path: it cannot leave its folder.
+ */
+export const JOURNAL_FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}\.jsonl$/;
 
 /** What one parsed line holds. */
 export type JournalLine =
@@ -122,6 +142,7 @@ const SCHEMAS: EventSchemas = {
     durationMs: required(DURATION_OR_NULL),
     error: required(CALL_ERROR_OR_NULL),
     output: optional(VALUE),
+    args: optional(OBJECT),
     resumed: optional(BOOLEAN),
     reused: optional(BOOLEAN),
   },
@@ -136,7 +157,7 @@ const SCHEMAS: EventSchemas = {
 };
 
 const EVENT_TYPES = Object.keys(SCHEMAS);
-const HEADER_KEYS = ['type', 'version', 'digests'];
+const HEADER_KEYS = ['type', 'version', 'digests', 'toolDigests', 'resumedFrom'];
 const DIGEST = /^[0-9a-f]{64}$/;
 
 /**
@@ -157,9 +178,16 @@ export function readJournalLine(value: unknown): JournalLine {
   return readEvent(type as RunEvent['type'], value);
 }
 
-/** The header line for these digests, newline included. */
-export function encodeHeader(digests: JournalDigests): string {
-  const header: JournalHeader = { type: 'journal', version: JOURNAL_VERSION, digests };
+/** The header line, newline included. */
+export function encodeHeader(fields: Omit<JournalHeader, 'type' | 'version'>): string {
+  const { digests, toolDigests, resumedFrom } = fields;
+  const header: JournalHeader = {
+    type: 'journal',
+    version: JOURNAL_VERSION,
+    digests,
+    ...(toolDigests !== undefined && { toolDigests }),
+    ...(resumedFrom !== undefined && { resumedFrom }),
+  };
   return `${JSON.stringify(header)}\n`;
 }
 
@@ -189,7 +217,28 @@ function readHeader(value: Record<string, unknown>): JournalLine {
       );
     }
   }
+  const problemOfTools = toolDigestsProblem(value.toolDigests);
+  if (problemOfTools !== undefined) return problem(problemOfTools);
+  const from = value.resumedFrom;
+  if (from !== undefined && (typeof from !== 'string' || !JOURNAL_FILE_NAME.test(from))) {
+    return problem(
+      `the journal header's "resumedFrom" must be the name of a journal file in the same folder (<key>.jsonl), got ${shape(from)}`,
+    );
+  }
   return { kind: 'header', header: value as unknown as JournalHeader };
+}
+
+function toolDigestsProblem(digests: unknown): string | undefined {
+  if (digests === undefined) return undefined;
+  if (!isObject(digests))
+    return `the journal header's "toolDigests" must be an object, got ${shape(digests)}`;
+  for (const name of Object.keys(digests)) {
+    const digest = digests[name];
+    if (typeof digest !== 'string' || !DIGEST.test(digest)) {
+      return `the journal header's digest of tool ${showValue(name)} must be 64 lowercase hex digits, got ${shape(digest)}`;
+    }
+  }
+  return undefined;
 }
 
 function readEvent(type: RunEvent['type'], value: Record<string, unknown>): JournalLine {

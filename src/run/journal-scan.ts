@@ -15,7 +15,8 @@ import { differingParts, type JournalDigests } from './journal-digests.js';
 import { journalLineError, journalMismatchError } from './journal-error.js';
 import { type CallEndEvent, isReusable } from './journal-format.js';
 import type { RecordCheck } from './journal-plan-check.js';
-import { readJournalLine } from './journal-records.js';
+import { type JournalHeader, readJournalLine } from './journal-records.js';
+import type { JsonObject } from '../language/document.js';
 import type { RunEvent } from './types.js';
 
 const CHUNK_BYTES = 1 << 20;
@@ -29,6 +30,18 @@ export interface ScanOptions {
   readonly digests: JournalDigests | undefined;
   /** Checks each event against the run; undefined to check records by their schema only. */
   readonly checkRecord: RecordCheck | undefined;
+  /**
+   * Keep, per completed call, the arguments it ran with (`Scan.args`), and which calls started
+   * (`Scan.started`): what a later version of the plan compares its calls with.
+   * @default false
+   */
+  readonly keepArgs?: boolean;
+  /**
+   * Told the header once it is read, before any event is checked; may throw a JournalError to
+   * refuse the journal.
+   * @default undefined
+   */
+  readonly onHeader?: (header: JournalHeader) => void;
 }
 
 export interface Scan {
@@ -36,6 +49,15 @@ export interface Scan {
   readonly completed: Map<string, CallEndEvent>;
   /** The digests in the file's header, when it has one. */
   digests: JournalDigests | undefined;
+  /** The file's header, when it has one. */
+  header: JournalHeader | undefined;
+  /**
+   * With `keepArgs`, per call in `completed`, the resolved arguments of its last `call:start`
+   * (or those its `call:end` carries, for a call resumed from an earlier journal), when known.
+   */
+  readonly args: Map<string, JsonObject>;
+  /** With `keepArgs`, the calls that started, with the arguments of their last start. */
+  readonly started: Map<string, JsonObject>;
   /** Lines holding an event (the header is not one). */
   eventsRead: number;
   /** True when no line holds anything but blanks: the file is as good as new. */
@@ -52,6 +74,9 @@ export function emptyScan(): Scan {
   return {
     completed: new Map(),
     digests: undefined,
+    header: undefined,
+    args: new Map(),
+    started: new Map(),
     eventsRead: 0,
     empty: true,
     validBytes: 0,
@@ -165,11 +190,13 @@ class LineReader {
   #records = 0;
   /** Limits for a whole record: see `read`. */
   readonly #limits: Limits;
+  readonly #keepArgs: boolean;
 
   constructor(scan: Scan, options: ScanOptions) {
     this.#scan = scan;
     this.#options = options;
     this.#limits = options.limits;
+    this.#keepArgs = options.keepArgs === true;
   }
 
   read(line: Buffer | typeof TOO_LONG): void {
@@ -202,7 +229,7 @@ class LineReader {
       case 'problem':
         return this.#fail(read.problem);
       case 'header':
-        return this.#header(read.header.digests, first);
+        return this.#header(read.header, first);
       case 'unreadable':
         if (first) this.#unbound();
         this.#scan.eventsRead += 1;
@@ -213,23 +240,34 @@ class LineReader {
         const problem = this.#check(event);
         if (problem !== undefined) return this.#fail(problem);
         this.#scan.eventsRead += 1;
+        if (this.#keepArgs && event.type === 'call:start') this.#scan.started.set(event.call, event.args);
         if (event.type === 'call:end' && isReusable(event)) {
           // Deleted first so that the map lists calls in the order they last completed.
           this.#scan.completed.delete(event.call);
           this.#scan.completed.set(event.call, event);
+          if (this.#keepArgs) this.#keepArgsOf(event);
         }
         return;
       }
     }
   }
 
-  #header(digests: JournalDigests, first: boolean): void {
+  #header(header: JournalHeader, first: boolean): void {
     if (!first) return this.#fail('a journal header may only be the first line');
+    const { digests } = header;
     this.#scan.digests = digests;
+    this.#scan.header = header;
+    this.#options.onHeader?.(header);
     const expected = this.#options.digests;
     if (expected === undefined) return;
     const differs = differingParts(digests, expected);
     if (differs.length > 0) throw journalMismatchError(this.#options.path, differs, digests, expected);
+  }
+
+  #keepArgsOf(end: Extract<RunEvent, { readonly type: 'call:end' }>): void {
+    const args = end.args ?? this.#scan.started.get(end.call);
+    if (args === undefined) this.#scan.args.delete(end.call);
+    else this.#scan.args.set(end.call, args);
   }
 
   /** A journal that starts without a header was not written for this run (or by this planmode). */

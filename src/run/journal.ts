@@ -24,79 +24,35 @@
  *
  * A journal bound to a run starts with a header line recording the run's digests (journal-
  * digests); a resume reads the file as untrusted input (journal-scan) and refuses another run's
- * journal, or any line it cannot trust, before anything runs.
+ * journal, or any line it cannot trust, before anything runs. A resume that finds no journal of
+ * this run takes what the journal of an earlier version of the plan completed (journal-earlier).
+ *
+ * One process at a time: the journal is locked from open to close (journal-lock), so that a
+ * second run of it, resuming or starting afresh, is refused instead of running calls beside the
+ * first or emptying its journal.
  */
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fsyncSync,
-  ftruncateSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { type Limits, resolveLimits } from '../language/limits.js';
-import { showValue } from '../tools/safe-describe.js';
-import { JOURNAL_PARTS, type JournalDigests } from './journal-digests.js';
+import { closeSync, existsSync, fsyncSync, ftruncateSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Limits } from '../language/limits.js';
+import type { JsonObject } from '../language/document.js';
 import { GroupCommit } from './journal-commit.js';
+import type { EarlierResults } from './journal-earlier-results.js';
+import { type EarlierVersions, findEarlierVersions } from './journal-earlier.js';
 import { describeFsError, isJournalError, JournalError } from './journal-error.js';
+import { makeJournalDirectory, openJournalFile, syncDirectory, writeAll } from './journal-files.js';
 import { type CallEndEvent, canonicalJson, encodeEvent } from './journal-format.js';
-import type { RecordCheck } from './journal-plan-check.js';
+import { JournalLock } from './journal-lock.js';
+import { checkOptions, DEFAULT_MAX_COMMIT_DELAY_MS, type JournalOptions } from './journal-options.js';
 import { encodeHeader } from './journal-records.js';
 import { emptyScan, type Scan, scanJournal } from './journal-scan.js';
-import type { RunEvent } from './types.js';
+import type { JournalDigests } from './journal-digests.js';
+import type { RunEvent, StaleJournalLock } from './types.js';
 
 export type { CallEndEvent } from './journal-format.js';
 export type { JournalDigests, JournalPart } from './journal-digests.js';
 export type { RecordCheck } from './journal-plan-check.js';
-
-export interface JournalOptions {
-  /** Directory of the journal files; created, with its parents, when missing. */
-  readonly dir: string;
-  /**
-   * Names the file, `<dir>/<runKey>.jsonl`: one per plan + input + initial state, so a resume
-   * never reuses another run's outputs. Letters, digits, `.`, `_` and `-`; see `journalKey`.
-   */
-  readonly runKey: string;
-  /**
-   * Read the existing journal and append to it. When false, an existing journal is emptied.
-   */
-  readonly resume: boolean;
-  /**
-   * What the run is made of (see `runIdentity`). A new journal records them in its first line; a
-   * resume refuses a journal whose first line records others, or none, with a JournalError
-   * naming the parts that differ.
-   * @default undefined (the journal is not bound to a run: no header is written, one read is not compared)
-   */
-  readonly digests?: JournalDigests;
-  /**
-   * Bounds on each line a resume reads: its length (`maxTextLength` characters), and the depth
-   * and members of the values in it.
-   * @default DEFAULT_LIMITS
-   */
-  readonly limits?: Partial<Limits>;
-  /**
-   * Judges each event a resume reads against the run about to reuse it (see `planRecordCheck`);
-   * what it returns is the reason the resume is refused.
-   * @default undefined (each line is checked against its record schema only)
-   */
-  readonly checkRecord?: RecordCheck;
-  /**
-   * How long a `sync` may wait for the running background fsync to return before a later `sync`
-   * starts another beside it (two at most): what bounds, in time, what a power cut can take.
-   * 0 fsyncs inline in every `sync`, so a completion is on disk before `sync` returns (one fsync
-   * per completed call: slow).
-   * @default DEFAULT_MAX_COMMIT_DELAY_MS (20)
-   */
-  readonly maxCommitDelayMs?: number;
-}
-
-/** See JournalOptions.maxCommitDelayMs. */
-export const DEFAULT_MAX_COMMIT_DELAY_MS = 20;
+export { DEFAULT_MAX_COMMIT_DELAY_MS, type JournalOptions } from './journal-options.js';
 
 /**
  * The most characters of `call:ready` and `state:write` lines held before they are written
@@ -106,9 +62,6 @@ const PENDING_CHARS = 1 << 16;
 
 /** Events that may wait in memory for the next write: a resume never reads them. */
 const DEFERRABLE: ReadonlySet<RunEvent['type']> = new Set(['call:ready', 'state:write']);
-
-const RUN_KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
-const DIGEST = /^[0-9a-f]{64}$/;
 
 /**
  * A key for `Journal.open`: the sha256 (hex) of the parts as canonical JSON (keys sorted), so
@@ -137,93 +90,71 @@ export class Journal {
   readonly eventsRead: number;
   /** The digests in the journal's header: those given, or those read; undefined when it has none. */
   readonly digests: JournalDigests | undefined;
+  /**
+   * On a resume that found no journal of this run, what the journal of an earlier version of the
+   * plan completed (see journal-earlier); undefined otherwise.
+   */
+  readonly earlier: EarlierResults | undefined;
+  /** Locks left by processes that no longer run, taken over to open this journal (or read an earlier one). */
+  readonly staleLocks: readonly StaleJournalLock[];
 
   #fd: number | undefined;
   /** Bytes known to be in the file, to cut off a write that fails half-way. */
   #size: number;
   readonly #commit: GroupCommit;
+  readonly #lock: JournalLock;
   /** Lines appended but not written yet: `call:ready` and `state:write` only (see DEFERRABLE). */
   #pending: string[] = [];
   #pendingChars = 0;
 
-  private constructor(path: string, fd: number, size: number, scan: Scan, commit: GroupCommit) {
+  private constructor(opened: Opened) {
+    const { path, fd, size, scan } = opened;
     this.path = path;
     this.#fd = fd;
     this.#size = size;
-    this.#commit = commit;
+    this.#commit = opened.commit;
+    this.#lock = opened.lock;
     this.completed = scan.completed;
     this.skippedLines = scan.cutTail ? 1 : 0;
     this.eventsRead = scan.eventsRead;
     this.digests = scan.digests;
+    this.earlier = opened.earlier?.results;
+    this.staleLocks = [...opened.lock.tookOver, ...(opened.earlier?.tookOver ?? [])];
   }
 
   /**
-   * Opens (creating it and its directory when missing) the journal `<dir>/<runKey>.jsonl`.
-   * With `resume`, reads what is there as untrusted input; a last line cut off by a crash is
-   * removed from the file and counted in `skippedLines`. With `digests`, a journal that holds no
-   * record yet gets its header line first.
+   * Opens (creating it and its directory when missing) the journal `<dir>/<runKey>.jsonl`, and
+   * takes its lock until `close`. With `resume`, reads what is there as untrusted input; a last
+   * line cut off by a crash is removed from the file and counted in `skippedLines`. With
+   * `digests`, a journal that holds no record yet gets its header line first.
    *
    * @throws {TypeError} for options of the wrong type or a runKey that is not a plain file name.
-   * @throws {JournalError} when the directory or the file cannot be created, read or written;
-   *   on resume, when the journal was written for another run (`differs` names the parts) or a
-   *   line is not a record this run can trust (`line` is its 1-based number).
+   * @throws {JournalError} when another process uses the journal; when the directory or the file
+   *   cannot be created, read or written, or the file is not a regular one; on resume, when the
+   *   journal was written for another run (`differs` names the parts) or a line is not a record
+   *   this run can trust (`line` is its 1-based number), or when the journal of an earlier
+   *   version of the plan cannot be chosen or trusted.
    */
   static open(options: JournalOptions): Journal {
     const limits = checkOptions(options);
-    const { dir, runKey, resume, digests, checkRecord } = options;
-    const maxDelayMs = options.maxCommitDelayMs ?? DEFAULT_MAX_COMMIT_DELAY_MS;
+    makeJournalDirectory(options.dir);
+    // Before the file is opened, let alone emptied.
+    const lock = JournalLock.acquire(options.dir, options.runKey);
     try {
-      makeDirectory(dir);
-    } catch (cause) {
-      throw new JournalError(`cannot create the journal directory '${dir}': ${describeFsError(cause)}`, {
-        path: dir,
-        cause,
-      });
+      return new Journal(openLocked(options, limits, lock));
+    } catch (error) {
+      lock.release();
+      throw error;
     }
-    const path = join(dir, `${runKey}.jsonl`);
-    let fd: number;
-    try {
-      const { O_RDWR, O_CREAT, O_APPEND, O_TRUNC, O_NOFOLLOW } = constants;
-      // Never through a link: a link planted at the journal's name would send the run's
-      // events (and its truncation) to whatever file it points at.
-      fd = openSync(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | (resume ? 0 : O_TRUNC), 0o644);
-    } catch (cause) {
-      throw new JournalError(`cannot open the journal file '${path}': ${describeFsError(cause)}`, {
-        path,
-        cause,
-      });
-    }
-    try {
-      const scan = resume ? scanJournal(fd, { path, limits, digests, checkRecord }) : emptyScan();
-      let size = scan.validBytes;
-      let changed = scan.cutTail || scan.missingNewline;
-      if (digests !== undefined && scan.empty) {
-        // Nothing but blanks (or a header cut off by a crash): the header goes first in the file.
-        ftruncateSync(fd, 0);
-        const header = Buffer.from(encodeHeader(digests), 'utf8');
-        writeAll(fd, header);
-        size = header.length;
-        scan.digests = digests;
-        changed = true;
-      } else {
-        if (scan.cutTail) ftruncateSync(fd, size);
-        if (scan.missingNewline) {
-          writeAll(fd, Buffer.from('\n'));
-          size += 1;
-        }
-      }
-      if (changed) fsyncSync(fd);
-      syncDirectory(dir);
-      return new Journal(path, fd, size, scan, new GroupCommit({ path, fd, maxDelayMs }));
-    } catch (cause) {
-      closeSync(fd);
-      // A line or header the resume refused: already located and worded.
-      if (isJournalError(cause)) throw cause;
-      throw new JournalError(`cannot read the journal file '${path}': ${describeFsError(cause)}`, {
-        path,
-        cause,
-      });
-    }
+  }
+
+  /**
+   * The earlier result to put back for this call, now ready with these resolved arguments: its
+   * completion in this journal, or, resuming from an earlier version of the plan, one that fits
+   * (see EarlierResults.match). Undefined when the call runs.
+   */
+  resultFor(call: string, args: JsonObject): CallEndEvent | undefined {
+    return this.completed.get(call) ?? this.earlier?.match(call, args);
   }
 
   /** True once `close` has been called. */
@@ -264,7 +195,8 @@ export class Journal {
   }
 
   /**
-   * Writes the lines held, fsyncs and closes the file. Calling it again does nothing.
+   * Writes the lines held, fsyncs, closes the file and removes the lock. Calling it again does
+   * nothing.
    *
    * @throws {JournalError} when that write, the final fsync or an earlier background fsync
    *   failed (the file is closed anyway).
@@ -286,6 +218,7 @@ export class Journal {
       failure ??= error;
     } finally {
       closeSync(fd);
+      this.#lock.release();
     }
     if (failure !== undefined) throw failure;
   }
@@ -325,93 +258,84 @@ export class Journal {
   }
 }
 
-function writeAll(fd: number, bytes: Buffer): void {
-  let offset = 0;
-  while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+interface Opened {
+  readonly path: string;
+  readonly fd: number;
+  readonly size: number;
+  readonly scan: Scan;
+  readonly commit: GroupCommit;
+  readonly lock: JournalLock;
+  readonly earlier: EarlierVersions | undefined;
 }
 
-/** Makes a new journal file's directory entry durable too; not every platform can open a directory. */
-function syncDirectory(dir: string): void {
-  let fd: number | undefined;
+/** Journal.open, once the lock is held. */
+function openLocked(options: JournalOptions, limits: Limits, lock: JournalLock): Opened {
+  const { dir, runKey, resume, digests, toolDigests, callTool, checkRecord } = options;
+  const maxDelayMs = options.maxCommitDelayMs ?? DEFAULT_MAX_COMMIT_DELAY_MS;
+  const name = `${runKey}.jsonl`;
+  const path = join(dir, name);
+  // A refused resume leaves no empty journal of its own behind (the lock keeps others out).
+  const existed = existsSync(path);
+  const fd = openJournalFile(path);
   try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
+    if (!resume) ftruncateSync(fd, 0);
+    const scan = resume ? scanJournal(fd, { path, limits, digests, checkRecord }) : emptyScan();
+    const earlier =
+      resume && digests !== undefined && toolDigests !== undefined && callTool !== undefined
+        ? findEarlierVersions({
+            dir,
+            own: name,
+            search: scan.empty,
+            resumedFrom: scan.empty ? undefined : scan.header?.resumedFrom,
+            digests,
+            toolDigests,
+            callTool,
+            checkRecord,
+            limits,
+          })
+        : undefined;
+    let size = scan.validBytes;
+    let changed = scan.cutTail || scan.missingNewline;
+    if (digests !== undefined && scan.empty) {
+      // Nothing but blanks (or a header cut off by a crash): the header goes first in the file.
+      ftruncateSync(fd, 0);
+      const header = encodeHeader({
+        digests,
+        ...(toolDigests !== undefined && { toolDigests }),
+        ...(earlier !== undefined && { resumedFrom: earlier.head }),
+      });
+      const bytes = Buffer.from(header, 'utf8');
+      writeAll(fd, bytes);
+      size = bytes.length;
+      scan.digests = digests;
+      changed = true;
+    } else {
+      if (scan.cutTail) ftruncateSync(fd, size);
+      if (scan.missingNewline) {
+        writeAll(fd, Buffer.from('\n'));
+        size += 1;
+      }
+    }
+    if (changed) fsyncSync(fd);
+    syncDirectory(dir);
+    const commit = new GroupCommit({ path, fd, maxDelayMs });
+    return { path, fd, size, scan, commit, lock, earlier };
+  } catch (cause) {
+    closeSync(fd);
+    if (!existed) removeQuietly(path);
+    // A line or header the resume refused: already located and worded.
+    if (isJournalError(cause)) throw cause;
+    throw new JournalError(`cannot read the journal file '${path}': ${describeFsError(cause)}`, {
+      path,
+      cause,
+    });
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
   } catch {
-    // Best effort: the file's own contents are what `sync` guarantees.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-/** @returns the limits, resolved. */
-function checkOptions(options: JournalOptions): Limits {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(
-      `Journal.open expects an options object { dir, runKey, resume }, got ${String(options)}`,
-    );
-  }
-  const { dir, runKey, resume } = options as Partial<Record<keyof JournalOptions, unknown>>;
-  if (typeof dir !== 'string' || dir === '') {
-    throw new TypeError(
-      `Journal.open: dir must be a non-empty string, got ${JSON.stringify(dir) ?? String(dir)}`,
-    );
-  }
-  if (typeof runKey !== 'string' || !RUN_KEY.test(runKey)) {
-    throw new TypeError(
-      `Journal.open: runKey must be a file name of 1-200 letters, digits, '.', '_' or '-', not starting with '.' (journalKey() makes one), ` +
-        `got ${JSON.stringify(runKey) ?? String(runKey)}`,
-    );
-  }
-  if (typeof resume !== 'boolean') {
-    throw new TypeError(
-      `Journal.open: resume must be true or false, got ${JSON.stringify(resume) ?? String(resume)}`,
-    );
-  }
-  const { digests, checkRecord, limits } = options as Partial<Record<keyof JournalOptions, unknown>>;
-  if (digests !== undefined && !isDigests(digests)) {
-    throw new TypeError(
-      `Journal.open: digests must be { plan, input, state, tools }, each 64 lowercase hex digits (runIdentity() makes them), got ${showValue(digests)}`,
-    );
-  }
-  if (checkRecord !== undefined && typeof checkRecord !== 'function') {
-    throw new TypeError(`Journal.open: checkRecord must be a function, got ${showValue(checkRecord)}`);
-  }
-  const { maxCommitDelayMs } = options as Partial<Record<keyof JournalOptions, unknown>>;
-  if (
-    maxCommitDelayMs !== undefined &&
-    !(typeof maxCommitDelayMs === 'number' && maxCommitDelayMs >= 0 && !Number.isNaN(maxCommitDelayMs))
-  ) {
-    throw new TypeError(
-      `Journal.open: maxCommitDelayMs must be a number of milliseconds (0 or more), got ${showValue(maxCommitDelayMs)}`,
-    );
-  }
-  return resolveLimits(limits as Partial<Limits> | undefined);
-}
-
-function isDigests(value: unknown): value is JournalDigests {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const record = value as Record<string, unknown>;
-  return (
-    Object.keys(record).length === JOURNAL_PARTS.length &&
-    JOURNAL_PARTS.every((part) => typeof record[part] === 'string' && DIGEST.test(record[part]))
-  );
-}
-
-/**
- * `mkdir -p`, one level at a time. Node 20's `mkdirSync(dir, { recursive: true })` never
- * returns for some paths (seen under /proc); creating each missing level plainly fails fast.
- */
-function makeDirectory(dir: string): void {
-  const missing: string[] = [];
-  let current = resolve(dir);
-  while (!existsSync(current)) {
-    missing.push(current);
-    const parent = dirname(current);
-    if (parent === current) break;
-    current = parent;
-  }
-  for (let k = missing.length - 1; k >= 0; k--) mkdirSync(missing[k]!);
-  if (missing.length === 0 && !statSync(current).isDirectory()) {
-    throw Object.assign(new Error(`'${current}' is not a directory`), { code: 'ENOTDIR' });
+    // The failure being reported matters more than a file left behind.
   }
 }

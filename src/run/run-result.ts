@@ -2,6 +2,7 @@
 import { rememberPlan } from '../compile/plan-of.js';
 import type { CompiledCall } from '../compile/types.js';
 import type { CallRecord } from './call-record.js';
+import type { Journal } from './journal.js';
 import type { Runner } from './runner.js';
 import type { CallReport, RunResult, RunStatus } from './types.js';
 
@@ -42,8 +43,19 @@ export function runResult(run: Runner, status: RunStatus): RunResult {
   const source: ReportSource = { calls: run.calls, records: run.records, reports: undefined };
   Object.defineProperty(result, SOURCE, { value: source });
   Object.defineProperty(result, 'calls', CALLS);
+  if (run.journal) addJournalNotes(result, run.journal);
   // A streamed plan has no order or levels to draw: its result is not tied to a plan.
   return run.stream ? result : rememberPlan(result, run.plan);
+}
+
+/** What the journal has to tell: an earlier version resumed from, stale locks taken over. */
+function addJournalNotes(
+  result: { -readonly [K in keyof RunResult]?: RunResult[K] },
+  journal: Journal,
+): void {
+  const earlier = journal.earlier?.report();
+  if (earlier) result.resumedFrom = earlier;
+  if (journal.staleLocks.length > 0) result.staleLocks = journal.staleLocks;
 }
 
 /** What a result's call reports are made from, until they are. */

@@ -204,9 +204,10 @@ export class Runner {
       });
       this.journal = Journal.open({
         dir: options.journal,
-        runKey: identity.runKey,
+        // The run key, its digests and those of each tool.
+        ...identity,
         resume: options.resume === true,
-        digests: identity.digests,
+        callTool: (id) => plan.calls[plan.indexOf(id) ?? -1]?.tool,
         limits,
         // Every record is judged against this plan before anything runs, not when its call is reached.
         checkRecord: planRecordCheck({ plan, tools: this.tools, mode }),
@@ -358,7 +359,7 @@ export class Runner {
     const record = this.records[i]!;
     record.args = args;
     // An eager call's _output is the plan's own: the journal's copy of it is never needed.
-    const done = call.hasOutput && this.mode === 'eager' ? undefined : this.journal?.completed.get(call.id);
+    const done = call.hasOutput && this.mode === 'eager' ? undefined : this.journal?.resultFor(call.id, args);
     if (done) return replay(this, i, done);
     const tool = this.tools.get(call.tool)?.tool;
     if (call.hasOutput && this.mode === 'eager') {
@@ -512,7 +513,7 @@ export class Runner {
         durationMs: record.startedAt === null ? null : record.endedAt! - record.startedAt,
         error: record.error,
         ...(record.output !== undefined && { output: record.output }),
-        ...(this.resumed.has(i) && { resumed: true }),
+        ...(this.resumed.has(i) && { resumed: true, args: record.args }),
         ...(record.reused && { reused: true }),
       });
     this.ended++;

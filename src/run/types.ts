@@ -70,6 +70,61 @@ export interface RunResult {
    * The run's own time is `endedAt - startedAt - approvalWaitMs`. Always set by `run`.
    */
   readonly approvalWaitMs?: number;
+  /**
+   * Set when the run resumed (`resume: true`) from the journal of an earlier version of the
+   * plan: which calls reused its results, and which ran and why. Absent otherwise (a fresh run,
+   * or a resume of this very plan's journal).
+   */
+  readonly resumedFrom?: EarlierVersionReport;
+  /**
+   * Locks of journals left by processes that no longer run (killed, crashed), which this run
+   * took over. Absent when there were none.
+   */
+  readonly staleLocks?: readonly StaleJournalLock[];
+}
+
+/** What a resume from the journal of an earlier version of the plan did: see RunResult.resumedFrom. */
+export interface EarlierVersionReport {
+  /** The earlier version's journal (the newest, when that run had itself resumed from another). */
+  readonly journal: string;
+  /** The calls whose earlier result was reused (they end with `resumed: true`), as they became ready. */
+  readonly reused: readonly string[];
+  /** The calls that became ready and ran, with why no earlier result was reused, as they became ready. */
+  readonly notReused: readonly NotReusedCall[];
+}
+
+/**
+ * Why a call of a resumed run did not reuse an earlier version's result:
+ * - `not run before`: the earlier journal has no start of a call of this id (a new call, or one
+ *   the earlier run never reached);
+ * - `did not succeed`: it started there but did not succeed (or fail into its error branch);
+ * - `tool differs`: the earlier call of this id called another tool;
+ * - `tool definition differs`: its tool's schemas, flags, time limit or retries changed;
+ * - `arguments differ`: its resolved arguments are not those it had;
+ * - `arguments not journaled`: its result was itself reused without a record of its arguments.
+ */
+export type NotReusedReason =
+  | 'not run before'
+  | 'did not succeed'
+  | 'tool differs'
+  | 'tool definition differs'
+  | 'arguments differ'
+  | 'arguments not journaled';
+
+export interface NotReusedCall {
+  readonly call: string;
+  readonly reason: NotReusedReason;
+}
+
+/** A journal lock whose owner no longer ran, taken over by a run. */
+export interface StaleJournalLock {
+  /** The lock file. */
+  readonly lock: string;
+  /** The process that held it, on this host. */
+  readonly pid: number;
+  readonly hostname: string;
+  /** When that process took it (ISO 8601). */
+  readonly startedAt: string;
 }
 
 export type {
@@ -129,6 +184,11 @@ export type RunEvent =
       readonly output?: unknown;
       /** True when the output came from the journal of an earlier run, not from running the tool. */
       readonly resumed?: boolean;
+      /**
+       * With `resumed`: the resolved arguments the call had, which were those of the earlier run
+       * (so that this journal, too, can tell a later version of the plan what the call did).
+       */
+      readonly args?: JsonObject;
       /** True when the output is an earlier result given by `RunOptions.reuse`; the tool did not run. */
       readonly reused?: boolean;
     }

@@ -563,7 +563,10 @@ describe('Journal bound to a run (digests)', () => {
   it("refuses another run's journal, naming each part that differs and its digests", () => {
     const dir = freshDir();
     written(dir, []);
-    const path = Journal.open({ dir, runKey: 'run', resume: false, digests: other }).path;
+    const first = Journal.open({ dir, runKey: 'run', resume: false, digests: other });
+    const path = first.path;
+    // Closed before the next open: a journal is locked until it is.
+    first.close();
     const journal = Journal.open({ dir, runKey: 'run', resume: true, digests: other });
     journal.append(end('a', 'succeeded', { output: 1 }));
     journal.close();

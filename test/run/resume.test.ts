@@ -247,3 +247,39 @@ describe('journal and resume across a SIGKILL at a random point', () => {
     }
   }, 90_000);
 });
+
+describe('journal and resume across a SIGKILL, then an edit of the plan', () => {
+  it('no call completed before the kill runs again: changed and added calls run', async () => {
+    const planFile = join(work, 'edited-v1.json');
+    const calls = plan().filter((call) => call._id.startsWith('a'));
+    writeFileSync(planFile, JSON.stringify(calls));
+    const journalDir = join(work, 'edited-journal');
+    const log = join(work, 'edited.log');
+    const script = join(work, 'edited.mjs');
+    writeFileSync(script, childScript(log, { delay: '40', concurrency: 1, linger: true }));
+
+    const victim = start(script, [planFile, journalDir, 'fresh']);
+    const endedBeforeKill = await killWhen(victim, (ended) => ended.length === 3);
+    expect(victim.signalCode).toBe('SIGKILL');
+
+    // The edit: the last step starts over from 100, and a call is added.
+    const edited = join(work, 'edited-v2.json');
+    const v2 = [...calls.slice(0, -1), { ...calls.at(-1)!, v: 100 }, { _id: 'extra', _tool: 'step', v: 0 }];
+    writeFileSync(edited, JSON.stringify(v2));
+    const resumedOut = await finished(start(script, [edited, journalDir, 'resume']));
+    const result = /RESULT (.*) (\w+)\n/.exec(resumedOut);
+    expect(result?.[2], resumedOut).toBe('succeeded');
+    expect(JSON.parse(result![1]!)).toMatchObject({ a0: 1, a6: 7, a7: 101 });
+
+    const effects = readFileSync(log, 'utf8').trim().split('\n');
+    const count = (id: string) => effects.filter((e) => e === id).length;
+    const resumed = resumedOut
+      .split('\n')
+      .filter((l) => l.endsWith(' resumed'))
+      .map((l) => l.split(' ')[1]!);
+    expect(resumed).toEqual(expect.arrayContaining(endedBeforeKill));
+    for (const id of resumed) expect(count(id), `${id} was reused from the first version's journal`).toBe(1);
+    expect(count('a7')).toBe(1);
+    expect(count('extra')).toBe(1);
+  }, 60_000);
+});

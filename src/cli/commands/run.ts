@@ -22,6 +22,7 @@ import { CliInputError } from '../cli-input-error.js';
 import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
 import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
 import { ExitCode } from '../exit-codes.js';
+import { formatJournalNotes } from '../journal-notes.js';
 import { formatCompileReport, formatDiagnostics, shouldUseColor } from '../format.js';
 import { type CliIo, STDIN } from '../io.js';
 import { LiveView } from '../live-view.js';
@@ -77,7 +78,8 @@ export interface RunFlags extends CommonFlags, RedisFlags {
    */
   readonly journal?: string;
   /**
-   * With --journal: reuse what an interrupted run of the same plan completed.
+   * With --journal: reuse what an interrupted run of the same plan completed, or what one of an
+   * earlier version of it completed for calls that did not change.
    * @default false
    */
   readonly resume?: boolean;
@@ -104,6 +106,8 @@ export interface RunJson {
   readonly durationMs: number;
   /** Time in ms spent waiting for an answer at an approval prompt. */
   readonly approvalWaitMs: number;
+  /** With --resume, when the run resumed from the journal of an earlier version of the plan. */
+  readonly resumedFrom?: RunResult['resumedFrom'];
 }
 
 const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
@@ -228,6 +232,8 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
     view.stop();
   }
 
+  // On stderr, with --json too: a call that ran again is an effect a script should hear of.
+  io.stderr.write(formatJournalNotes(result, { color }));
   if (flags.json) io.stdout.write(`${JSON.stringify(toRunJson(result))}\n`);
   else if (!refused) {
     io.stderr.write(
@@ -285,6 +291,7 @@ export function toRunJson(result: RunResult): RunJson {
     diagnostics: [...result.diagnostics],
     durationMs: Math.max(0, Date.parse(result.endedAt) - Date.parse(result.startedAt) - approvalWaitMs),
     approvalWaitMs,
+    ...(result.resumedFrom && { resumedFrom: result.resumedFrom }),
   };
 }
 
