@@ -73,10 +73,10 @@ on the terminal before anything runs, and so is each call whose tool has needsAp
 Without a terminal to ask on, --yes approves; otherwise they are rejected (exit 4). Time
 spent at a prompt is reported apart from the run's own ("plus 8.00s waiting for approval").
 
-Latent tools: their results come from a model. The --tools module may export
-latent({ call, tool, args, signal }), which plan run asks for each latent call's result. In
-eager mode a latent call's _output is written as its result, and nothing is asked; a latent
-call with neither fails.`;
+Latent tools: their results come from a model. In eager mode a latent call carries its result
+as _output, written as is, and nothing is asked (a latent call without one is E_NO_OUTPUT, exit
+1). In lazy mode the --tools module may export latent({ call, tool, args, signal }), which plan
+run asks for each latent call's result after approval; a latent call with no answer fails.`;
 
 const WORKER_HELP = `
 Exit codes:

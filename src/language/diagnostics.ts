@@ -15,6 +15,8 @@ export const DIAGNOSTIC_CODES = [
   'E_MIXED_OPS',
   'E_OUTPUT_PATH',
   'E_UNRESOLVED',
+  // A `||` alternative that can never be set, beside one that can: the read takes the others.
+  'W_UNRESOLVED_ALTERNATIVE',
   'E_CYCLE',
   'E_ARGS',
   // A reference whose value can never fit the parameter (type flow); W_: only on some branch.
@@ -23,7 +25,12 @@ export const DIAGNOSTIC_CODES = [
   // A required argument read through a property its writer's schema does not require.
   'W_REF_OPTIONAL',
   'E_LAZY_OUTPUT',
+  // A latent call without _output in an eager plan: nothing would give its result.
+  'E_NO_OUTPUT',
   'E_STATE_SCHEMA',
+  // A written value the state schema never allows at its path; W_: only some of its forms.
+  'E_STATE_TYPE',
+  'W_STATE_TYPE',
   'E_LIMIT',
   'W_MULTIPLE_WRITERS',
   'W_DAGGER_TEXT',

@@ -129,6 +129,34 @@ describe('PlanAgent.solve (seeds/004 loop)', () => {
     expect(repair.at(-1)!.content).toMatch(/1:\d+ \(call 0\) E_UNKNOWN_TOOL: /);
   });
 
+  it('eager: a latent call without _output is E_NO_OUTPUT, sent back for repair; the repaired plan runs and no model is asked for the result', async () => {
+    const { tools, refunds } = desk();
+    const note = { _id: 'note', _tool: 'summarize', text: '†state.refund', _outputPath: '†state.note' };
+    const unwritten = { calls: [...firstPlan.calls, note], output: null };
+    const written = { calls: [...firstPlan.calls, { ...note, _output: 'Refund issued.' }], output: null };
+    const provider = new ScriptedProvider({
+      turns: [json(unwritten), json(written), json({ calls: [], output: 'done' })],
+    });
+    const result = await new PlanAgent({ provider, tools }).solve(input);
+    expect(result.status).toBe('done');
+    // The repair round: the reply back, then the error's own message and where it is.
+    const repair = provider.requests[1]!.messages;
+    expect(repair.at(-2)).toEqual({ role: 'assistant', content: JSON.stringify(unwritten) });
+    expect(repair.at(-1)!.content).toMatch(/^Your solution does not compile/);
+    expect(repair.at(-1)!.content).toMatch(
+      /1:\d+ \(call note\) E_NO_OUTPUT: the call to latent tool "summarize" has no _output/,
+    );
+    // Nothing ran before the repair, and the repaired plan ran once, its _output written as is.
+    expect(refunds).toHaveLength(1);
+    expect(result.runs).toHaveLength(1);
+    expect(result.state.note).toBe('Refund issued.');
+    expect(provider.requests.map((r) => r.responseFormat!.name)).toEqual([
+      'solution',
+      'solution',
+      'solution',
+    ]);
+  });
+
   it('gives up as invalid after maxRepairs, with the diagnostics', async () => {
     const { tools } = desk();
     const bad = { text: 'not json at all' };
