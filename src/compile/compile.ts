@@ -63,7 +63,8 @@ export interface CompileOptions {
   readonly limits?: Partial<Limits>;
   /**
    * Check what flows through references against each parameter's schema (E_REF_TYPE,
-   * W_REF_TYPE, W_REF_OPTIONAL). Off, a plan whose types cannot fit still compiles, so that a dry run can
+   * W_REF_TYPE, W_REF_OPTIONAL), and what calls write against the state schema (E_STATE_TYPE,
+   * W_STATE_TYPE). Off, a plan whose types cannot fit still compiles, so that a dry run can
    * show the failure as it would happen.
    * @default true
    */
