@@ -135,6 +135,12 @@ export interface SolveOptions {
    */
   readonly timeoutMs?: number;
   /**
+   * Every compile warning of a solution counts as an error (see CompileOptions.strict): a
+   * solution with one goes back to the model for repair like one that does not compile.
+   * @default false
+   */
+  readonly strict?: boolean;
+  /**
    * Bounds on what the model and the tools hand the loop: each solution is compiled, and each
    * run runs, within them.
    * @default DEFAULT_LIMITS
@@ -274,6 +280,7 @@ async function loop(
         mode,
         limits,
         ...(stateSchema && { stateSchema }),
+        ...(options.strict === true && { strict: true }),
       },
       maxCallsPerPlan: perPlan,
       maxRepairs,

@@ -157,6 +157,37 @@ describe('PlanAgent.solve (seeds/004 loop)', () => {
     ]);
   });
 
+  it('strict: a solution with a warning goes back for repair as an error of the same code; without strict it runs', async () => {
+    const { tools, refunds } = desk();
+    // "input.customerId" without its dagger: the tool would get the text (W_MISSING_DAGGER).
+    const bare = {
+      calls: [
+        { _id: 'refund', _tool: 'issueRefund', customerId: 'input.customerId', amount: '†input.amount' },
+      ],
+      output: null,
+    };
+    const strictProvider = new ScriptedProvider({
+      turns: [json(bare), json(firstPlan), json({ calls: [], output: 'done' })],
+    });
+    const strict = await new PlanAgent({ provider: strictProvider, tools }).solve(input, { strict: true });
+    expect(strict.status).toBe('done');
+    expect(strictProvider.requests[1]!.messages.at(-1)!.content).toMatch(
+      /^- 1:\d+ \(call refund\) W_MISSING_DAGGER: .+ \(strict\)\. Hint: /m,
+    );
+    expect(refunds).toEqual([{ customerId: 'cust_123', amount: 50 }]);
+
+    const lenientProvider = new ScriptedProvider({
+      turns: [json(bare), json({ calls: [], output: 'done' })],
+    });
+    const lenient = await new PlanAgent({ provider: lenientProvider, tools }).solve(input);
+    expect(lenient.status).toBe('done');
+    expect(lenient.runs).toHaveLength(1);
+    expect(lenientProvider.requests).toHaveLength(2);
+    await expect(
+      new PlanAgent({ provider: lenientProvider, tools }).solve(input, { strict: 'yes' as never }),
+    ).rejects.toThrow(/strict must be true or false/);
+  });
+
   it('gives up as invalid after maxRepairs, with the diagnostics', async () => {
     const { tools } = desk();
     const bad = { text: 'not json at all' };

@@ -1,6 +1,7 @@
 /** Values written at run time held to the state schema: INVALID_OUTPUT, the state left as it was. */
 import { describe, expect, it } from 'vitest';
-import { compile, type JsonObject, run, type RunResult, type Tool } from '../../src/index.js';
+import { compile, run, type RunResult, type Tool } from '../../src/index.js';
+import type { JsonObject } from '../../src/language/index.js';
 
 const schema: JsonObject = {
   type: 'object',
