@@ -134,11 +134,7 @@ export interface SolveOptions {
    * @default 0 (none)
    */
   readonly timeoutMs?: number;
-  /**
-   * Every compile warning of a solution counts as an error (see CompileOptions.strict): a
-   * solution with one goes back to the model for repair like one that does not compile.
-   * @default false
-   */
+  /** A solution's compile warnings are errors (CompileOptions.strict), sent back for repair. @default false */
   readonly strict?: boolean;
   /**
    * Bounds on what the model and the tools hand the loop: each solution is compiled, and each
