@@ -106,7 +106,8 @@ export const TOOL_ERROR_CODES = [
  *   within the limits.
  * - `INVALID_OUTPUT`: the result fails the tool's output schema, is not JSON, or is missing.
  * - `BAD_BRANCH`: a branch tool answered a branch the call does not have.
- * - `NO_MODEL`: a latent tool was called with no `latent` function to answer it.
+ * - `NO_MODEL`: a latent call of a lazy plan with no `latent` function to answer it, or of an
+ *   eager plan without `_output` (which asks no model).
  * - `LIMIT`: the result, or the state it is written to, would pass a limit.
  * - `STATE_CONFLICT`: the output path cannot be written (a value in the way is not an object).
  * - `TIMEOUT`: an attempt ran past its timeout ({@link ToolTimeoutError}).

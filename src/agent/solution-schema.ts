@@ -80,7 +80,12 @@ function callSchema(tool: Tool): JsonSchema {
   return {
     type: 'object',
     properties,
-    required: ['_tool', ...required.filter((name) => !name.startsWith('_'))],
+    // A latent call's result is written with it (eager): without it the call does not compile.
+    required: [
+      '_tool',
+      ...(tool.latent ? ['_output'] : []),
+      ...required.filter((name) => !name.startsWith('_')),
+    ],
     // What the tool's own schema says about other keys; the meta keys are always declared.
     additionalProperties: input.additionalProperties ?? true,
   };

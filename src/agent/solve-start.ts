@@ -83,6 +83,9 @@ export function checkSolveOptions(task: unknown, options: SolveOptions): void {
   if (options.mode !== undefined && options.mode !== 'eager' && options.mode !== 'lazy') {
     throw new TypeError(`${WHERE}: mode must be 'eager' or 'lazy', not ${describeValue(options.mode)}`);
   }
+  if (options.strict !== undefined && typeof options.strict !== 'boolean') {
+    throw new TypeError(`${WHERE}: strict must be true or false, not ${describeValue(options.strict)}`);
+  }
   for (const [name, least] of [
     ['maxIterations', 1],
     ['maxRepairs', 0],

@@ -150,6 +150,8 @@ export interface SolveOptions {
    * @default 0 (none)
    */
   readonly timeoutMs?: number;
+  /** A solution's compile warnings are errors (CompileOptions.strict), sent back for repair. @default false */
+  readonly strict?: boolean;
   /**
    * Bounds on what the model and the tools hand the loop: each solution is compiled, and each
    * run runs, within them.
@@ -291,6 +293,7 @@ async function loop(
         mode,
         limits,
         ...(stateSchema && { stateSchema }),
+        ...(options.strict === true && { strict: true }),
       },
       maxCallsPerPlan: perPlan,
       maxRepairs,

@@ -12,7 +12,7 @@
  */
 import { type CompileOptions, type CompileResult, compile } from '../compile/compile.js';
 import { schemaCompat } from '../compile/schema-compat.js';
-import { compareDiagnostics, hasErrors } from '../language/diagnostics.js';
+import { asStrict, compareDiagnostics, hasErrors } from '../language/diagnostics.js';
 import { parsePlan } from '../language/parse-plan.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { JsonSchema } from '../tools/tool.js';
@@ -69,13 +69,15 @@ export function compileStrictReply(text: string, options: CompileOptions): Compi
     ...(options.limits && { limits: options.limits }),
     ...(options.source !== undefined && { source: options.source }),
   });
-  if (!parsed.document) return { ok: false, diagnostics: parsed.diagnostics, document: null };
+  // Strict, the parse's warnings count as errors too, as compile counts them.
+  const parseDiagnostics = options.strict === true ? parsed.diagnostics.map(asStrict) : parsed.diagnostics;
+  if (!parsed.document) return { ok: false, diagnostics: parseDiagnostics, document: null };
   // One registry for both (a registry from definitions compiles every schema).
   const tools = options.tools && ToolRegistry.from(options.tools);
   if (tools) dropStrictNulls(parsed.document.calls, tools);
   const compiled = compile(parsed.document, { ...options, ...(tools && { tools }) });
-  if (parsed.diagnostics.length === 0) return compiled;
-  const diagnostics = [...parsed.diagnostics, ...compiled.diagnostics].sort(compareDiagnostics);
-  if (hasErrors(parsed.diagnostics)) return { ok: false, diagnostics, document: compiled.document };
+  if (parseDiagnostics.length === 0) return compiled;
+  const diagnostics = [...parseDiagnostics, ...compiled.diagnostics].sort(compareDiagnostics);
+  if (hasErrors(parseDiagnostics)) return { ok: false, diagnostics, document: compiled.document };
   return { ...compiled, diagnostics };
 }

@@ -27,6 +27,11 @@ export interface CommonFlags extends McpFlags, LimitFlags {
    * @default true
    */
   readonly checkTypes?: boolean;
+  /**
+   * Every warning is an error (`--strict`).
+   * @default false
+   */
+  readonly strict?: boolean;
 }
 
 export interface CompileInputs {
@@ -78,6 +83,7 @@ export async function loadCompileInputs(file: string, flags: CommonFlags, io: Cl
       ...(input && { input }),
       ...(state && { state }),
       ...(flags.checkTypes === false && { checkTypes: false }),
+      ...(flags.strict === true && { strict: true }),
     },
   };
 }

@@ -76,10 +76,9 @@ approved, a call with its resolved arguments); otherwise they are rejected (exit
 eager cannot make a plan that says "mode": "lazy" eager: the lazier mode wins. Time
 spent at a prompt is reported apart from the run's own ("plus 8.00s waiting for approval").
 
-Latent tools: their results come from a model. The --tools module may export
-latent({ call, tool, args, signal }), which plan run asks for each latent call's result. In
-eager mode a latent call's _output is written as its result, and nothing is asked; a latent
-call with neither fails.`;
+Latent tools: in eager mode a latent call carries its result as _output (a latent call without
+one is E_NO_OUTPUT, exit 1). In lazy mode the --tools module may export latent({ call, tool,
+args, signal }), asked for each latent call's result after approval.`;
 
 const WORKER_HELP = `
 Exit codes:
@@ -338,6 +337,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--system-prompt <text>', "instructions for the model, sent before the plan loop's own")
     .option('--budget <name=value>', BUDGET_HELP, collect)
     .option('--max-reply-bytes <n>', 'most bytes of one model reply; a longer one is cut (default: 1048576)')
+    .option('--strict', "a solution's compile warnings are errors, sent back to the model for repair")
     .option(
       '-y, --yes',
       'approve plans, solutions, todo lists and calls whose tool needs approval without asking, one line on stderr per approval',
@@ -388,8 +388,9 @@ function common(command: Command, options: CommonHelp = {}): Command {
     .option('--limit <name=value>', LIMIT_HELP, collect)
     .option(
       '--no-check-types',
-      'do not follow types through references (E_REF_TYPE, W_REF_TYPE, W_REF_OPTIONAL)',
+      'do not follow types through references (E_REF_TYPE, W_REF_TYPE, W_REF_OPTIONAL) nor into the state schema (E_STATE_TYPE, W_STATE_TYPE)',
     )
+    .option('--strict', 'every warning is an error (its code kept, marked "(strict)"): exit 1')
     .addHelpText('after', options.help ?? EXIT_CODES_HELP);
 }
 

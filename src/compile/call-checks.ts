@@ -39,6 +39,20 @@ export function checkTool(
     return;
   }
   if (registered.validateInput) checkLiteralArguments(spec, spec.tool!, registered.validateInput, pending);
+  if (mode === 'eager' && registered.tool.latent && !spec.hasOutput) {
+    // Nothing would give the result: an eager plan runs without asking the model again.
+    pending.push(
+      error(
+        'E_NO_OUTPUT',
+        joinPointer(spec.pointer, '_tool'),
+        `the call to latent tool "${spec.tool}" has no _output: in an eager plan the model writes a latent tool's result into its call`,
+        {
+          call: spec.id,
+          hint: 'write the result as "_output" in the call, or make the plan lazy ("mode": "lazy") so the model is asked for it after approval',
+        },
+      ),
+    );
+  }
   if (spec.hasOutput && mode === 'eager' && !registered.tool.latent) {
     pending.push(
       error(

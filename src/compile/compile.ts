@@ -1,5 +1,6 @@
 /** compile(): one pass from a document to a validated, ordered dependency graph. */
 import {
+  asStrict,
   capDiagnostics,
   compareDiagnostics,
   type Diagnostic,
@@ -65,11 +66,19 @@ export interface CompileOptions {
   readonly limits?: Partial<Limits>;
   /**
    * Check what flows through references against each parameter's schema (E_REF_TYPE,
-   * W_REF_TYPE, W_REF_OPTIONAL). Off, a plan whose types cannot fit still compiles, so that a dry run can
+   * W_REF_TYPE, W_REF_OPTIONAL), and what calls write against the state schema (E_STATE_TYPE,
+   * W_STATE_TYPE). Off, a plan whose types cannot fit still compiles, so that a dry run can
    * show the failure as it would happen.
    * @default true
    */
   readonly checkTypes?: boolean;
+  /**
+   * Every warning counts as an error: it keeps its code, gets severity `error` and `(strict)`
+   * after its message, and the plan does not compile (`ok` false). For CI, where a missing `†`
+   * (W_MISSING_DAGGER) or an overwritten output (W_MULTIPLE_WRITERS) should fail the build.
+   * @default false
+   */
+  readonly strict?: boolean;
 }
 
 export interface CompileResult {
@@ -95,6 +104,10 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   if (options.mode !== undefined && options.mode !== 'eager' && options.mode !== 'lazy') {
     throw new TypeError(`Expected mode to be 'eager' or 'lazy', got ${String(options.mode)}`);
   }
+  if (options.strict !== undefined && typeof options.strict !== 'boolean') {
+    throw new TypeError(`Expected strict to be true or false, got ${describeValue(options.strict)}`);
+  }
+  const strict = options.strict === true;
   const tools = options.tools === undefined ? undefined : ToolRegistry.from(options.tools);
   let document: PlanDocument | null;
   let parseDiagnostics: Diagnostic[] = [];
@@ -107,7 +120,7 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
     document = parsed.document;
     parseDiagnostics = parsed.diagnostics;
   }
-  if (!document) return { ok: false, diagnostics: parseDiagnostics, document: null };
+  if (!document) return { ok: false, diagnostics: strictly(parseDiagnostics, strict), document: null };
 
   const mode = lazierMode(document.mode, options.mode);
   const pending = new DiagnosticList(limits.maxDiagnostics);
@@ -136,10 +149,13 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   const specs = builder.calls;
 
   // Each list is in source order; together they must be too (CompileResult promises it).
-  const diagnostics = capDiagnostics(
-    [...parseDiagnostics, ...positionDiagnostics(pending.items, document.source)].sort(compareDiagnostics),
-    limits.maxDiagnostics,
-    pending.omitted,
+  const diagnostics = strictly(
+    capDiagnostics(
+      [...parseDiagnostics, ...positionDiagnostics(pending.items, document.source)].sort(compareDiagnostics),
+      limits.maxDiagnostics,
+      pending.omitted,
+    ),
+    strict,
   );
   if (hasErrors(diagnostics)) return { ok: false, diagnostics, document };
   // Without errors every call has its tool, so the specs are the compiled calls as they are.
@@ -164,6 +180,11 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
     dependencies: ordering.dependencies,
   });
   return { ok: true, plan, diagnostics, document };
+}
+
+/** The diagnostics as strict mode reports them (warnings as errors), or as they are. */
+function strictly(diagnostics: Diagnostic[], strict: boolean): Diagnostic[] {
+  return strict ? diagnostics.map(asStrict) : diagnostics;
 }
 
 function isPlanDocument(value: unknown): value is PlanDocument {

@@ -13,19 +13,20 @@
  * writer is only needed for forward references and hints, so it is built when first needed.
  */
 import { error, type DiagnosticSink } from '../language/diagnostics.js';
+import { AlternativeReads } from './alternative-reads.js';
 import type { JsonObject } from '../language/document.js';
-import { coveredPath, formatPath, getAtPath, type Path, type PathSegment } from '../language/paths.js';
+import { coveredPath, getAtPath, type Path, type PathSegment } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
 import { EdgeList } from './edge-list.js';
 import { BranchGuards } from './exclusive-branches.js';
-import { EARLIER, FlowColumns, INITIAL, INPUT, LATER, SCHEMA } from './flow-columns.js';
-import { nearest } from './nearest.js';
+import { EARLIER, FlowColumns, INITIAL, INPUT, LATER, SCHEMA, UNSET } from './flow-columns.js';
 import { PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
 import { PathNodes } from './path-nodes.js';
 import type { CallSpec } from './call-spec.js';
 import { CANONICAL_STATE, type ReferenceFacts, SINGLE_INPUT, SINGLE_STATE } from './reference-facts.js';
 import type { StringParser } from '../language/reference.js';
 import { checkStatePath } from './state-schema.js';
+import { type KnownPaths, reportUnresolved } from './unresolved-reads.js';
 
 export interface DataFlowOptions {
   /** `†input` values; undefined means unknown, and input reads are then not checked. */
@@ -51,24 +52,11 @@ interface PendingRead {
   /** The read's number in the columns. */
   readonly read: number;
   readonly pointer: string;
+  /** Its `||` expression's group in #alternatives, or -1. */
+  readonly group: number;
 }
 
 const NO_WRITER = -1;
-
-/** Most keys searched for a "did you mean" at one segment. */
-const MAX_CANDIDATES = 10_000;
-
-/** Keys of input and state objects, listed once: they do not change while a plan compiles. */
-const knownKeys = new WeakMap<object, string[]>();
-
-function keysOf(value: object): string[] {
-  let keys = knownKeys.get(value);
-  if (!keys) {
-    keys = Object.keys(value);
-    knownKeys.set(value, keys);
-  }
-  return keys;
-}
 const NO_WRITERS: number[] = [];
 
 export class DataFlow {
@@ -107,6 +95,21 @@ export class DataFlow {
   #collected: number[] | null = null;
   /** Per string number of a reference to state written other than canonically, its node. */
   readonly #nodeOfString = new Map<number, number>();
+  /** The alternatives of `||` reads, judged together once all are bound (see AlternativeReads). */
+  readonly #alternatives = new AlternativeReads((unset, alternative) => {
+    if (alternative) this.columns.setKind(unset.read, UNSET);
+    reportUnresolved(
+      this.#calls[unset.call]!,
+      unset.ref,
+      unset.path,
+      unset.at,
+      alternative,
+      this.#known,
+      this.diagnostics,
+    );
+  });
+  /** What "did you mean" searches. */
+  readonly #known: KnownPaths;
 
   /** True when the initial state holds nothing at all. */
   readonly #noState: boolean;
@@ -120,6 +123,7 @@ export class DataFlow {
     this.#noState = isEmptyObject(options.state);
     this.#nodes = new PathNodes(options.parser);
     this.columns = new FlowColumns(this.edges, options.facts);
+    this.#known = { input: options.input, state: options.state, writes: () => this.#fullIndex().root };
   }
 
   get calls(): readonly CallSpec[] {
@@ -154,10 +158,12 @@ export class DataFlow {
         const ref = facts.single(n);
         this.#bindInputRead(ref, at, ref as Path, i);
       } else {
-        for (const ref of call.refExpression(k).refs) {
+        const expression = call.refExpression(k);
+        const group = expression.op === '||' ? this.#alternatives.open(expression.refs.length) : -1;
+        for (const ref of expression.refs) {
           const path = coveredPath(ref);
-          if (ref.root === 'input') this.#bindInputRead(ref, at, path, i);
-          else this.#bindRead(i, -1, ref, at, path, this.#nodes.ofPath(path.segments));
+          if (ref.root === 'input') this.#bindInputRead(ref, at, path, i, group);
+          else this.#bindRead(i, -1, ref, at, path, this.#nodes.ofPath(path.segments), group);
         }
       }
     }
@@ -226,18 +232,28 @@ export class DataFlow {
     this.#collected?.push(from);
   }
 
-  #bindInputRead(ref: Reference, at: string, path: Path, i: number): void {
+  /** Binds a read of the input; `group` is its `||` expression's (see AlternativeReads), or -1. */
+  #bindInputRead(ref: Reference, at: string, path: Path, i: number, group = -1): void {
     const input = this.options.input;
-    if (input !== undefined && getAtPath(input, path.segments) === undefined)
-      this.#unresolved(i, ref, path, at);
-    this.columns.addRead(ref, at, path, INPUT, NO_WRITERS);
+    const read = this.columns.addRead(ref, at, path, INPUT, NO_WRITERS);
+    if (input !== undefined && getAtPath(input, path.segments) === undefined) this.#unset(group, i, read, at);
+    else if (group >= 0) this.#alternatives.settable(group);
   }
 
   /**
    * Binds a read of state at `node`: of the one reference of string `n` (`ref` and `path`
-   * null), or (`n` -1) of `ref`, covering `path` (the reference up to its first `[*]`).
+   * null), or (`n` -1) of `ref`, covering `path` (the reference up to its first `[*]`), an
+   * alternative of `||` expression `group` when it is not -1.
    */
-  #bindRead(i: number, n: number, ref: Reference | null, at: string, path: Path | null, node: number): void {
+  #bindRead(
+    i: number,
+    n: number,
+    ref: Reference | null,
+    at: string,
+    path: Path | null,
+    node: number,
+    group = -1,
+  ): void {
     const nodes = this.#nodes;
     const columns = this.columns;
     this.#findOverlapping(node, i);
@@ -250,9 +266,10 @@ export class DataFlow {
         n >= 0
           ? columns.addNumberedRead(n, at, LATER, NO_WRITERS, 0)
           : columns.addRead(ref!, at, path!, LATER, NO_WRITERS);
-      this.#forward.push({ call: i, read, pointer: this.#calls[i]!.pointer + at });
+      this.#forward.push({ call: i, read, pointer: this.#calls[i]!.pointer + at, group });
       return;
     }
+    if (group >= 0) this.#alternatives.settable(group);
     const read = columns.readCount;
     for (let k = 0; k < count; k++) this.#depend(i, found[k]!, read, null);
     nodes.attach(node);
@@ -463,6 +480,9 @@ export class DataFlow {
     const all = this.#fullIndex();
     const node = all.walk(path.segments, take);
     if (node) PathTrie.forEachDescendant(node, take);
+    if (writers.length > 0 || selfWrites || this.#declared(path)) {
+      if (pending.group >= 0) this.#alternatives.settable(pending.group);
+    } else return this.#unset(pending.group, i, pending.read, columns.atOf(pending.read));
     if (writers.length > 0) {
       columns.setWriters(pending.read, writers);
       this.#calls[i]!.forget();
@@ -485,74 +505,22 @@ export class DataFlow {
       );
       return;
     }
+    columns.setKind(pending.read, SCHEMA);
+    this.#calls[i]!.forget();
+  }
+
+  /** True when the state schema declares the path (a read of it is missing at run time, not an error). */
+  #declared(path: Path): boolean {
     const schema = this.options.stateSchema;
-    if (schema && checkStatePath(schema, path.segments).declared) {
-      columns.setKind(pending.read, SCHEMA);
-      this.#calls[i]!.forget();
-      return;
-    }
-    this.#unresolved(i, ref, path, columns.atOf(pending.read));
+    return schema !== undefined && checkStatePath(schema, path.segments).declared;
   }
 
-  #unresolved(i: number, ref: Reference, path: Path, at: string): void {
-    const call = this.#calls[i]!;
-    const suggestion = this.#nearestKnownPath(path);
-    const where =
-      path.root === 'input'
-        ? 'the input does not hold it'
-        : 'no call writes it and the initial state does not hold it';
-    this.diagnostics.push(
-      error('E_UNRESOLVED', call.pointer + at, `${ref.text} is never set: ${where}`, {
-        call: call.id,
-        offset: ref.start,
-        hint: suggestion
-          ? `did you mean ${suggestion}?`
-          : path.root === 'input'
-            ? 'add it to the input'
-            : "write it with an earlier call's _outputPath, or give it in the initial state",
-      }),
-    );
-  }
-
-  /**
-   * Walks the known paths segment by segment, correcting likely typos, for "did you mean". Not
-   * for diagnostics nobody will see (past limits.maxDiagnostics), and not among more keys than
-   * MAX_CANDIDATES: a typo among a million keys is not worth a million comparisons per read.
-   */
-  #nearestKnownPath(path: Path): string | undefined {
-    if (this.diagnostics.full) return undefined;
-    const base: unknown = path.root === 'input' ? this.options.input : this.options.state;
-    let trie: TrieNode | undefined = path.root === 'state' ? this.#fullIndex().root : undefined;
-    let value: unknown = base;
-    const fixed: PathSegment[] = [];
-    let changed = false;
-    for (let at = 0; at < path.segments.length; at++) {
-      const segment = path.segments[at]!;
-      const key = String(segment);
-      const candidates = new Set<string>();
-      if (trie?.children) for (const k of trie.children.keys()) candidates.add(k);
-      if (value !== null && typeof value === 'object') {
-        const keys = keysOf(value);
-        if (keys.length > MAX_CANDIDATES) return undefined;
-        for (const k of keys) candidates.add(k);
-      }
-      if (candidates.size > MAX_CANDIDATES) return undefined;
-      const choice = candidates.has(key) ? key : nearest(key, candidates);
-      if (choice === undefined) {
-        // Below a path a call writes, every path is written: †state.usr.name, with
-        // †state.user written, is †state.user.name.
-        if (changed && trie?.writers) {
-          fixed.push(...path.segments.slice(at));
-          break;
-        }
-        return undefined;
-      }
-      if (choice !== key) changed = true;
-      fixed.push(typeof segment === 'number' && choice === key ? segment : choice);
-      trie = trie?.children?.get(choice);
-      value = value !== null && typeof value === 'object' ? (value as JsonObject)[choice] : undefined;
-    }
-    return changed ? formatPath(path.root, fixed) : undefined;
+  /** Read `read` of call i (in the string at `at`) can never be set: E_UNRESOLVED, or an alternative of `group`'s. */
+  #unset(group: number, i: number, read: number, at: string): void {
+    const ref = this.columns.refOf(read);
+    const path = this.columns.pathOf(read);
+    if (group >= 0) this.#alternatives.unset(group, { call: i, read, ref, path, at });
+    else reportUnresolved(this.#calls[i]!, ref, path, at, false, this.#known, this.diagnostics);
   }
 }
 

@@ -13,12 +13,13 @@ import type { ReferenceFacts } from './reference-facts.js';
 import type { BindingKind, Dependency, ReadBinding } from './types.js';
 
 /** Binding kinds by their code in the kind column. */
-const KINDS: readonly BindingKind[] = ['earlier', 'initial', 'later', 'schema', 'input'];
+const KINDS: readonly BindingKind[] = ['earlier', 'initial', 'later', 'schema', 'input', 'unset'];
 export const EARLIER = 0;
 export const INITIAL = 1;
 export const LATER = 2;
 export const SCHEMA = 3;
 export const INPUT = 4;
+export const UNSET = 5;
 
 /** In the writer column: no writer. A value >= 0 is the one writer. */
 const NO_WRITER = -1;

@@ -17,6 +17,7 @@ import { type Ordering, orderCalls } from './order.js';
 import type { CallSpec } from './call-spec.js';
 import { readCall, type ReadCallOptions } from './read-call.js';
 import { ReferenceFacts } from './reference-facts.js';
+import { checkStateTypes } from './state-types.js';
 import { checkCallTypes, type TypeFlowOptions } from './type-flow.js';
 
 export interface PlanBuilderOptions {
@@ -37,7 +38,8 @@ export interface PlanBuilderOptions {
   /** Pointer to the calls array in the document (`''`, `/plan`, `/calls`…). */
   readonly callsPointer: string;
   /**
-   * Follow types along the data flow (E_REF_TYPE, W_REF_TYPE, W_REF_OPTIONAL), when there are tools.
+   * Follow types along the data flow (E_REF_TYPE, W_REF_TYPE, W_REF_OPTIONAL, when there are
+   * tools) and hold writers to the state schema (E_STATE_TYPE, W_STATE_TYPE).
    * @default true
    */
   readonly checkTypes?: boolean;
@@ -94,7 +96,10 @@ export class PlanBuilder {
       readCall(raw, index, callsPointer, this.#reading, this.pending) ?? placeholder(index, callsPointer);
     this.#ids.add(spec, raw !== null && typeof raw === 'object' && '_id' in raw);
     if (tools && spec.tool !== null) checkTool(spec, tools, mode, this.pending);
-    if (stateSchema && spec.outputPath) checkOutputAgainstSchema(spec, stateSchema, this.pending);
+    if (stateSchema && spec.outputPath) {
+      checkOutputAgainstSchema(spec, stateSchema, this.pending);
+      if (this.options.checkTypes !== false) checkStateTypes(spec, stateSchema, tools, mode, this.pending);
+    }
     this.#flow.add(spec);
     // Checked as soon as its reads are settled, so a streamed call's diagnostics come before it runs.
     if (this.#types) {

@@ -33,8 +33,8 @@ export const PLAN_SCHEMA_SHAPES = ['calls', 'solution'] as const;
 
 export interface PlanSchemaOptions {
   /**
-   * eager: a latent tool's call may carry `_output` (its result, written by the model); lazy:
-   * no call may.
+   * eager: a latent tool's call carries `_output` (its result, written by the model: required,
+   * as compile requires it, E_NO_OUTPUT); lazy: no call may.
    * @default 'eager'
    */
   readonly mode?: (typeof PLAN_SCHEMA_MODES)[number];
@@ -252,6 +252,7 @@ function plainCall(tool: Tool, mode: string, budget: Budget): Record<string, unk
     setOwnProperty(properties, name, { anyOf: [value, patterns.reference] });
   }
   const required = [...requiredOf(input)].filter((name) => !name.startsWith('_'));
+  if (tool.latent && mode === 'eager') required.unshift('_output');
   return {
     // The arguments' local `#/$defs/...` references keep pointing at the tool's definitions.
     ...(hasDefinitions(input) && {
@@ -279,11 +280,11 @@ function strictCall(tool: Tool, mode: string, depth: number, budget: Budget): Re
     _outputPath: nullable(SHARED.outputPath),
   };
   if (tool.latent && mode === 'eager') {
+    // Not nullable: an eager latent call without its result does not compile (E_NO_OUTPUT).
     const output = toStrict(tool.outputSchema ?? {}, depth, budget);
     properties._output = {
-      ...nullable(output),
-      description:
-        "The result, written by you (this tool's result comes from the model); null when not written",
+      ...output,
+      description: "The result, written by you (this tool's result comes from the model)",
     };
   }
   for (const [name, schema] of declaredProperties(input)) {

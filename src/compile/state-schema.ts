@@ -47,6 +47,39 @@ export function checkStatePath(root: JsonObject, segments: readonly PathSegment[
   return { allowed: true, declared, known: [] };
 }
 
+/**
+ * What the state schema allows at a path: the schema there (as an `anyOf` when combinators or
+ * patterns lead to several), `true` when any value may be there (a place it does not describe),
+ * or undefined when it has no place for the path (E_STATE_SCHEMA). Local `$ref`s on the way,
+ * and at the place itself, are followed.
+ */
+export function stateSchemaAt(root: JsonObject, segments: readonly PathSegment[]): Schema | undefined {
+  const patterns = patternsOf(root);
+  let current: Schema[] = [root];
+  for (let i = 0; i < segments.length; i++) {
+    const next: Schema[] = [];
+    for (const schema of expand(current, root)) {
+      const step = stepInto(schema, String(segments[i]), patterns);
+      if (step.next !== undefined) next.push(step.next);
+    }
+    if (next.length === 0) return undefined;
+    current = next;
+  }
+  const found: Schema[] = [];
+  for (let schema of current) {
+    for (let hops = 0; hops < 32 && isObject(schema) && typeof schema.$ref === 'string'; hops++) {
+      schema = resolveLocalRef(root, schema.$ref) ?? true; // a remote $ref: anything
+    }
+    if (!isObject(schema) && schema !== false) return true;
+    found.push(schema);
+  }
+  return found.length === 1 ? found[0]! : { anyOf: found };
+}
+
+function isObject(schema: unknown): schema is JsonObject {
+  return schema !== null && typeof schema === 'object' && !Array.isArray(schema);
+}
+
 /** Resolves local `$ref`s and flattens allOf/anyOf/oneOf into candidate schemas. */
 function expand(schemas: Schema[], root: JsonObject): Schema[] {
   const out: Schema[] = [];

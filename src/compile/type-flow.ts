@@ -7,7 +7,7 @@
  * path; the value in the input or the initial state; or the state schema's declaration. A
  * writer's error alternative (the last of two or more, when the tool allows it) may also
  * receive the error object `{message, code?}`. A `||` expression may receive any of its
- * references' values, a `&&` expression its last one's.
+ * references' values (but those of alternatives nothing sets), a `&&` expression its last one's.
  *
  * A `[*]` read is an array of what each selected element holds. A read of a path that calls
  * only fill in below it (`†state.user` after writes to `†state.user.name`) is the container
@@ -182,7 +182,7 @@ function arrivalsOf(
   options: TypeFlowOptions,
 ): Arrivals | null {
   const { op, refs } = argument.expression;
-  const considered = op === '&&' ? refs.slice(-1) : refs;
+  const considered = (op === '&&' ? refs.slice(-1) : refs).filter((ref) => reads.get(ref)?.kind !== 'unset');
   const out: Arrival[] = [];
   // `a && b` has no value when any is missing; `a || b` (or `a`) when all are.
   let optional: string | null = null;

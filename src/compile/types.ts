@@ -16,9 +16,11 @@ export interface ArgumentReference {
 
 /**
  * How a read was bound, in this order of preference: to calls before it, to the initial state
- * or input, to calls after it (a forward reference), or to nothing but a state-schema declaration.
+ * or input, to calls after it (a forward reference), or to nothing but a state-schema
+ * declaration. `unset`: an alternative of a `||` read that nothing can ever set, beside one
+ * that can (W_UNRESOLVED_ALTERNATIVE): it is never there, and the read takes the others.
  */
-export type BindingKind = 'earlier' | 'initial' | 'later' | 'schema' | 'input';
+export type BindingKind = 'earlier' | 'initial' | 'later' | 'schema' | 'input' | 'unset';
 
 export interface ReadBinding {
   readonly ref: Reference;

@@ -15,6 +15,8 @@ export const DIAGNOSTIC_CODES = [
   'E_MIXED_OPS',
   'E_OUTPUT_PATH',
   'E_UNRESOLVED',
+  // A `||` alternative that can never be set, beside one that can: the read takes the others.
+  'W_UNRESOLVED_ALTERNATIVE',
   'E_CYCLE',
   'E_ARGS',
   // A reference whose value can never fit the parameter (type flow); W_: only on some branch.
@@ -23,7 +25,12 @@ export const DIAGNOSTIC_CODES = [
   // A required argument read through a property its writer's schema does not require.
   'W_REF_OPTIONAL',
   'E_LAZY_OUTPUT',
+  // A latent call without _output in an eager plan: nothing would give its result.
+  'E_NO_OUTPUT',
   'E_STATE_SCHEMA',
+  // A written value the state schema never allows at its path; W_: only some of its forms.
+  'E_STATE_TYPE',
+  'W_STATE_TYPE',
   'E_LIMIT',
   'W_MULTIPLE_WRITERS',
   'W_DAGGER_TEXT',
@@ -108,6 +115,19 @@ function withoutUndefined<T extends object>(value: T): Partial<T> {
   return out;
 }
 
+/** What strict mode adds to a warning's message: the code stays, the severity becomes error. */
+export const STRICT_NOTE = ' (strict)';
+
+/**
+ * The diagnostic as strict mode reports it: a warning becomes an error with its code unchanged
+ * and `(strict)` after its message, so a missing † or an overwritten output can fail CI. Errors
+ * are returned as they are.
+ */
+export function asStrict<T extends { severity: Severity; message: string }>(diagnostic: T): T {
+  if (diagnostic.severity !== 'warning') return diagnostic;
+  return { ...diagnostic, severity: 'error', message: diagnostic.message + STRICT_NOTE };
+}
+
 export function hasErrors(diagnostics: readonly { severity: Severity }[]): boolean {
   return diagnostics.some((d) => d.severity === 'error');
 }
@@ -145,19 +165,29 @@ export class DiagnosticList implements DiagnosticSink {
   readonly items: PendingDiagnostic[] = [];
   #omittedErrors = 0;
   #omittedWarnings = 0;
+  readonly #strict: boolean;
 
   constructor(
     /** How many are kept. */
     readonly max: number,
-  ) {}
+    options: {
+      /**
+       * Every warning is kept as an error ({@link asStrict}): a streamed call with one does not run.
+       * @default false
+       */
+      readonly strict?: boolean;
+    } = {},
+  ) {
+    this.#strict = options.strict === true;
+  }
 
   push(diagnostic: PendingDiagnostic): void {
-    if (this.items.length < this.max) this.items.push(diagnostic);
+    if (this.items.length < this.max) this.items.push(this.#strict ? asStrict(diagnostic) : diagnostic);
     else this.omit(diagnostic.severity);
   }
 
   omit(severity: Severity): void {
-    if (severity === 'error') this.#omittedErrors++;
+    if (severity === 'error' || this.#strict) this.#omittedErrors++;
     else this.#omittedWarnings++;
   }
 

@@ -197,10 +197,19 @@ export function runAttempt(
   try {
     if (tool.latent) {
       const latent = run.options.latent;
+      // An eager plan asks no model: its latent calls carry their results (E_NO_OUTPUT when
+      // compiled with the tools; a plan compiled without them is caught here).
+      if (run.mode === 'eager') {
+        throw run.failure(
+          i,
+          `"${tool.name}" is a latent tool and the plan is eager: the call needs its result as _output (E_NO_OUTPUT), or the plan must be lazy for the model to be asked`,
+          'NO_MODEL',
+        );
+      }
       if (!latent) {
         throw run.failure(
           i,
-          `"${tool.name}" is a latent tool: its result comes from the model, so run() needs a latent function (or, in eager mode, the call's _output)`,
+          `"${tool.name}" is a latent tool: its result comes from the model, so run() needs a latent function to run this lazy plan`,
           'NO_MODEL',
         );
       }

@@ -7,6 +7,7 @@ import { compile } from '../compile/compile.js';
 import type { CompiledPlan } from '../compile/types.js';
 import { isCompiledPlan } from '../compile/compiled-plan.js';
 import { PlanValidationError } from '../errors.js';
+import { asStrict } from '../language/diagnostics.js';
 import type { PlanDocument } from '../language/document.js';
 import { EventChannel } from './event-channel.js';
 import { Runner } from './runner.js';
@@ -93,12 +94,18 @@ function keepRunnerShape(): void {
 }
 
 function toCompiledPlan(plan: unknown, options: RunOptions): CompiledPlan {
-  if (isCompiledPlan(plan)) return plan;
+  if (isCompiledPlan(plan)) {
+    // Compiled elsewhere, perhaps not strictly: its warnings are errors now.
+    if (options.strict === true && plan.diagnostics.some((d) => d.severity === 'warning'))
+      throw new PlanValidationError(plan.diagnostics.map(asStrict));
+    return plan;
+  }
   const compiled = compile(plan, {
     tools: options.tools,
     ...(options.input && { input: options.input }),
     ...(options.state && { state: options.state }),
     ...(options.mode && { mode: options.mode }),
+    ...(options.strict === true && { strict: true }),
   });
   if (!compiled.ok) throw new PlanValidationError(compiled.diagnostics);
   return compiled.plan!;

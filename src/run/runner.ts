@@ -173,7 +173,7 @@ export class Runner {
         callsPointer: '',
         // Every diagnostic is kept while the stream runs: each decides whether its call may
         // run. The calls are bounded (limits.maxCalls), and the result's list is capped.
-        diagnostics: new DiagnosticList(Number.MAX_SAFE_INTEGER),
+        diagnostics: new DiagnosticList(Number.MAX_SAFE_INTEGER, { strict: options.strict === true }),
       });
       this.stream = { builder, held: [], received: [] };
       this.calls = builder.calls as readonly CompiledCall[];

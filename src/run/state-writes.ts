@@ -1,11 +1,13 @@
 /** A call's output written to the state at the alternatives it names, with its events. */
 import { cloneJson } from '../language/json-value.js';
 import type { Runner } from './runner.js';
+import { checkStateWrites } from './state-schema-check.js';
 import { StateWriteError } from './state-store.js';
 
 /**
  * Writes a JSON value the run owns (of JSON size `size`) at each alternative named.
- * @throws {ToolExecutionError} LIMIT or STATE_CONFLICT when the state cannot take it.
+ * @throws {ToolExecutionError} LIMIT or STATE_CONFLICT when the state cannot take it, and
+ *   INVALID_OUTPUT, before anything is written, when the value breaks the plan's state schema.
  */
 export function writeOutput(
   run: Runner,
@@ -16,6 +18,8 @@ export function writeOutput(
 ): void {
   const call = run.calls[i]!;
   const output = call.outputPath!;
+  // One field read when the plan has no state schema: nothing else is looked up per write.
+  if (run.plan.stateSchema !== undefined) checkStateWrites(run, i, alternatives, value);
   for (let n = 0; n < alternatives.length; n++) {
     const k = alternatives[n]!;
     const path = output.paths[k]!;

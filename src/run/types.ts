@@ -365,6 +365,13 @@ export interface RunOptions {
    */
   readonly runId?: string;
   /**
+   * Every compile warning counts as an error (see CompileOptions.strict): a plan `run` compiles
+   * with one throws PlanValidationError, as does a compiled plan that carries one, and a
+   * streamed call with one does not run.
+   * @default false
+   */
+  readonly strict?: boolean;
+  /**
    * Bounds on what tools, the model and the journal hand the run (a result's depth and size, the
    * state's size), and on the plan when `run` compiles it.
    * @default DEFAULT_LIMITS

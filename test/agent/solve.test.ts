@@ -129,6 +129,65 @@ describe('PlanAgent.solve (seeds/004 loop)', () => {
     expect(repair.at(-1)!.content).toMatch(/1:\d+ \(call 0\) E_UNKNOWN_TOOL: /);
   });
 
+  it('eager: a latent call without _output is E_NO_OUTPUT, sent back for repair; the repaired plan runs and no model is asked for the result', async () => {
+    const { tools, refunds } = desk();
+    const note = { _id: 'note', _tool: 'summarize', text: '†state.refund', _outputPath: '†state.note' };
+    const unwritten = { calls: [...firstPlan.calls, note], output: null };
+    const written = { calls: [...firstPlan.calls, { ...note, _output: 'Refund issued.' }], output: null };
+    const provider = new ScriptedProvider({
+      turns: [json(unwritten), json(written), json({ calls: [], output: 'done' })],
+    });
+    const result = await new PlanAgent({ provider, tools }).solve(input);
+    expect(result.status).toBe('done');
+    // The repair round: the reply back, then the error's own message and where it is.
+    const repair = provider.requests[1]!.messages;
+    expect(repair.at(-2)).toEqual({ role: 'assistant', content: JSON.stringify(unwritten) });
+    expect(repair.at(-1)!.content).toMatch(/^Your solution does not compile/);
+    expect(repair.at(-1)!.content).toMatch(
+      /1:\d+ \(call note\) E_NO_OUTPUT: the call to latent tool "summarize" has no _output/,
+    );
+    // Nothing ran before the repair, and the repaired plan ran once, its _output written as is.
+    expect(refunds).toHaveLength(1);
+    expect(result.runs).toHaveLength(1);
+    expect(result.state.note).toBe('Refund issued.');
+    expect(provider.requests.map((r) => r.responseFormat!.name)).toEqual([
+      'solution',
+      'solution',
+      'solution',
+    ]);
+  });
+
+  it('strict: a solution with a warning goes back for repair as an error of the same code; without strict it runs', async () => {
+    const { tools, refunds } = desk();
+    // "input.customerId" without its dagger: the tool would get the text (W_MISSING_DAGGER).
+    const bare = {
+      calls: [
+        { _id: 'refund', _tool: 'issueRefund', customerId: 'input.customerId', amount: '†input.amount' },
+      ],
+      output: null,
+    };
+    const strictProvider = new ScriptedProvider({
+      turns: [json(bare), json(firstPlan), json({ calls: [], output: 'done' })],
+    });
+    const strict = await new PlanAgent({ provider: strictProvider, tools }).solve(input, { strict: true });
+    expect(strict.status).toBe('done');
+    expect(strictProvider.requests[1]!.messages.at(-1)!.content).toMatch(
+      /^- 1:\d+ \(call refund\) W_MISSING_DAGGER: .+ \(strict\)\. Hint: /m,
+    );
+    expect(refunds).toEqual([{ customerId: 'cust_123', amount: 50 }]);
+
+    const lenientProvider = new ScriptedProvider({
+      turns: [json(bare), json({ calls: [], output: 'done' })],
+    });
+    const lenient = await new PlanAgent({ provider: lenientProvider, tools }).solve(input);
+    expect(lenient.status).toBe('done');
+    expect(lenient.runs).toHaveLength(1);
+    expect(lenientProvider.requests).toHaveLength(2);
+    await expect(
+      new PlanAgent({ provider: lenientProvider, tools }).solve(input, { strict: 'yes' as never }),
+    ).rejects.toThrow(/strict must be true or false/);
+  });
+
   it('gives up as invalid after maxRepairs, with the diagnostics', async () => {
     const { tools } = desk();
     const bad = { text: 'not json at all' };

@@ -206,23 +206,31 @@ describe('the planmode bin and the help texts', () => {
     const text = r.stdout.replace(/\s+/g, ' ');
     expect(text).not.toMatch(/has none yet/);
     expect(text).toMatch(/may export latent\(\{ call, tool, args, signal \}\)/);
+    expect(text).toMatch(/a latent call without one is E_NO_OUTPUT/);
     expect(text).toMatch(/off one, a summary when the run ends/);
     expect(text).toMatch(/--concurrency <n> most tool calls running at once, or 'unlimited'/);
     expect(text).toMatch(/"durationMs", "approvalWaitMs"/);
   });
 
-  it("a latent tool exported with the module gets its result from the module's latent()", async () => {
+  it("a latent tool of a lazy plan gets its result from the module's latent(); an eager plan's call without _output is E_NO_OUTPUT", async () => {
     const { dir: latentDir, cleanup: done } = tempDir({
       'tools.mjs': `export const tools = [{ name: 'summarize', latent: true }];
 export const latent = ({ args }) => 'summary of ' + args.text;\n`,
       'plan.json': [{ _id: 'sum', _tool: 'summarize', text: 'a book', _outputPath: '†state.summary' }],
     });
     try {
-      const r = await planInProcess(['run', 'plan.json', '--tools', 'tools.mjs', '--json'], '', {
-        cwd: latentDir,
-      });
+      const lazy = ['run', 'plan.json', '--tools', 'tools.mjs', '--mode', 'lazy', '--yes', '--json'];
+      const r = await planInProcess(lazy, '', { cwd: latentDir });
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout).state).toEqual({ summary: 'summary of a book' });
+      // Eager, nothing asks the model: the call must carry its result, and the module's latent() is not used.
+      const eager = await planInProcess(['run', 'plan.json', '--tools', 'tools.mjs', '--json'], '', {
+        cwd: latentDir,
+      });
+      expect(eager.code).toBe(1);
+      expect(eager.stderr).toMatch(
+        /plan\.json:\d+:\d+: error E_NO_OUTPUT: the call to latent tool "summarize" has no _output/,
+      );
     } finally {
       done();
     }

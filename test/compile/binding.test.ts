@@ -304,8 +304,8 @@ describe('unresolved reads', () => {
     expect(d.hint).toMatch(/_outputPath|initial state/);
   });
 
-  it('each unresolved side of an expression is reported at its own reference', () => {
-    const expr = '†state.a || †state.nope';
+  it('each unresolved side of an && expression is reported at its own reference', () => {
+    const expr = '†state.a && †state.nope';
     const text = doc([w('†state.a'), r(expr)]);
     const d = only(compileErrors(text).diagnostics, 'E_UNRESOLVED');
     expect({ line: d.line, column: d.column }).toEqual(positionInString(text, expr, 12));
@@ -321,5 +321,77 @@ describe('unresolved reads', () => {
     ]);
     expect(only(compile(msg).diagnostics, 'E_UNRESOLVED').pointer).toBe('/1/plan/0/v');
     expect(compile(msg, { input: { anything: true } }).ok).toBe(true);
+  });
+});
+
+describe('|| alternatives that can never be set', () => {
+  const nickOrName = '†input.nickname || †input.name';
+
+  it('beside one that can: a warning (not E_UNRESOLVED) at its own reference; the plan compiles', () => {
+    const text = doc([r(nickOrName, { _id: 'greet' })]);
+    const result = compile(text, { input: { name: 'Ada' } });
+    expect(result.ok).toBe(true);
+    const d = only(result.diagnostics, 'W_UNRESOLVED_ALTERNATIVE');
+    expect(d).toMatchObject({ severity: 'warning', pointer: '/0/v', call: 'greet' });
+    expect({ line: d.line, column: d.column }).toEqual(positionInString(text, nickOrName, 0));
+    expect(d.message).toContain('†input.nickname is never set');
+    expect(result.diagnostics.map((x) => x.code)).toEqual(['W_UNRESOLVED_ALTERNATIVE']);
+  });
+
+  it('the read binds to the alternatives that can be set: the one never set is `unset`', () => {
+    const plan = compile(doc([r(nickOrName)]), { input: { name: 'Ada' } }).plan!;
+    expect(plan.calls[0]!.reads.map((read) => [read.ref.text, read.kind])).toEqual([
+      ['†input.nickname', 'unset'],
+      ['†input.name', 'input'],
+    ]);
+  });
+
+  it('with the same "did you mean" E_UNRESOLVED gives', () => {
+    const text = doc([w('†state.user'), r('†state.usr || †state.fallback')]);
+    const d = only(compile(text, { state: { fallback: 'x' } }).diagnostics, 'W_UNRESOLVED_ALTERNATIVE');
+    expect(d.hint).toBe('did you mean †state.user?');
+    const far = only(
+      compile(doc([r('†input.zzzzzz || †input.name')]), { input: { name: 'x' } }).diagnostics,
+      'W_UNRESOLVED_ALTERNATIVE',
+    );
+    expect(far.hint).toMatch(/remove it from the expression, or add it to the input/);
+  });
+
+  it('state alternatives too: written earlier, written later (a forward reference), in the initial state, or declared by the state schema', () => {
+    for (const [calls, options] of [
+      [[w('†state.name'), r('†state.nick || †state.name')], {}],
+      [[r('†state.nick || †state.name'), w('†state.name')], {}],
+      [[r('†state.nick || †state.name')], { state: { name: 'Ada' } }],
+      [
+        [r('†state.nick || †state.name')],
+        { stateSchema: { type: 'object', properties: { name: { type: 'string' } } } },
+      ],
+    ] as const) {
+      const result = compile(doc(calls), options);
+      expect(result.ok, JSON.stringify(calls)).toBe(true);
+      expect(result.diagnostics.map((d) => d.code)).toEqual(['W_UNRESOLVED_ALTERNATIVE']);
+      expect(result.diagnostics[0]!.message).toContain('†state.nick');
+    }
+    // A forward alternative orders the reader after its writer, as any forward read.
+    const forward = compileOk(doc([r('†state.nick || †state.name'), w('†state.name')]));
+    expect(precedes(forward.order, 1, 0)).toBe(true);
+  });
+
+  it('when no alternative can ever be set, each is E_UNRESOLVED, as before', () => {
+    const result = compile(doc([r('†input.nickname || †state.name')]), { input: { name: 'Ada' } });
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map((d) => [d.code, d.message.split(' ')[0]])).toEqual([
+      ['E_UNRESOLVED', '†input.nickname'],
+      ['E_UNRESOLVED', '†state.name'],
+    ]);
+  });
+
+  it('&& is unchanged: a side that can never be set is E_UNRESOLVED', () => {
+    const result = compile(doc([r('†input.nickname && †input.name')]), { input: { name: 'Ada' } });
+    expect(only(result.diagnostics, 'E_UNRESOLVED').message).toContain('†input.nickname');
+  });
+
+  it('input alternatives are only judged when some input is given', () => {
+    expect(compile(doc([r(nickOrName)])).diagnostics).toEqual([]);
   });
 });

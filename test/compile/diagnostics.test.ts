@@ -334,7 +334,11 @@ describe('W_MULTIPLE_WRITERS and branches', () => {
 
 describe('all diagnostics in one pass', () => {
   it('a plan with many different mistakes reports every one of them, in source order', () => {
-    const schema = { type: 'object', properties: { ok: {}, out: {}, x: {} }, additionalProperties: false };
+    const schema = {
+      type: 'object',
+      properties: { ok: {}, out: {}, x: {}, s1: { type: 'number' }, s2: { type: 'string' } },
+      additionalProperties: false,
+    };
     const text = doc([
       { type: 'input', q: 'question' },
       { type: 'state', schema },
@@ -360,6 +364,9 @@ describe('all diagnostics in one pass', () => {
           { _tool: 'search', _id: 'error', q: '†state.t5' },
           { _tool: 'lookup', _id: 'who', _outputPath: '†state.t6' },
           { _tool: 'greet', _id: 'optional', name: '†state.t6.name' },
+          { _tool: 'search', _id: 'alt', q: '†input.nick || †input.q' },
+          { _tool: 'search', _id: 'st', q: 'x', _outputPath: '†state.s1' },
+          { _tool: 'either', _id: 'sw', _outputPath: '†state.s2' },
         ],
       },
     ]);
@@ -370,6 +377,7 @@ describe('all diagnostics in one pass', () => {
         outputSchema: { type: 'string' },
       },
       { name: 'think', latent: true },
+      { name: 'either', outputSchema: { anyOf: [{ type: 'string' }, { type: 'number' }] } },
       { name: 'count', outputSchema: { type: 'number' } },
       { name: 'lookup', outputSchema: { type: 'object', properties: { name: { type: 'string' } } } },
       {
@@ -402,12 +410,16 @@ describe('all diagnostics in one pass', () => {
       'W_MISSING_DAGGER',
       'W_MULTIPLE_WRITERS',
       'W_REF_OPTIONAL',
+      'W_UNRESOLVED_ALTERNATIVE',
+      'E_STATE_TYPE',
+      'W_STATE_TYPE',
     ]) {
       expect(found, code).toContain(code);
     }
     // Every code but E_JSON (which stops parsing), W_LIMIT (which only warnings past
-    // limits.maxDiagnostics make) and W_JSON_EXTENSION (the text is strict JSON) is here.
-    const elsewhere: string[] = ['E_JSON', 'W_LIMIT', 'W_JSON_EXTENSION'];
+    // limits.maxDiagnostics make), W_JSON_EXTENSION (the text is strict JSON) and E_NO_OUTPUT
+    // (eager plans only; this one is lazy, for E_LAZY_OUTPUT) is here.
+    const elsewhere: string[] = ['E_JSON', 'W_LIMIT', 'W_JSON_EXTENSION', 'E_NO_OUTPUT'];
     expect([...found].sort()).toEqual(DIAGNOSTIC_CODES.filter((c) => !elsewhere.includes(c)).sort());
     // Source order.
     const positions = result.diagnostics.map((d) => d.line * 10_000 + d.column);

@@ -130,6 +130,11 @@ describe('planSchema', () => {
     expect(ok({ _tool: 'getWeather', city: 'Paris', _id: '' })).toBe(false);
     expect(ok({ _tool: 'summarize', text: 'hi', _output: 'short' })).toBe(true);
     expect(ok({ _tool: 'summarize', text: 'hi', _output: 3 })).toBe(false);
+    // Eager, a latent call carries its result: without it, it would not compile (E_NO_OUTPUT).
+    expect(ok({ _tool: 'summarize', text: 'hi' })).toBe(false);
+    expect(ajv().validate(planSchema(tools, { mode: 'lazy' }), [{ _tool: 'summarize', text: 'hi' }])).toBe(
+      true,
+    );
     expect(ok({ _tool: 'summarize', text: 'hi', _outputpath: '†state.s' })).toBe(false);
     // Lazy plans never carry _output.
     expect(ajv().validate(planSchema(tools, { mode: 'lazy' }), [{ _tool: 'summarize', _output: 'x' }])).toBe(
@@ -219,7 +224,7 @@ describe('planSchema', () => {
     expect(valid([{ _tool: 'book', date: '2026-01-01', _output: true }])).toBe(true);
     expect(valid([{ _tool: 'book', date: 'soon' }])).toBe(false);
     expect(valid([{ _tool: 'book', date: '2026-01-01', _output: 'yes' }])).toBe(false);
-    expect(valid([{ _tool: 'book', date: '†input.date' }])).toBe(true);
+    expect(valid([{ _tool: 'book', date: '†input.date', _output: false }])).toBe(true);
     const strict = planSchema([defined], { format: 'openai-strict' });
     expect(strictModeViolations(strict)).toEqual([]);
     expect(

@@ -74,8 +74,10 @@ describe('E_UNKNOWN_TOOL', () => {
   });
 
   it('tools may be a registry or an iterable of definitions', () => {
-    expect(compile(doc([{ _tool: 'think' }]), { tools: new ToolRegistry(tools) }).ok).toBe(true);
-    expect(compile(doc([{ _tool: 'think' }]), { tools: new Set(tools) }).ok).toBe(true);
+    expect(compile(doc([{ _tool: 'think', _output: 'x' }]), { tools: new ToolRegistry(tools) }).ok).toBe(
+      true,
+    );
+    expect(compile(doc([{ _tool: 'think', _output: 'x' }]), { tools: new Set(tools) }).ok).toBe(true);
     expect(compile(doc([{ _tool: 'nope' }]), { tools: new ToolRegistry(tools) }).ok).toBe(false);
   });
 
@@ -337,6 +339,29 @@ describe('latent tools and _output', () => {
       'E_UNKNOWN_META',
     );
     expect(d.pointer).toBe('/0/_output');
+  });
+
+  it('an eager latent call without _output is E_NO_OUTPUT at its _tool, naming the tool, with both ways out', () => {
+    const text = doc([
+      { _tool: 'search', query: 'x', _outputPath: '†state.found' },
+      { _tool: 'think', about: '†state.found', _outputPath: '†state.idea' },
+    ]);
+    const d = only(compileErrors(text, { tools }).diagnostics, 'E_NO_OUTPUT');
+    expect(d).toMatchObject({ severity: 'error', pointer: '/1/_tool', call: '1' });
+    expect(at(d)).toEqual(positionOfText(text, '"think"'));
+    expect(d.message).toContain('"think"');
+    expect(d.hint).toContain('"_output"');
+    expect(d.hint).toContain('lazy');
+  });
+
+  it('E_NO_OUTPUT is eager only: the same call in a lazy plan (or compiled lazy) waits for the model', () => {
+    const calls = [{ _tool: 'think', _outputPath: '†state.idea' }];
+    expect(compile(doc({ type: 'plan', mode: 'lazy', plan: calls }), { tools }).diagnostics).toEqual([]);
+    expect(compile(doc(calls), { tools, mode: 'lazy' }).diagnostics).toEqual([]);
+    // Without tools, nothing says the tool is latent.
+    expect(compile(doc(calls)).diagnostics).toEqual([]);
+    // `_output: null` is a result too.
+    expect(compile(doc([{ _tool: 'think', _output: null }]), { tools }).diagnostics).toEqual([]);
   });
 
   it('in a lazy plan _output is E_LAZY_OUTPUT, latent tool or not', () => {

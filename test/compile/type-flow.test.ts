@@ -49,6 +49,26 @@ function codes(plan: unknown, options: Parameters<typeof compile>[1] = {}) {
   return compile(plan, { tools, ...options }).diagnostics.map((d) => `${d.code} ${d.pointer}`);
 }
 
+describe('type flow: || alternatives that can never be set', () => {
+  it('judges only the alternatives that can be set: what arrives is what the others hold', () => {
+    // The nickname is never in the input: what arrives is the age, which never fits a string.
+    expect(
+      codes([{ _tool: 'summarize', text: '†input.nickname || †input.age' }], { input: { age: 3 } }),
+    ).toEqual(['E_REF_TYPE /0/text', 'W_UNRESOLVED_ALTERNATIVE /0/text']);
+    expect(
+      codes([{ _tool: 'summarize', text: '†input.nickname || †input.name' }], { input: { name: 'Ada' } }),
+    ).toEqual(['W_UNRESOLVED_ALTERNATIVE /0/text']);
+  });
+
+  it('an alternative never set is no fallback: an optional property read beside it is W_REF_OPTIONAL', () => {
+    const plan = [
+      { _tool: 'profile', _outputPath: '†state.p' },
+      { _tool: 'summarize', text: '†state.nick || †state.p.nickname' },
+    ];
+    expect(codes(plan)).toEqual(['W_REF_OPTIONAL /1/text', 'W_UNRESOLVED_ALTERNATIVE /1/text']);
+  });
+});
+
 describe('type flow', () => {
   it('rejects an array written by search read as summarize(text: string)', () => {
     const result = compile(

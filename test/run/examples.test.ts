@@ -369,10 +369,9 @@ describe('payment-failure-replan: the next turn reports the failure', () => {
   });
 });
 
-describe('schema-guided-translation: detect, decide, translate (latent)', () => {
-  it('French text: language fr, not English, the model translates', async () => {
-    const { latent, requests } = canned({ '2': 'Hello world' });
-    const { result, executed } = await runExample('schema-guided-translation', { latent });
+describe('schema-guided-translation: detect, decide, translate', () => {
+  it('French text: language fr, not English, translateText translates', async () => {
+    const { result, executed } = await runExample('schema-guided-translation');
     expect(result.status).toBe('succeeded');
     expect(result.state).toEqual({ language: 'fr', isEnglish: false, translatedText: 'Hello world' });
     expect(endings(result)).toEqual([
@@ -380,25 +379,16 @@ describe('schema-guided-translation: detect, decide, translate (latent)', () => 
       succeeded('1', 'isEnglish'),
       succeeded('2', 'translateText'),
     ]);
-    expect(requests).toEqual([
-      { call: '2', tool: 'translateText', args: { text: 'Bonjour le monde', isEnglish: false } },
-    ]);
-    // The latent tool has no execute: only the two code tools ran.
-    expect(executed).toEqual(['detectLanguage', 'isEnglish']);
+    expect(argsOf(result, '2')).toEqual({ text: 'Bonjour le monde', isEnglish: false });
+    expect(executed).toEqual(['detectLanguage', 'isEnglish', 'translateText']);
   });
 
-  it("with the module's stand-in model: German is translated, English is kept as is", async () => {
-    const german = await runExample('schema-guided-translation', {
-      input: { text: 'Hallo Welt!' },
-      moduleLatent: true,
-    });
+  it('German is translated, English is kept as is', async () => {
+    const german = await runExample('schema-guided-translation', { input: { text: 'Hallo Welt!' } });
     expect(german.result.status).toBe('succeeded');
     expect(german.result.state).toEqual({ language: 'de', isEnglish: false, translatedText: 'Hello world' });
 
-    const english = await runExample('schema-guided-translation', {
-      input: { text: 'Good morning, world' },
-      moduleLatent: true,
-    });
+    const english = await runExample('schema-guided-translation', { input: { text: 'Good morning, world' } });
     expect(english.result.status).toBe('succeeded');
     expect(english.result.state).toEqual({
       language: 'en',
@@ -406,24 +396,22 @@ describe('schema-guided-translation: detect, decide, translate (latent)', () => 
       translatedText: 'Good morning, world',
     });
   });
+
+  it('a latent translateText in this eager plan, without _output, is E_NO_OUTPUT: the plan does not run', async () => {
+    const module = await toolsModule('schema-guided-translation');
+    const tools = module.tools.map((tool) =>
+      tool.name === 'translateText' ? { ...tool, latent: true, execute: undefined } : tool,
+    );
+    const text = readFileSync(join(EXAMPLES, 'schema-guided-translation', 'plan.json'), 'utf8');
+    await expect(run(text, { tools, latent: () => 'Hello world' })).rejects.toMatchObject({
+      diagnostics: [expect.objectContaining({ code: 'E_NO_OUTPUT', call: '2' })],
+    });
+  });
 });
 
 describe('weather-branch: a branch and its join', () => {
-  /** The model's presentation: canned per kind of suggestion, whatever the city. */
-  const present = { park: 'Go for a walk.', movie: 'Go to the cinema.' };
-  function presenter() {
-    const requests: JsonObject[] = [];
-    const latent: LatentFunction = ({ call, args }) => {
-      expect(call).toBe('present');
-      requests.push(args);
-      return present[(args.suggestion as { kind: 'park' | 'movie' }).kind];
-    };
-    return { latent, requests };
-  }
-
   it('sunny (Paris): the plain value takes the first alternative, findPark runs, findMovie is skipped', async () => {
-    const { latent, requests } = presenter();
-    const { result, executed } = await runExample('weather-branch', { latent });
+    const { result, executed } = await runExample('weather-branch');
     const suggestion = { kind: 'park', name: 'Jardin du Luxembourg' };
     expect(result.status).toBe('succeeded');
     expect(result.state).toEqual({ sunny: { condition: 'sunny', temperature: 24 }, suggestion });
@@ -433,14 +421,15 @@ describe('weather-branch: a branch and its join', () => {
       never('movie', 'findMovie', 'skipped'),
       succeeded('present', 'presentSuggestion'),
     ]);
-    expect(requests).toEqual([{ suggestion }]);
-    expect(outputOf(result, 'present')).toBe('Go for a walk.');
-    expect(executed).toEqual(['findPark', 'getWeather']);
+    expect(argsOf(result, 'present')).toEqual({ suggestion });
+    expect(outputOf(result, 'present')).toBe(
+      'A fine day to be outside: take a walk in Jardin du Luxembourg.',
+    );
+    expect(executed).toEqual(['findPark', 'getWeather', 'presentSuggestion']);
   });
 
   it('rainy (London): the branch value takes alternative 1, findMovie runs, findPark is skipped', async () => {
-    const { latent, requests } = presenter();
-    const { result, executed } = await runExample('weather-branch', { latent, input: { city: 'London' } });
+    const { result, executed } = await runExample('weather-branch', { input: { city: 'London' } });
     const suggestion = { kind: 'movie', name: 'Paddington', cinema: 'Prince Charles Cinema' };
     expect(result.status).toBe('succeeded');
     expect(result.state).toEqual({ notSunny: { condition: 'rain', temperature: 12 }, suggestion });
@@ -450,14 +439,15 @@ describe('weather-branch: a branch and its join', () => {
       succeeded('movie', 'findMovie'),
       succeeded('present', 'presentSuggestion'),
     ]);
-    expect(requests).toEqual([{ suggestion }]);
-    expect(outputOf(result, 'present')).toBe('Go to the cinema.');
-    expect(executed).toEqual(['findMovie', 'getWeather']);
+    expect(argsOf(result, 'present')).toEqual({ suggestion });
+    expect(outputOf(result, 'present')).toBe(
+      'Better stay in today: see Paddington at Prince Charles Cinema.',
+    );
+    expect(executed).toEqual(['findMovie', 'getWeather', 'presentSuggestion']);
   });
 
   it('an unknown city throws: the error lands in the last alternative, so the movie path runs', async () => {
-    const { latent } = presenter();
-    const { result } = await runExample('weather-branch', { latent, input: { city: 'Atlantis' } });
+    const { result } = await runExample('weather-branch', { input: { city: 'Atlantis' } });
     const error = { message: 'no weather station in "Atlantis"', code: 'unknown_city' };
     expect(result.status).toBe('succeeded');
     expect(result.state).toEqual({
@@ -472,29 +462,53 @@ describe('weather-branch: a branch and its join', () => {
     ]);
   });
 
-  it("with the module's stand-in model, both ways", async () => {
-    const sunny = await runExample('weather-branch', { moduleLatent: true });
-    expect(sunny.result.status).toBe('succeeded');
-    expect(outputOf(sunny.result, 'present')).toBe(
-      'A fine day to be outside: take a walk in Jardin du Luxembourg.',
-    );
-    const snowy = await runExample('weather-branch', { moduleLatent: true, input: { city: 'Oslo' } });
+  it('snowy (Oslo): the film, presented with its cinema', async () => {
+    const snowy = await runExample('weather-branch', { input: { city: 'Oslo' } });
     expect(snowy.result.status).toBe('succeeded');
     expect(outputOf(snowy.result, 'present')).toBe(
       'Better stay in today: see The Worst Person in the World at Vika Kino.',
     );
   });
 
-  it('without a model, the latent presentSuggestion fails (NO_MODEL) after the branch ran', async () => {
-    const { result } = await runExample('weather-branch');
-    expect(result.status).toBe('failed');
-    expect(endings(result).map(({ id, status }) => [id, status])).toEqual([
-      ['weather', 'succeeded'],
-      ['park', 'succeeded'],
-      ['movie', 'skipped'],
-      ['present', 'failed'],
+  it('with presentSuggestion made latent again, the eager plan is refused at compile (E_NO_OUTPUT), before any call runs', async () => {
+    const module = await toolsModule('weather-branch');
+    const { tools, executed } = counted(
+      module.tools.map((tool) =>
+        tool.name === 'presentSuggestion' ? { ...tool, latent: true, execute: undefined } : tool,
+      ),
+    );
+    const text = readFileSync(join(EXAMPLES, 'weather-branch', 'plan.json'), 'utf8');
+    await expect(
+      run(text, { tools, input: { city: 'Paris' }, latent: () => 'Go for a walk.' }),
+    ).rejects.toMatchObject({
+      diagnostics: [expect.objectContaining({ code: 'E_NO_OUTPUT', call: 'present' })],
+    });
+    expect(executed).toEqual([]);
+  });
+
+  it('made lazy instead, the latent presentSuggestion is asked of the model after approval', async () => {
+    const module = await toolsModule('weather-branch');
+    const tools = module.tools.map((tool) =>
+      tool.name === 'presentSuggestion' ? { ...tool, latent: true, execute: undefined } : tool,
+    );
+    const { latent, requests } = canned({ present: 'Go for a walk.' });
+    const text = readFileSync(join(EXAMPLES, 'weather-branch', 'plan.json'), 'utf8');
+    const result = await run(text, {
+      tools,
+      input: { city: 'Paris' },
+      mode: 'lazy',
+      approve: () => true,
+      latent,
+    });
+    expect(result.status).toBe('succeeded');
+    expect(outputOf(result, 'present')).toBe('Go for a walk.');
+    expect(requests).toEqual([
+      {
+        call: 'present',
+        tool: 'presentSuggestion',
+        args: { suggestion: { kind: 'park', name: 'Jardin du Luxembourg' } },
+      },
     ]);
-    expect(result.calls[3]!.error).toMatchObject({ code: 'NO_MODEL' });
   });
 });
 

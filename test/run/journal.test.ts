@@ -766,7 +766,8 @@ describe('runIdentity', () => {
     const calls: Record<string, unknown>[] = [];
     for (let i = 0; i < 3100; i++) {
       calls.push({
-        _tool: 'step',
+        // A latent step carries its _output (eager); the others are plain steps.
+        _tool: i % 3 === 0 ? 'step' : 'plain',
         _id: `c"${i}`,
         z: i,
         a: { y: [1, { q: 'é', p: null }], x: true, ...(i % 500 === 7 && { 10: 'ten', 2: 'two' }) },
@@ -774,9 +775,10 @@ describe('runIdentity', () => {
         _outputPath: i % 2 === 0 ? `†state.v${i}` : `†state.ok${i} || †state.err${i}`,
       });
     }
-    calls.push({ _tool: 'step', weird: Object.assign(Object.create(null), { b: 1, a: 2 }) as object });
+    calls.push({ _tool: 'plain', weird: Object.assign(Object.create(null), { b: 1, a: 2 }) as object });
     const tools = new ToolRegistry([
       { name: 'step', description: 'A step.', inputSchema: { type: 'object' }, latent: true },
+      { name: 'plain', description: 'A plain step.', inputSchema: { type: 'object' } },
     ]);
     const result = compile({ calls }, { tools });
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);

@@ -581,6 +581,33 @@ describe('modes and approval', () => {
     expect(approved.state.x).toBe(1);
   });
 
+  it('eager: a latent call without _output does not compile, so the latent function is never asked', async () => {
+    const asked: string[] = [];
+    const think: Tool = { name: 'think', latent: true };
+    const latent = ({ call }: { call: string }) => {
+      asked.push(call);
+      return 'asked';
+    };
+    const plan = [{ _tool: 'think', _outputPath: '†state.a' }];
+    await expect(run(plan, { tools: [think], latent })).rejects.toMatchObject({
+      diagnostics: [expect.objectContaining({ code: 'E_NO_OUTPUT' })],
+    });
+    // Compiled without its tools, nothing knew the tool was latent: the run refuses the call itself.
+    const compiled = compile(plan).plan!;
+    const r = await run(compiled, { tools: [think], latent });
+    expect(r.calls[0]!.error).toMatchObject({ code: 'NO_MODEL', message: expect.stringContaining('eager') });
+    expect(asked).toEqual([]);
+  });
+
+  it('a || read runs with the first alternative that exists; one never set is simply absent', async () => {
+    const greet = tool('greet', (a) => `hi ${String(a.name)}`);
+    const plan = [{ _tool: 'greet', name: '†input.nickname || †input.name', _outputPath: '†state.g' }];
+    const r = await run(plan, { tools: [greet], input: { name: 'Ada' } });
+    expect(r.status).toBe('succeeded');
+    expect(r.state).toEqual({ g: 'hi Ada' });
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['W_UNRESOLVED_ALTERNATIVE']);
+  });
+
   it('lazy: latent tools run through the latent function; without one they fail clearly', async () => {
     const think: Tool = { name: 'think', latent: true };
     const doc = { type: 'plan', mode: 'lazy', plan: [{ _tool: 'think', q: 'why', _outputPath: '†state.a' }] };

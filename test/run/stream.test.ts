@@ -115,4 +115,43 @@ describe('streamed plans', () => {
     const approved = await run(calls(), { tools: [echo], mode: 'lazy', approve: () => true });
     expect(approved.state).toEqual({ a: 1 });
   });
+
+  it('a || alternative nothing ever writes: a warning at the end, and the call runs with the alternative that exists', async () => {
+    const started: string[] = [];
+    const echo = tool('echo', started);
+    async function* calls() {
+      yield { _id: 'name', _tool: 'echo', v: 'Ada', _outputPath: '†state.name' };
+      yield { _id: 'greet', _tool: 'echo', v: '†state.nick || †state.name', _outputPath: '†state.greeting' };
+      yield { _id: 'city', _tool: 'echo', v: '†input.town || †input.city', _outputPath: '†state.city' };
+    }
+    const result = await run(calls(), { tools: [echo], input: { city: 'Paris' } });
+    expect(statuses(result)).toEqual({ name: 'succeeded', greet: 'succeeded', city: 'succeeded' });
+    expect(result.state).toEqual({ name: 'Ada', greeting: 'Ada', city: 'Paris' });
+    expect(result.diagnostics.map((d) => [d.code, d.call])).toEqual([
+      ['W_UNRESOLVED_ALTERNATIVE', 'greet'],
+      ['W_UNRESOLVED_ALTERNATIVE', 'city'],
+    ]);
+  });
+
+  it('an eager latent call without _output arrives invalid (E_NO_OUTPUT): the latent function is not asked', async () => {
+    const started: string[] = [];
+    const echo = tool('echo', started);
+    const asked: string[] = [];
+    async function* calls() {
+      yield { _id: 'ok', _tool: 'echo', v: 1, _outputPath: '†state.a' };
+      yield { _id: 'think', _tool: 'think', _outputPath: '†state.t' };
+      yield { _id: 'written', _tool: 'think', _output: 'known', _outputPath: '†state.w' };
+    }
+    const result = await run(calls(), {
+      tools: [echo, { name: 'think', latent: true }],
+      latent: ({ call }) => {
+        asked.push(call);
+        return 'asked';
+      },
+    });
+    expect(statuses(result)).toEqual({ ok: 'succeeded', think: 'failed', written: 'succeeded' });
+    expect(result.calls[1]!.error).toMatchObject({ code: 'E_NO_OUTPUT' });
+    expect(result.state).toEqual({ a: 1, w: 'known' });
+    expect(asked).toEqual([]);
+  });
 });

@@ -120,6 +120,8 @@ export interface AgentFlags extends McpFlags, LimitFlags {
    * @default '1048576'
    */
   readonly maxReplyBytes?: string;
+  /** Every compile warning of a solution is an error, sent back for repair (the plan loop). @default false */
+  readonly strict?: boolean;
 }
 
 /**
@@ -155,6 +157,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     ['--system-prompt', flags.systemPrompt],
     ['--budget', flags.budget],
     ['--max-reply-bytes', flags.maxReplyBytes],
+    ['--strict', flags.strict],
   ] as const) {
     if (given !== undefined && (flags.todos || flags.planMode)) {
       throw new CliInputError(`${flag} is for the plan loop; leave out --todos and --plan-mode to use it`);
@@ -318,6 +321,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
       ...(maxIterations !== undefined && { maxIterations }),
       ...(budget !== undefined && { budget }),
       ...(maxReplyBytes !== undefined && { maxReplyBytes }),
+      ...(flags.strict === true && { strict: true }),
       approve: approvals.approveSolve,
     });
     if (result.status === 'rejected' && !prompter && !flags.yes && !flags.json) {

@@ -336,7 +336,10 @@ function requireToolsModule(tools: string | undefined, manifestAllowed: boolean)
   return tools;
 }
 
-/** Every tool the plan runs needs code; latent tools come from the model, `_output` from the plan. */
+/**
+ * Every tool the plan runs needs code; latent tools come from the plan's `_output` (eager: the
+ * compile makes sure every latent call has one) or from the module's `latent` export (lazy).
+ */
 function requireExecutable(plan: CompiledPlan, toolsFile: string): void {
   const missing = new Map<string, string[]>();
   for (const call of plan.calls) {
