@@ -99,7 +99,7 @@ export class PlanBuilder {
       checkTool(spec, tools, mode, this.pending);
       // The plan's `_onError` (even an invalid one) overrides what the tool declares. A call with
       // a tool is an object (read whole by readCall).
-      if (spec.outputPath?.op === '||' && !Object.hasOwn(raw as object, '_onError'))
+      if (spec.outputPath?.op === '||' && (raw as { _onError?: unknown })._onError === undefined)
         spec.errorAlternative = toolErrorAlternative(spec.outputPath, tools.get(spec.tool)?.tool);
     }
     if (stateSchema && spec.outputPath) checkOutputAgainstSchema(spec, stateSchema, this.pending);
