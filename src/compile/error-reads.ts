@@ -16,20 +16,26 @@ import { countedIfFull, type DiagnosticSink, warning } from '../language/diagnos
 import { coveredPath, formatPath, type PathSegment, type Wildcard, WILDCARD } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
 import type { CallSpec } from './call-spec.js';
+import { childOf, PathTrie, type TrieNode } from './path-trie.js';
 
 /** The error object's keys: what a read below an error alternative may name. */
 const ERROR_KEYS: ReadonlySet<string> = new Set(['message', 'code']);
 
 /** Reports every read of the calls (all bound) that goes below an error alternative to a key it never has. */
 export function reportErrorPathReads(calls: readonly CallSpec[], diagnostics: DiagnosticSink): void {
-  // The error alternatives of the plan, by the call that declares them (few, or none).
-  const declared: number[] = [];
-  for (let i = 0; i < calls.length; i++) if (calls[i]!.errorAlternative !== null) declared.push(i);
-  if (declared.length === 0) return;
+  // The plan's error alternatives (few, or none): a trie, so a read finds whether it lies at or
+  // below one in its own depth, never by a comparison with each of them.
+  let errorPaths: PathTrie | null = null;
+  for (const call of calls) {
+    if (call.errorAlternative === null) continue;
+    errorPaths ??= new PathTrie();
+    errorPaths.ensure(call.outputPath!.paths[call.errorAlternative]!.segments).lastWriter = call.index;
+  }
+  if (errorPaths === null) return;
   for (const call of calls) {
     for (let k = 0; k < call.refCount; k++) {
       for (const ref of call.refExpression(k).refs) {
-        if (ref.root !== 'state' || !mayReadBelow(ref, calls, declared)) continue;
+        if (ref.root !== 'state' || !atOrBelowOne(errorPaths, ref)) continue;
         const found = errorOnlyRead(call, ref, calls);
         if (found === null || isErrorPart(found.rest)) continue;
         if (countedIfFull(diagnostics, 'warning')) continue;
@@ -78,13 +84,15 @@ export function errorAsDataType(
   );
 }
 
-/** True when the read's path lies at or below some declared error alternative (a cheap filter). */
-function mayReadBelow(ref: Reference, calls: readonly CallSpec[], declared: readonly number[]): boolean {
-  const segments = coveredPath(ref).segments;
-  for (const w of declared) {
-    const writer = calls[w]!;
-    const path = writer.outputPath!.paths[writer.errorAlternative!]!.segments;
-    if (below(path, segments) !== null) return true;
+/** True when the read's path (up to a `[*]`) lies at or below some error alternative: a cheap filter. */
+function atOrBelowOne(errorPaths: PathTrie, ref: Reference): boolean {
+  let node: TrieNode | undefined = errorPaths.root;
+  if (node.lastWriter >= 0) return true;
+  for (const segment of ref.segments) {
+    if (segment === WILDCARD) return false;
+    node = childOf(node, segment);
+    if (node === undefined) return false;
+    if (node.lastWriter >= 0) return true;
   }
   return false;
 }
