@@ -20,8 +20,9 @@ export interface Accepted {
  * A tool's (or the model's) answer as the run will keep it: the alternative it names (a plain
  * value: the first that is not the error alternative), and a JSON copy of the value, within the
  * limits for where it goes.
- * @throws {ToolExecutionError} BAD_BRANCH (no such alternative, or the error alternative), INVALID_OUTPUT (not JSON, or nothing for an
- *   _outputPath) or LIMIT, with the path of the bad part.
+ * @throws {ToolExecutionError} BAD_BRANCH (no such alternative, or the error alternative),
+ *   INVALID_OUTPUT (not JSON, or nothing for an _outputPath) or LIMIT, with the path of the bad
+ *   part.
  */
 export function acceptAnswer(run: Runner, i: number, answer: unknown): Accepted {
   const call = run.calls[i]!;
