@@ -28,6 +28,7 @@ import {
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import { type Approve, type CallApprovalRequest, readApproval } from '../run/approval.js';
+import { contractError } from '../run/error-origin.js';
 import { describeValue } from './describe-value.js';
 import type { ModelToolCall, ModelToolDefinition, ToolResultMessage } from './model.js';
 import { isPermissionChecker, type PermissionChecker } from './permission.js';
@@ -218,7 +219,13 @@ export function guardTools(
       wrapper = {
         ...tool,
         execute: async (args: Record<string, unknown>, context: ToolContext) => {
-          await authorizeDefinition(tool.name, tool, args, context.toolCallId);
+          try {
+            await authorizeDefinition(tool.name, tool, args, context.toolCallId);
+          } catch (refusal) {
+            // The guard's refusal, not the tool's error: a run never hands it to an error
+            // alternative (PERMISSION_DENIED is a contract error).
+            throw contractError(refusal);
+          }
           return execute(args, context);
         },
       };

@@ -27,6 +27,8 @@ export class CallSpec implements Omit<CompiledCall, 'tool'> {
   /** `_id`, or once asked for, the index as a string (not made for every call of a large plan). */
   #id: string | undefined;
   readonly #callsPointer: string;
+  /** See CompiledCall.errorAlternative: set from `_onError` when read, else from the tool when checked. */
+  errorAlternative: number | null = null;
 
   // Positional, not an options object: one is made per call of plans of 100k calls.
   constructor(

@@ -11,10 +11,12 @@ import { ArgumentColumns } from './argument-columns.js';
 import { checkOutputAgainstSchema, checkTool, placeholder } from './call-checks.js';
 import { DataFlow } from './data-flow.js';
 import { DuplicateIds } from './duplicate-ids.js';
+import { reportErrorPathReads } from './error-reads.js';
 import { reportCycles, reportMultipleWriters } from './graph-checks.js';
 import { type BareReference, reportMissingDaggers } from './missing-daggers.js';
 import { type Ordering, orderCalls } from './order.js';
 import type { CallSpec } from './call-spec.js';
+import { toolErrorAlternative } from './on-error.js';
 import { readCall, type ReadCallOptions } from './read-call.js';
 import { ReferenceFacts } from './reference-facts.js';
 import { checkStateTypes } from './state-types.js';
@@ -95,7 +97,13 @@ export class PlanBuilder {
     const spec =
       readCall(raw, index, callsPointer, this.#reading, this.pending) ?? placeholder(index, callsPointer);
     this.#ids.add(spec, raw !== null && typeof raw === 'object' && '_id' in raw);
-    if (tools && spec.tool !== null) checkTool(spec, tools, mode, this.pending);
+    if (tools && spec.tool !== null) {
+      checkTool(spec, tools, mode, this.pending);
+      // The plan's `_onError` (even an invalid one) overrides what the tool declares. A call with
+      // a tool is an object (read whole by readCall).
+      if (spec.outputPath?.op === '||' && (raw as { _onError?: unknown })._onError === undefined)
+        spec.errorAlternative = toolErrorAlternative(spec.outputPath, tools.get(spec.tool)?.tool);
+    }
     if (stateSchema && spec.outputPath) {
       checkOutputAgainstSchema(spec, stateSchema, this.pending);
       if (this.options.checkTypes !== false) checkStateTypes(spec, stateSchema, tools, mode, this.pending);
@@ -115,6 +123,7 @@ export class PlanBuilder {
     this.#flow.finish();
     const specs = this.#flow.calls;
     this.#ids.report(specs, this.pending);
+    reportErrorPathReads(specs, this.pending);
     const { input, state, stateSchema } = this.options;
     reportMissingDaggers(
       this.#bareReferences,

@@ -81,7 +81,7 @@ const STRICT_FORMATS = new Set([
   'uuid',
 ]);
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
-const META_KEYS = ['_tool', '_id', '_outputPath', '_output'];
+const META_KEYS = ['_tool', '_id', '_outputPath', '_output', '_onError'];
 
 // The reference grammar as a linear pattern (no nested quantifiers that can backtrack badly).
 const SEGMENT = String.raw`(?:\.(?:[A-Za-z_$][A-Za-z0-9_$-]*|[0-9]+)|\[[0-9]+\]|\["(?:[^"\\]|\\.)*"\])`;
@@ -94,6 +94,8 @@ const expression = (ref: string) => String.raw`^(?:${ref}(?:\s*\|\|\s*${ref})*|$
 export const REFERENCE_PATTERN = expression(READ);
 /** An `_outputPath`: `†state.<path>`, alternatives with `||` or fan-out with `&&`; no `[*]`. */
 export const OUTPUT_PATH_PATTERN = expression(WRITE);
+/** An `_onError`: one `†state.<path>`, one of the call's `||` alternatives. */
+export const ON_ERROR_PATTERN = `^${WRITE}$`;
 /** An `_id`: any non-empty string. */
 export const ID_PATTERN = String.raw`^[\s\S]+$`;
 
@@ -106,25 +108,33 @@ const OUTPUT_PATH = {
   type: 'string',
   pattern: OUTPUT_PATH_PATTERN,
   description:
-    'Where the result goes: †state.<path>; alternatives with || (first: the plain result, last: an error), all paths with &&',
+    'Where the result goes: †state.<path>; alternatives with || (the first takes a plain result), all paths with &&',
+};
+const ON_ERROR = {
+  type: 'string',
+  pattern: ON_ERROR_PATTERN,
+  description:
+    "Which || alternative of _outputPath receives the tool's error, {message, code?}, when it fails; without it a failure fails the call",
 };
 const ID = { type: 'string', pattern: ID_PATTERN, description: 'Optional stable id of the call' };
 const NULL = { type: 'null' };
 
 /** The shared patterns, under the root's `$defs`. */
-const DEFINITIONS = { reference: REFERENCE, outputPath: OUTPUT_PATH, id: ID };
+const DEFINITIONS = { reference: REFERENCE, outputPath: OUTPUT_PATH, onError: ON_ERROR, id: ID };
 /** Pointers to them, for schemas inside the root's resource. */
 const SHARED: Patterns = {
   reference: { $ref: '#/$defs/reference' },
   outputPath: { $ref: '#/$defs/outputPath' },
+  onError: { $ref: '#/$defs/onError' },
   id: { $ref: '#/$defs/id' },
 };
 /** The patterns written out, for a call that is a resource of its own (its tool has `$defs`). */
-const INLINE: Patterns = { reference: REFERENCE, outputPath: OUTPUT_PATH, id: ID };
+const INLINE: Patterns = { reference: REFERENCE, outputPath: OUTPUT_PATH, onError: ON_ERROR, id: ID };
 
 interface Patterns {
   readonly reference: Record<string, unknown>;
   readonly outputPath: Record<string, unknown>;
+  readonly onError: Record<string, unknown>;
   readonly id: Record<string, unknown>;
 }
 
@@ -239,6 +249,7 @@ function plainCall(tool: Tool, mode: string, budget: Budget): Record<string, unk
     _tool: toolConst(tool),
     _id: patterns.id,
     _outputPath: patterns.outputPath,
+    _onError: patterns.onError,
   };
   if (tool.latent && mode === 'eager') {
     const output = typeof tool.outputSchema === 'object' ? withoutDialect(tool.outputSchema) : {};
@@ -278,6 +289,7 @@ function strictCall(tool: Tool, mode: string, depth: number, budget: Budget): Re
     _tool: toolConst(tool),
     _id: nullable(SHARED.id),
     _outputPath: nullable(SHARED.outputPath),
+    _onError: nullable(SHARED.onError),
   };
   if (tool.latent && mode === 'eager') {
     // Not nullable: an eager latent call without its result does not compile (E_NO_OUTPUT).

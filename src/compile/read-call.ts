@@ -12,13 +12,14 @@ import { type ReferenceFacts, UNCHECKED } from './reference-facts.js';
 import type { ArgumentColumns } from './argument-columns.js';
 import { CallSpec } from './call-spec.js';
 import { callPointer } from './call-pointer.js';
+import { readOnError } from './on-error.js';
 import type { OutputPath } from './types.js';
 
 const DAGGER_CODE = DAGGER.charCodeAt(0);
 
 type ParseError = Extract<ParsedString, { kind: 'error' }>;
 
-const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id']);
+const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id', '_onError']);
 
 /** What every call of one compile is read with (one object for them all). */
 export interface ReadCallOptions {
@@ -153,7 +154,7 @@ export function readCall(
           atKey: true,
           hint: near
             ? `did you mean "${near}"?`
-            : 'keys starting with _ are reserved: _tool, _outputPath, _output, _id; rename the argument without the underscore',
+            : 'keys starting with _ are reserved: _tool, _outputPath, _output, _id, _onError; rename the argument without the underscore',
         }),
       );
     }
@@ -178,7 +179,7 @@ export function readCall(
   const outputPath =
     raw._outputPath === undefined ? null : readOutputPath(raw._outputPath, options, diagnostics);
 
-  return new CallSpec(
+  const spec = new CallSpec(
     index,
     place.explicitId,
     tool,
@@ -192,6 +193,15 @@ export function readCall(
     hasOutput,
     hasOutput ? raw._output : undefined,
   );
+  if (raw._onError !== undefined)
+    spec.errorAlternative = readOnError(
+      raw._onError,
+      outputPath,
+      raw._outputPath !== undefined,
+      place,
+      diagnostics,
+    );
+  return spec;
 }
 
 /**

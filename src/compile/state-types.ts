@@ -22,7 +22,7 @@ import type { JsonSchema } from '../tools/tool.js';
 import type { CallSpec } from './call-spec.js';
 import { schemaCompat } from './schema-compat.js';
 import { checkStatePath, stateSchemaAt } from './state-schema.js';
-import { describeSchema } from './type-flow.js';
+import { describeSchema } from './type-messages.js';
 
 /** What a call writes: a known value (`_output`), or what its tool's outputSchema allows. */
 interface Written {
@@ -105,7 +105,9 @@ export function checkStateTypes(
 function writtenBy(spec: CallSpec, tools: ToolRegistry | undefined, mode: ExecutionMode): Written | null {
   const output = spec.outputPath;
   if (!output || output.paths.length === 0) return null;
-  const all = output.op === '&&' ? output.paths.map((_, k) => k) : [0];
+  // A plain value goes to the first alternative that is not the declared error alternative.
+  const plain = spec.errorAlternative === 0 ? 1 : 0;
+  const all = output.op === '&&' ? output.paths.map((_, k) => k) : plain < output.paths.length ? [plain] : [];
   if (spec.hasOutput && mode === 'eager') {
     let value = spec.output;
     let alternatives = all;

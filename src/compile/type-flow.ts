@@ -5,22 +5,25 @@
  * What arrives at a read is known from its binding: a writer's outputSchema (or the `_output`
  * an eager latent call carries), walked along the part of the read path below the written
  * path; the value in the input or the initial state; or the state schema's declaration. A
- * writer's error alternative (the last of two or more, when the tool allows it) may also
- * receive the error object `{message, code?}`. A `||` expression may receive any of its
- * references' values (but those of alternatives nothing sets), a `&&` expression its last one's.
+ * writer's declared error alternative (CompiledCall.errorAlternative) receives only the error
+ * object `{message, code?}`, its other alternatives only the outputSchema. A `||` expression may
+ * receive any of its references' values (but those of alternatives nothing sets), a `&&`
+ * expression its last one's.
  *
  * A `[*]` read is an array of what each selected element holds. A read of a path that calls
  * only fill in below it (`†state.user` after writes to `†state.user.name`) is the container
  * those writes make: an object, or an array when the next segment is an index.
  *
  * Every possible arrival is judged with {@link schemaCompat}. When none can ever fit, the
- * argument is E_REF_TYPE; when some can never fit (a branch, the error object), W_REF_TYPE.
+ * argument is E_REF_TYPE; when some can never fit (a branch), W_REF_TYPE. An error object that
+ * cannot fit is W_ERROR_AS_DATA instead (see error-reads.ts): it arrives only when the tool
+ * threw, so even a read of nothing but an error alternative fails only then.
  * When every arrival fits but the read walks through a property its writer's schema does not
  * require, and the parameter is required, the value may be missing and the call then does not
  * run: W_REF_OPTIONAL. Whatever cannot be told (a writer without outputSchema, a schema with
  * `$ref`, a path the schema does not describe) checks nothing.
  */
-import { countedIfFull, error, type DiagnosticSink, warning } from '../language/diagnostics.js';
+import { countedIfFull, type DiagnosticSink } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
 import { getAtPath, type PathSegment, type Wildcard, WILDCARD } from '../language/paths.js';
 import { splitPointer } from '../language/pointer.js';
@@ -30,6 +33,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { JsonSchema } from '../tools/tool.js';
 import type { CallSpec } from './call-spec.js';
 import { schemaCompat } from './schema-compat.js';
+import { type Arrival, describeOptional, reportNever } from './type-messages.js';
 import type { ArgumentReference, ReadBinding } from './types.js';
 
 export interface TypeFlowOptions {
@@ -50,18 +54,6 @@ const ERROR_OBJECT_SCHEMA: JsonSchema = Object.freeze({
 
 /** Most path segments walked into a schema; deeper reads are not typed. */
 const MAX_WALK = 64;
-
-/** One value that may arrive, and where it comes from (for the message). */
-interface Arrival {
-  readonly schema: JsonSchema;
-  readonly from: string;
-  /**
-   * The property on the way to the value that the writer's schema does not require (the value
-   * may then be missing), as `property 'title' is not required by <what>`; null when every step
-   * is required or known.
-   */
-  readonly optional: string | null;
-}
 
 /**
  * Checks one call's reference arguments, once its reads are settled. The writers it reads
@@ -93,10 +85,7 @@ export function checkCallTypes(
     const fits = arrivals.map((a) => schemaCompat(a.schema, parameter));
     const never = fits.filter((f) => f === 'never').length;
     if (never > 0) {
-      const severity = never === arrivals.length ? 'error' : 'warning';
-      if (countedIfFull(diagnostics, severity)) continue;
-      const bad = arrivals[fits.indexOf('never')]!;
-      diagnostics.push(describe(call, argument, parameter, bad, severity, arrivals.length));
+      reportNever(call, argument, parameter, arrivals, fits, never, diagnostics);
       continue;
     }
     const optional = found.optional;
@@ -106,24 +95,6 @@ export function checkCallTypes(
   }
 }
 
-function describeOptional(
-  call: CallSpec,
-  argument: ArgumentReference,
-  optional: string,
-): ReturnType<typeof warning> {
-  const name = argumentName(argument.at);
-  return warning(
-    'W_REF_OPTIONAL',
-    call.pointer + argument.at,
-    `argument '${name}' of tool "${call.tool}" is required, but ${argument.text} may be missing: ${optional}; the call does not run without it`,
-    {
-      call: call.id,
-      offset: argument.expression.refs[0]?.start ?? 0,
-      hint: `add a fallback ("${argument.text} || †state.other"), or make the writer's outputSchema require it`,
-    },
-  );
-}
-
 /** True when the inputSchema requires the argument at `at` (its parent object lists it in `required`). */
 function isRequired(inputSchema: JsonSchema, at: string): boolean {
   const tokens = splitPointer(at);
@@ -131,40 +102,6 @@ function isRequired(inputSchema: JsonSchema, at: string): boolean {
   if (parent === undefined || typeof parent !== 'object') return false;
   const required = parent.required;
   return Array.isArray(required) && required.includes(tokens[tokens.length - 1]);
-}
-
-function describe(
-  call: CallSpec,
-  argument: ArgumentReference,
-  parameter: JsonSchema,
-  bad: Arrival,
-  severity: 'error' | 'warning',
-  count: number,
-): ReturnType<typeof error> {
-  const name = argumentName(argument.at);
-  const expected = describeSchema(parameter);
-  const arriving = describeSchema(bad.schema);
-  const base = `argument '${name}' of tool "${call.tool}" expects ${expected}, but ${argument.text}`;
-  const extra = { call: call.id, offset: argument.expression.refs[0]?.start ?? 0 };
-  if (severity === 'error') {
-    const what =
-      count === 1
-        ? `${base} is ${arriving} (${bad.from})`
-        : `${base} is never of that type (${arriving}, ${bad.from})`;
-    return error('E_REF_TYPE', call.pointer + argument.at, what, {
-      ...extra,
-      hint: `read a value of type ${expected} (a property of it, or another path), or make the writer's outputSchema fit`,
-    });
-  }
-  return warning(
-    'W_REF_TYPE',
-    call.pointer + argument.at,
-    `${base} may be ${arriving} (${bad.from}), which does not fit`,
-    {
-      ...extra,
-      hint: 'that alternative makes the call fail: read it only where it fits, or handle it in another call',
-    },
-  );
 }
 
 /** What may arrive at an argument, and why it may be missing. */
@@ -320,21 +257,22 @@ function writerArrivals(
       if (overlaps(written, path)) writesBelow = true;
       continue;
     }
-    if (value === undefined) return null;
-    const errorAlternative =
-      output.op === '||' && count >= 2 && k === count - 1 && tool?.errorBranch !== false;
-    const walked = walk(value, rest, `the outputSchema of tool "${call.tool}"`);
-    if (walked === undefined) return null;
-    out.push({ schema: walked.schema, from, optional: walked.optional });
-    if (errorAlternative) {
+    if (k === call.errorAlternative) {
+      // Only the tool's error ever goes there (a branch value naming it is BAD_BRANCH).
       const error = walk(ERROR_OBJECT_SCHEMA, rest, 'the error object');
       if (error === undefined) return null;
       out.push({
         schema: error.schema,
-        from: `the error object call "${call.id}" writes when it throws`,
+        from: `the error object call "${call.id}" writes when its tool throws`,
         optional: error.optional,
+        error: true,
       });
+      continue;
     }
+    if (value === undefined) return null;
+    const walked = walk(value, rest, `the outputSchema of tool "${call.tool}"`);
+    if (walked === undefined) return null;
+    out.push({ schema: walked.schema, from, optional: walked.optional });
   }
   // Written both at (or above) and below the read: a value changed in place, not followed.
   if (writesBelow && out.length > 0) return null;
@@ -509,50 +447,4 @@ function parameterToCheck(inputSchema: JsonSchema, at: string): JsonSchema | und
 function toCheck(schema: JsonSchema | undefined): JsonSchema | undefined {
   if (schema === undefined || schema === true) return undefined;
   return Object.keys(schema).length === 0 ? undefined : schema;
-}
-
-function argumentName(at: string): string {
-  const tokens = splitPointer(at);
-  let text = tokens[0] ?? '';
-  for (const token of tokens.slice(1)) text += /^\d+$/.test(token) ? `[${token}]` : `.${token}`;
-  return text;
-}
-
-/** A short type for messages: `string`, `array`, `"a" | "b"`, `string | number`. */
-export function describeSchema(schema: JsonSchema): string {
-  if (schema === true) return 'any value';
-  if (schema === false) return 'no value';
-  if (Object.hasOwn(schema, 'const')) return short(JSON.stringify(schema.const) ?? 'undefined');
-  if (Array.isArray(schema.enum))
-    return short((schema.enum as unknown[]).map((v) => JSON.stringify(v)).join(' | '));
-  const union = (schema.anyOf ?? schema.oneOf) as unknown;
-  // One level only: the alternatives' own types (schemas are untrusted; no recursion).
-  if (Array.isArray(union)) return short(union.map((s) => typeName(s as JsonSchema)).join(' | '));
-  const type = schema.type;
-  if (typeof type === 'string') {
-    if (
-      type === 'array' &&
-      schema.items &&
-      typeof schema.items === 'object' &&
-      !Array.isArray(schema.items)
-    ) {
-      const items = schema.items as { type?: unknown };
-      if (typeof items.type === 'string') return `array of ${items.type}`;
-    }
-    return type;
-  }
-  if (Array.isArray(type)) return type.join(' | ');
-  return 'any value';
-}
-
-function typeName(schema: JsonSchema): string {
-  if (typeof schema !== 'object' || schema === null) return schema ? 'any value' : 'no value';
-  if (typeof schema.type === 'string') return schema.type;
-  if (Array.isArray(schema.type)) return schema.type.join(' | ');
-  if (Object.hasOwn(schema, 'const')) return short(JSON.stringify(schema.const) ?? 'undefined');
-  return 'any value';
-}
-
-function short(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -76,6 +76,13 @@ export interface CompiledCall {
   /** Pointers (inside args) of `††` literal strings, which lose one leading † at run time. */
   readonly literals: readonly string[];
   readonly outputPath: OutputPath | null;
+  /**
+   * The index of the `||` alternative of `outputPath` that receives the tool's own error
+   * (`{message, code?}`) when it throws, or null when none is declared (a throw then fails the
+   * call). Declared by the plan's `_onError` (any alternative), else by the tool's `errorBranch:
+   * true` (the last of two or more), as known to the compile's tools.
+   */
+  readonly errorAlternative: number | null;
   /** True when the call carries `_output` (a latent result the model wrote itself). */
   readonly hasOutput: boolean;
   readonly output?: unknown;

@@ -5,6 +5,7 @@
  */
 import { RunCancelledError, ToolTimeoutError } from '../errors.js';
 import type { JsonObject } from '../language/document.js';
+import { contractError } from '../run/error-origin.js';
 import type { Tool } from '../tools/index.js';
 
 export interface AttemptOptions {
@@ -25,13 +26,17 @@ export interface AttemptOptions {
 export async function attemptTool(options: AttemptOptions): Promise<unknown> {
   const { tool, timeoutMs, signal } = options;
   const controller = new AbortController();
-  const cancel = () => controller.abort(new RunCancelledError());
+  // The worker's own timeout and cancellation are contract errors, never the tool's.
+  const cancel = () => controller.abort(contractError(new RunCancelledError()));
   if (signal?.aborted) cancel();
   signal?.addEventListener('abort', cancel, { once: true });
   const timer =
     timeoutMs > 0
       ? setTimeout(
-          () => controller.abort(new ToolTimeoutError(timeoutMs, { call: options.call, tool: tool.name })),
+          () =>
+            controller.abort(
+              contractError(new ToolTimeoutError(timeoutMs, { call: options.call, tool: tool.name })),
+            ),
           timeoutMs,
         )
       : undefined;

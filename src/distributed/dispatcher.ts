@@ -7,6 +7,7 @@
  */
 import type { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
 import type { RemoteCall, RemoteInvoker, RemoteRetry } from '../run/index.js';
+import { contractError } from '../run/error-origin.js';
 import { jobIdOf } from './job-id.js';
 import type { RedisConnection } from './redis-url.js';
 import { functionOption, queueOption, redisOption, wholeNumberOption } from './options.js';
@@ -173,7 +174,10 @@ class QueueDispatcher implements Dispatcher {
       // An aborted run is cancelled by the executor whatever ends here.
       if (signal.aborted) throw signal.reason;
       const reason = e instanceof Error ? e.message : String(e);
-      throw new RemoteCallError(decodeError(reason), { call: call.call, job: id });
+      const { error, contract } = decodeError(reason);
+      const failed = new RemoteCallError(error, { call: call.call, job: id });
+      // The worker's (or the queue's) own failure is a contract error: never handled.
+      throw contract ? contractError(failed) : failed;
     } finally {
       signal.removeEventListener('abort', onAbort);
       this.#retries.delete(id);

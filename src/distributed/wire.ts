@@ -36,20 +36,42 @@ export const BACKOFF_TYPE = 'planmode';
 /** Code of a job that failed for a reason of the queue's own (a worker lost too often, ...). */
 export const REMOTE_FAILED = 'REMOTE_FAILED';
 
-/** A call's error as the failed reason BullMQ stores (a string). */
-export function encodeError(error: CallError): string {
-  return JSON.stringify(error.code === undefined ? { message: error.message } : error);
+/**
+ * A call's error as the failed reason BullMQ stores (a string). `contract` marks an error the
+ * worker made around the tool (refused arguments or output, its timeout, a cancellation), not
+ * the tool's own: the scheduler never hands those to an error alternative.
+ */
+export function encodeError(error: CallError, contract = false): string {
+  const plain =
+    error.code === undefined ? { message: error.message } : { message: error.message, code: error.code };
+  return JSON.stringify(contract ? { ...plain, contract: true } : plain);
 }
 
-/** The error a failed reason stands for: ours as sent, anything else the queue's own. */
-export function decodeError(reason: string): CallError {
+/** What a failed reason says: the error, and whether planmode (not the tool) made it. */
+export interface DecodedFailure {
+  readonly error: CallError;
+  readonly contract: boolean;
+}
+
+/**
+ * The error a failed reason stands for: ours as sent, anything else the queue's own (a contract
+ * error, REMOTE_FAILED).
+ */
+export function decodeError(reason: string): DecodedFailure {
   try {
     const value: unknown = JSON.parse(reason);
-    if (isCallError(value)) return value.code === undefined ? { message: value.message } : value;
+    if (isCallError(value)) {
+      const error =
+        value.code === undefined ? { message: value.message } : { message: value.message, code: value.code };
+      return { error, contract: (value as { contract?: unknown }).contract === true };
+    }
   } catch {
     // Not ours: a reason BullMQ gave itself.
   }
-  return { message: `the job failed in the queue: ${reason}`, code: REMOTE_FAILED };
+  return {
+    error: { message: `the job failed in the queue: ${reason}`, code: REMOTE_FAILED },
+    contract: true,
+  };
 }
 
 export function isCallError(value: unknown): value is CallError {

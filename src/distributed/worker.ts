@@ -11,6 +11,7 @@ import { checkJson, copyJson, type JsonProblem } from '../language/json-value.js
 import { type Limits, resolveLimits } from '../language/limits.js';
 import { isBranchValue } from '../run/branch.js';
 import { type CallError, retryDelay, toCallError } from '../run/index.js';
+import { contractError, isContractError } from '../run/error-origin.js';
 import { type Tool, ToolRegistry } from '../tools/index.js';
 import { attemptTool } from './attempt.js';
 import { functionOption, queueOption, redisOption, wholeNumberOption } from './options.js';
@@ -147,13 +148,15 @@ export async function startWorker(options: WorkerOptions): Promise<PlanWorker> {
       return await runCall(job, { tools, context, signal, limits });
     } catch (e) {
       error = toCallError(e);
+      const contract = isContractError(e);
       // A cancelled run wants no more attempts, nor does a job that cannot succeed here.
       retrying = !FINAL_CODES.has(error.code!) && !signal?.aborted && attempt < (job.opts.attempts ?? 1);
       if (retrying) {
         const delayMs = retryDelay(data.retries, attempt);
         await job.updateProgress({ retry: { attempt, delayMs, error } });
       }
-      throw retrying ? new Error(encodeError(error)) : new UnrecoverableError(encodeError(error));
+      const reason = encodeError(error, contract);
+      throw retrying ? new Error(reason) : new UnrecoverableError(reason);
     } finally {
       onJob?.({
         type: 'end',
@@ -218,8 +221,9 @@ async function runCall(
 ): Promise<CallValue> {
   const data = job.data;
   const registered = tools.get(data.tool);
+  // The worker's own refusals: contract errors, never the tool's.
   const failure = (message: string, code: ToolErrorCode) =>
-    new ToolExecutionError(message, { call: data.call, tool: data.tool, code });
+    contractError(new ToolExecutionError(message, { call: data.call, tool: data.tool, code }));
   if (!registered) throw failure(`this worker has no tool "${data.tool}"`, 'UNKNOWN_TOOL');
   const tool = registered.tool;
   if (typeof tool.execute !== 'function') {

@@ -14,6 +14,8 @@ export const DIAGNOSTIC_CODES = [
   'E_REF_FORBIDDEN',
   'E_MIXED_OPS',
   'E_OUTPUT_PATH',
+  // An `_onError` that names no `||` alternative of its call's `_outputPath`.
+  'E_ON_ERROR',
   'E_UNRESOLVED',
   // A `||` alternative that can never be set, beside one that can: the read takes the others.
   'W_UNRESOLVED_ALTERNATIVE',
@@ -24,6 +26,8 @@ export const DIAGNOSTIC_CODES = [
   'W_REF_TYPE',
   // A required argument read through a property its writer's schema does not require.
   'W_REF_OPTIONAL',
+  // A read of an error alternative (which holds only the error object) as if it held data.
+  'W_ERROR_AS_DATA',
   'E_LAZY_OUTPUT',
   // A latent call without _output in an eager plan: nothing would give its result.
   'E_NO_OUTPUT',

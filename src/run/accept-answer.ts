@@ -1,4 +1,5 @@
 /** A tool's (or the model's) answer made into what the run keeps: the alternative and a JSON copy. */
+import { plainAlternative } from '../compile/on-error.js';
 import type { CompiledCall } from '../compile/types.js';
 import { copyJson, type JsonProblem, type JsonWalkOptions } from '../language/json-value.js';
 import type { Limits } from '../language/limits.js';
@@ -16,14 +17,18 @@ export interface Accepted {
 }
 
 /**
- * A tool's (or the model's) answer as the run will keep it: the alternative it names, and a
- * JSON copy of the value, within the limits for where it goes.
- * @throws {ToolExecutionError} BAD_BRANCH, INVALID_OUTPUT (not JSON, or nothing for an
- *   _outputPath) or LIMIT, with the path of the bad part.
+ * A tool's (or the model's) answer as the run will keep it: the alternative it names (a plain
+ * value: the first that is not the error alternative), and a JSON copy of the value, within the
+ * limits for where it goes.
+ * @throws {ToolExecutionError} BAD_BRANCH (no such alternative, or the error alternative),
+ *   INVALID_OUTPUT (not JSON, or nothing for an _outputPath) or LIMIT, with the path of the bad
+ *   part.
  */
 export function acceptAnswer(run: Runner, i: number, answer: unknown): Accepted {
-  const output = run.calls[i]!.outputPath;
-  let choice = 0;
+  const call = run.calls[i]!;
+  const output = call.outputPath;
+  const errorAlternative = call.errorAlternative;
+  let choice = errorAlternative === null ? 0 : plainAlternative(errorAlternative);
   let written = answer;
   if (isBranchValue(answer)) {
     let named: unknown;
@@ -46,6 +51,14 @@ export function acceptAnswer(run: Runner, i: number, answer: unknown): Accepted 
       throw run.failure(
         i,
         `the branch value names no alternative of "${output?.text ?? '(no _outputPath)'}": ${describeValue(named)}`,
+        'BAD_BRANCH',
+      );
+    }
+    if (chosen === errorAlternative) {
+      // The error alternative holds only the tool's errors: one slot, one meaning.
+      throw run.failure(
+        i,
+        `the branch value names ${output!.refs[chosen]!.text}, the error alternative of "${output!.text}": it holds only errors, so throw to reach it`,
         'BAD_BRANCH',
       );
     }

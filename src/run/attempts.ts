@@ -7,6 +7,7 @@ import type { JsonObject } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { acceptAnswer, type Accepted } from './accept-answer.js';
 import { toCallError } from './call-error.js';
+import { contractError, isContractError } from './error-origin.js';
 import { retriesOf, retryDelay, sleep } from './retry.js';
 import type { Runner } from './runner.js';
 import { describeSchemaErrors } from './schema-errors.js';
@@ -72,7 +73,7 @@ export function tryAttempt(
   // A run aborted already (not merely stopped by fail-fast, which lets running calls finish)
   // cancels this attempt too.
   if (run.options.signal?.aborted && !controller.signal.aborted) {
-    controller.abort(new RunCancelledError());
+    controller.abort(contractError(new RunCancelledError()));
     if (controller === run.shared) run.aborted = true;
   }
   if (run.listening) run.event({ type: 'call:start', call: call.id, tool: call.tool, attempt, args });
@@ -151,7 +152,9 @@ export function attemptFailed(
   const retries = retriesOf(registered.tool);
   // A remote invoker has made the retries already.
   if (attempt > retries.limit || (run.remote && !registered.tool.latent)) {
-    run.fail(i, error);
+    // Only the final failure is routed: the tool's own error (its throw, its latent function's,
+    // its worker's) may go to a declared error alternative; planmode's own never does.
+    run.fail(i, error, !isContractError(error));
     return false;
   }
   const call = run.calls[i]!;
@@ -190,7 +193,8 @@ export function runAttempt(
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (timeoutMs > 0) {
     timer = setTimeout(() => {
-      controller.abort(new ToolTimeoutError(timeoutMs, { call: call.id, tool: call.tool }));
+      // The run's own limit, not the tool's: a contract error, never handled.
+      controller.abort(contractError(new ToolTimeoutError(timeoutMs, { call: call.id, tool: call.tool })));
     }, timeoutMs);
   }
   let pending: unknown;

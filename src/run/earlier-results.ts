@@ -1,4 +1,5 @@
 /** Results a call gets without its tool running: journaled by an earlier run, or reused. */
+import { plainAlternative } from '../compile/on-error.js';
 import { copyJson } from '../language/json-value.js';
 import { acceptAnswer, type Accepted, describeProblem, longestPath } from './accept-answer.js';
 import { BRANCH_KEY } from './branch.js';
@@ -15,7 +16,10 @@ export function reuse(run: Runner, i: number, earlier: ReusedResult): void {
   try {
     // As a branch value, so the earlier alternative is taken (and a value that merely looks
     // like a branch value is not read as one).
-    accepted = acceptAnswer(run, i, { [BRANCH_KEY]: earlier.branch ?? 0, value: earlier.output });
+    accepted = acceptAnswer(run, i, {
+      [BRANCH_KEY]: earlier.branch ?? plainAlternative(run.calls[i]!.errorAlternative),
+      value: earlier.output,
+    });
   } catch (e) {
     return run.fail(i, e);
   }

@@ -99,7 +99,16 @@ export function planIdentity(plan: CompiledPlan): unknown[] {
 }
 
 function callIdentity(c: CompiledPlan['calls'][number]): unknown[] {
-  return [c.id, c.tool, c.args, c.outputPath?.text ?? null, c.hasOutput ? (c.output ?? null) : null];
+  const identity = [
+    c.id,
+    c.tool,
+    c.args,
+    c.outputPath?.text ?? null,
+    c.hasOutput ? (c.output ?? null) : null,
+  ];
+  // Where a throw goes decides what a call does; absent (most calls), the identity is as it was.
+  if (c.errorAlternative !== null) identity.push(c.errorAlternative);
+  return identity;
 }
 
 /** Calls made canonical together: a 100k-call plan's whole copy would outlive the young generation. */

@@ -28,7 +28,8 @@ export type RecordCheck = (record: RunEvent) => string | undefined;
 /**
  * A check for `Journal.open`'s `checkRecord`: every record that names a call must name one of
  * the plan's, with its tool; a `call:end` must choose an alternative the call's `_outputPath`
- * has, be `handled` only as the executor handles a throw, and, when a resume would reuse it,
+ * has (a succeeded one never the error alternative), be `handled` only where the call declares
+ * an error alternative, with an error object written there, and, when a resume would reuse it,
  * carry an output that its tool's outputSchema accepts.
  */
 export function planRecordCheck(options: PlanRecordCheckOptions): RecordCheck {
@@ -63,16 +64,26 @@ function checkCallEnd(
       : `a call:end for call ${id} chooses alternative ${record.branch}, but its output path ${path} has ${alternatives}`;
   }
   const registered = tools.get(call.tool);
+  const errorAlternative = call.errorAlternative;
   if (record.handled) {
     if (record.status !== 'failed') {
       return `a call:end for call ${id} is "handled" but ${record.status}: only a failed call is handled`;
     }
-    if (alternatives < 2 || registered?.tool.errorBranch === false) {
-      return `a call:end for call ${id} is "handled", but a throw of its tool cannot be handled (it needs a "||" output path of 2 or more alternatives, and errorBranch not false)`;
+    if (errorAlternative === null) {
+      return `a call:end for call ${id} is "handled", but the call declares no error alternative (its _onError, or its tool's errorBranch: true, on a "||" output path of 2 or more alternatives), so a throw of its tool fails it`;
     }
-    if (record.branch !== alternatives - 1) {
-      return `a handled call:end for call ${id} must choose the last alternative (${alternatives - 1}), where the error is written, not ${String(record.branch)}`;
+    if (record.branch !== errorAlternative) {
+      return `a handled call:end for call ${id} must choose the error alternative (${errorAlternative}), where the error is written, not ${String(record.branch)}`;
     }
+    if (!outputReplaced(record) && !isCallError(record.output)) {
+      return `a handled call:end for call ${id} must carry the error it wrote as "output": {"message": string, "code"?: string}`;
+    }
+  } else if (
+    record.status === 'succeeded' &&
+    errorAlternative !== null &&
+    record.branch === errorAlternative
+  ) {
+    return `a succeeded call:end for call ${id} chooses its error alternative (${errorAlternative}), which holds only errors`;
   }
   const reused = record.status === 'succeeded' || record.handled;
   if (!reused || outputReplaced(record)) return undefined;
@@ -90,6 +101,16 @@ function checkCallEnd(
     return `call ${id}'s journaled ${describeSchemaErrors('output', validate.errors)}`;
   }
   return undefined;
+}
+
+/** `{message: string, code?: string}` and nothing else: what a handled throw writes. */
+function isCallError(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const { message, code } = value as { message?: unknown; code?: unknown };
+  const keys = Object.keys(value).length;
+  return (
+    typeof message === 'string' && (code === undefined ? keys === 1 : typeof code === 'string' && keys === 2)
+  );
 }
 
 /** The writer put a stand-in where JSON could not hold the output: a resume runs the call again. */

@@ -11,7 +11,6 @@ import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import { dependencyIndices } from '../compile/compiled-plan.js';
 import { RunCancelledError, ToolExecutionError, type ToolErrorCode } from '../errors.js';
 import { PlanBuilder } from '../compile/plan-builder.js';
-import { jsonSize } from '../language/json-value.js';
 import type { Limits } from '../language/limits.js';
 import { DiagnosticList } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
@@ -23,7 +22,7 @@ import { type ArgumentSources, argumentShapes, MissingValues, resolveArguments }
 import { executeCall, settleLater } from './attempts.js';
 import { approveCall, approvePlan } from './call-approval.js';
 import { CallSlots } from './call-slots.js';
-import { toCallError } from './call-error.js';
+import { failCall } from './call-failure.js';
 import { type CallRecord, newRecord } from './call-record.js';
 import { replay, reuse } from './earlier-results.js';
 import { checkedInitial } from './initial-values.js';
@@ -33,6 +32,7 @@ import { planRecordCheck } from './journal-plan-check.js';
 import { runResult, runStatus } from './run-result.js';
 import { checkRunOptions } from './run-options.js';
 import { RunState } from './state-store.js';
+import { contractError } from './error-origin.js';
 import { alternativesOf, writeOutput } from './state-writes.js';
 import { consumeStream, type StreamState, streamedPlan } from './streamed-plan.js';
 import { planSuccessors, Successors } from './successors.js';
@@ -272,7 +272,8 @@ export class Runner {
     this.stopping = true;
     this.aborted = true;
     this.controllers.add(this.shared);
-    for (const controller of this.controllers) controller.abort(new RunCancelledError());
+    const cancelled = contractError(new RunCancelledError());
+    for (const controller of this.controllers) controller.abort(cancelled);
     const reason: unknown = this.shared.signal.reason;
     const racing = this.racingOrder.splice(0);
     for (const i of racing) {
@@ -456,40 +457,21 @@ export class Runner {
     this.end(i, 'succeeded');
   }
 
-  /** A failure of call i that is not the tool's own throw: a bad answer, a missing model, ... */
+  /**
+   * A failure of call i that planmode makes (a bad answer, a missing model, ...), never the
+   * tool's own: marked as a contract error, so it is never handled.
+   */
   failure(i: number, message: string, code: ToolErrorCode): ToolExecutionError {
     const call = this.calls[i]!;
-    return new ToolExecutionError(message, { call: call.id, tool: call.tool, code });
+    return contractError(new ToolExecutionError(message, { call: call.id, tool: call.tool, code }));
   }
 
-  fail(i: number, error: unknown): void {
-    const call = this.calls[i]!;
-    const record = this.records[i]!;
-    record.error = toCallError(error);
-    const output = call.outputPath;
-    const tool = this.tools.get(call.tool)?.tool;
-    if (output?.op === '||' && output.paths.length > 1 && tool?.errorBranch !== false) {
-      // With two or more alternatives a throw goes to the last one: the call failed, and the
-      // plan handled it.
-      const last = output.paths.length - 1;
-      const errorValue = { ...record.error };
-      try {
-        writeOutput(this, i, [last], errorValue, jsonSize(errorValue));
-        record.branch = last;
-        record.handled = true;
-        record.output = errorValue;
-        return this.end(i, 'failed');
-      } catch (e) {
-        // The state cannot take even the error (it is full): the failure goes unhandled.
-        record.error = {
-          message: `${record.error.message}; and ${toCallError(e).message}`,
-          code: record.error.code ?? 'LIMIT',
-        };
-      }
-    }
-    if (output) for (const path of output.paths) this.taint.mark(path.segments, i);
-    if (this.options.failFast) this.stopping = true;
-    this.end(i, 'failed');
+  /**
+   * Ends call i `failed`. Only the tool's own error (`toolsOwn`) may go to its declared error
+   * alternative; everything else fails the call unhandled (see call-failure.ts).
+   */
+  fail(i: number, error: unknown, toolsOwn = false): void {
+    failCall(this, i, error, toolsOwn);
   }
 
   end(i: number, status: CallStatus): void {

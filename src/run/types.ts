@@ -33,7 +33,12 @@ export interface CallReport {
   readonly status: CallStatus;
   /** Index of the output alternative written, or null (nothing written, or no alternatives). */
   readonly branch: number | null;
-  /** True when a throw was routed to the error alternative (the last of two or more). */
+  /**
+   * True when the tool's own error (its throw, or its error result) was written to the call's
+   * declared error alternative (`_onError`, or the tool's `errorBranch: true`). A contract error
+   * (INVALID_ARGUMENTS, INVALID_OUTPUT, BAD_BRANCH, NO_MODEL, planmode's TIMEOUT, ...) is never
+   * handled.
+   */
   readonly handled: boolean;
   /** How many times the tool was started (0 for calls that never ran). */
   readonly attempts: number;
@@ -222,8 +227,9 @@ export interface ReusedResult {
   /** The value to write (and to report as the call's output). */
   readonly output: unknown;
   /**
-   * The output alternative it goes to (its index), as the earlier call reported it.
-   * @default 0
+   * The output alternative it goes to (its index), as the earlier call reported it; never the
+   * call's error alternative (that is BAD_BRANCH).
+   * @default the first alternative that is not the error alternative (0, unless `_onError` names the first)
    */
   readonly branch?: number | null;
 }
@@ -262,6 +268,9 @@ export interface RemoteCall {
  * Runs a call's attempts somewhere else (another process, another machine) instead of calling
  * the tool's `execute`: resolves with the tool's value (JSON), or rejects with its last error
  * (an Error with `message` and, when there is one, `code`). Latent tools stay with `latent`.
+ * A rejection counts as the tool's own error (a declared error alternative may receive it),
+ * except planmode's own errors: `planmode/distributed`'s dispatcher rejects with those when the
+ * worker refused the call or its output, timed it out, or the queue lost it.
  */
 export type RemoteInvoker = (call: RemoteCall) => Promise<unknown>;
 
@@ -340,7 +349,8 @@ export interface RunOptions {
   readonly journal?: string;
   /**
    * With `journal`: reuse the outputs of calls an earlier run of the same plan completed
-   * (succeeded, or failed into the error branch) instead of running them again.
+   * (succeeded, or failed with the tool's own error handled by a declared error alternative)
+   * instead of running them again.
    * @default false
    */
   readonly resume?: boolean;

@@ -20,7 +20,7 @@ import { type CriticalPath, criticalPath, type WidestLevel, widestLevel } from '
 import { lazierMode } from '../language/execution-mode.js';
 import { OutputSampler } from './sample-outputs.js';
 import type { ArgumentError, Sample, Scenario, SimulateOptions, Simulation } from './types.js';
-import { type Walk, type WalkPlan, walk } from './walk.js';
+import { baselineChoice, type Walk, type WalkPlan, walk } from './walk.js';
 import { rememberPlan } from '../compile/plan-of.js';
 import { isCompiledPlan } from '../compile/compiled-plan.js';
 
@@ -30,7 +30,8 @@ export const DEFAULT_MAX_SCENARIOS = 256;
 /**
  * Simulates a plan: a compiled plan, a document from parsePlan, JSON text or a JSON value.
  *
- * Scenarios: the baseline (every branching call takes its first alternative), then, group by
+ * Scenarios: the baseline (every branching call takes its first alternative, or its second when
+ * `_onError` names the first), then, group by
  * group (see branch-groups.ts), every other combination of the alternatives of the group's
  * branching calls that run, with the other groups at baseline. Within a group, combinations
  * that differ from the baseline in one choice come first.
@@ -73,16 +74,17 @@ export function simulateCompiled(
   const { alternatives, groups } = branchGroups(plan);
   const rank = new Int32Array(n);
   plan.order.forEach((i, position) => (rank[i] = position));
-  const errorBranch = new Uint8Array(n);
+  // Declared, never guessed: only a call's declared error alternative samples the error object.
+  const errorAlternative = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
-    if (alternatives[i]! > 0 && tools?.get(plan.calls[i]!.tool)?.tool.errorBranch !== false)
-      errorBranch[i] = 1;
+    const k = plan.calls[i]!.errorAlternative;
+    if (alternatives[i]! > 0 && k !== null) errorAlternative[i] = k;
   }
   const walkPlan: WalkPlan = {
     plan,
     rank,
     alternatives,
-    errorBranch,
+    errorAlternative,
     samples,
     input: plan.input ?? {},
     state: plan.state ?? {},
@@ -100,7 +102,7 @@ export function simulateCompiled(
     const result = walk(walkPlan, choices, (i, resolved) => {
       for (const e of checker.check(i, resolved)) errors.push(e);
     });
-    scenarios.push(toScenario(plan, result, errors));
+    scenarios.push(toScenario(walkPlan, result, errors));
     const path = criticalPath(plan, tools, result.ran);
     if (path.weight > critical.weight) critical = path;
     const level = widestLevel(plan, result.ran);
@@ -121,8 +123,9 @@ export function simulateCompiled(
       const prefix = new Map(assigned);
       for (const b of result.branched) {
         if (!members.has(b) || prefix.has(b)) continue;
-        for (let k = 1; k < alternatives[b]!; k++) queue.push(new Map(prefix).set(b, k));
-        prefix.set(b, 0);
+        const base = baselineChoice(walkPlan, b);
+        for (let k = 0; k < alternatives[b]!; k++) if (k !== base) queue.push(new Map(prefix).set(b, k));
+        prefix.set(b, base);
       }
     };
     expand(new Map(), baseline);
@@ -168,13 +171,19 @@ function placeArgumentErrors(scenarios: Scenario[], source: SourceText): void {
   });
 }
 
-function toScenario(plan: CompiledPlan, result: Walk, argumentErrors: ArgumentError[]): Scenario {
+function toScenario(p: WalkPlan, result: Walk, argumentErrors: ArgumentError[]): Scenario {
+  const { plan } = p;
   const choices: Record<string, number> = {};
-  for (const b of [...result.branched].sort((a, c) => a - c)) choices[plan.calls[b]!.id] = result.choice[b]!;
+  const flipped = new Set<string>();
+  for (const b of [...result.branched].sort((a, c) => a - c)) {
+    const id = plan.calls[b]!.id;
+    choices[id] = result.choice[b]!;
+    if (result.choice[b] !== baselineChoice(p, b)) flipped.add(id);
+  }
+  const varies = Object.keys(choices).filter((id) => flipped.has(id));
   const run: string[] = [];
   const skipped: string[] = [];
   plan.calls.forEach((call, i) => (result.ran[i] ? run : skipped).push(call.id));
-  const varies = Object.keys(choices).filter((id) => choices[id] !== 0);
   return { choices, run, skipped, argumentErrors, varies };
 }
 

@@ -69,14 +69,15 @@ export interface Scenario {
    * that runs in this scenario takes. Branching calls that are skipped are absent.
    */
   readonly choices: Readonly<Record<string, number>>;
-  /** Ids of the calls that run (a handled throw into the error alternative counts), in array order. */
+  /** Ids of the calls that run (a handled throw into a declared error alternative counts), in array order. */
   readonly run: readonly string[];
   /** Ids of the calls that are skipped (a value they need is never written), in array order. */
   readonly skipped: readonly string[];
   readonly argumentErrors: readonly ArgumentError[];
   /**
    * Ids of the branching calls whose choice differs from the baseline (scenario 0, where
-   * every branching call takes alternative 0). Empty for the baseline.
+   * every branching call takes alternative 0, or 1 when `_onError` names alternative 0). Empty
+   * for the baseline.
    */
   readonly varies: readonly string[];
 }

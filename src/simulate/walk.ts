@@ -4,8 +4,9 @@
  * the graph's edges make that state, for every path a call reads, the one the executor would
  * show it. A call whose arguments resolve runs and writes its sample (to the alternative
  * chosen for it); one whose arguments do not is skipped (the same resolution rules and
- * terminal states as `run`). A choice of the last alternative of a call whose tool allows the
- * error branch writes the error object a throw would: `{message, code?}`.
+ * terminal states as `run`). A choice of a call's declared error alternative (`_onError`, or the
+ * tool's `errorBranch: true`) writes the error object a throw would: `{message, code?}`; every
+ * other alternative gets the sample, which never carries the error object.
  */
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
@@ -42,8 +43,8 @@ export interface WalkPlan {
   readonly rank: Int32Array;
   /** Per call: its `||` alternatives when it branches, else 0. */
   readonly alternatives: Int32Array;
-  /** Per call: 1 when its last alternative is the error branch (the tool allows it). */
-  readonly errorBranch: Uint8Array;
+  /** Per call: its declared error alternative (CompiledCall.errorAlternative), or -1. */
+  readonly errorAlternative: Int32Array;
   readonly samples: readonly Sample[];
   readonly input: JsonObject;
   readonly state: JsonObject;
@@ -61,7 +62,8 @@ export interface Walk {
 }
 
 /**
- * Walks the plan with `choices` (call index to alternative; absent means 0) and hands every
+ * Walks the plan with `choices` (call index to alternative; absent means the call's baseline,
+ * {@link baselineChoice}) and hands every
  * call that runs with references to `onArguments`, at the moment its arguments resolve.
  */
 export function walk(
@@ -99,11 +101,11 @@ export function walk(
     const output = call.outputPath;
     if (!output) continue;
     const count = p.alternatives[i]!;
-    const k = count > 0 ? Math.min(choices.get(i) ?? 0, count - 1) : 0;
+    const k = count > 0 ? Math.min(choices.get(i) ?? baselineChoice(p, i), count - 1) : 0;
     choice[i] = k;
     if (count > 0) branched.push(i);
     const sample = p.samples[i]!;
-    const value = count > 0 && k === count - 1 && p.errorBranch[i] ? SIMULATED_ERROR : sample.value;
+    const value = count > 0 && k === p.errorAlternative[i] ? SIMULATED_ERROR : sample.value;
     const targets = output.op === '&&' ? output.paths : [output.paths[k]!];
     for (const path of targets) {
       try {
@@ -195,6 +197,13 @@ function writtenPath(p: WalkPlan, w: number, k: number, path: Path): Path | null
 }
 
 function isErrorWrite(p: WalkPlan, w: number, choice: Int32Array): boolean {
-  const count = p.alternatives[w]!;
-  return count > 0 && choice[w] === count - 1 && p.errorBranch[w] === 1;
+  return p.alternatives[w]! > 0 && choice[w] === p.errorAlternative[w];
+}
+
+/**
+ * The alternative call i takes when no choice is made for it: where a plain value goes (the
+ * first, or the second when the first is the error alternative), as in a run without errors.
+ */
+export function baselineChoice(p: Pick<WalkPlan, 'errorAlternative'>, i: number): number {
+  return p.errorAlternative[i] === 0 ? 1 : 0;
 }

@@ -65,8 +65,13 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
   /** A person approves each run. */
   readonly needsApproval?: boolean;
   /**
-   * A throw goes to the last output alternative (when there are two or more).
-   * @default true
+   * `true` declares the tool's errors as an outcome of the plan: what it throws (or returns as
+   * an error, through an adapter) goes to the last alternative of an `_outputPath` of two or
+   * more `||` alternatives, and the call ends `failed` but `handled`. A plan's `_onError` names
+   * another alternative instead, or declares one for a tool that does not. Without either, a
+   * throw fails the call (and the run). planmode's own errors (bad arguments or output, a bad
+   * branch, its timeout, ...) are never handled.
+   * @default false
    */
   readonly errorBranch?: boolean;
   /**

@@ -54,6 +54,7 @@ describe('solve() with a strict provider', () => {
             _tool: 'search',
             _id: null,
             _outputPath: '†state.places',
+            _onError: null,
             query: 'parks',
             limit: null,
             filter: { city: 'Paris', open: null },

@@ -20,7 +20,13 @@ function plan(calls: unknown[]) {
 describe('the dry run shown before a lazy plan is approved', () => {
   it('scenarios with what each runs and skips, then critical path and parallelism', () => {
     const { plan: p, source } = plan([
-      { _id: 'charge', _tool: 'pay', _outputPath: '†state.receipt || †state.failure' },
+      // The plan declares where a failed charge goes: scenario #1 is that failure.
+      {
+        _id: 'charge',
+        _tool: 'pay',
+        _outputPath: '†state.receipt || †state.failure',
+        _onError: '†state.failure',
+      },
       { _id: 'thanks', _tool: 'say', text: 'thanks', receipt: '†state.receipt' },
       { _id: 'sorry', _tool: 'say', text: '†state.failure.message' },
     ]);

@@ -24,6 +24,7 @@ const args = (city: string, report: string) => [
 const temp = tempDir({
   'paris.json': { city: 'Paris' },
   'atlantis.json': { city: 'Atlantis' },
+  'declined.json': { amount: 500 },
   'boom.json': [
     { _id: 'boom', _tool: 'boom', _outputPath: '†state.x' },
     { _id: 'after', _tool: 'boom', v: '†state.x' },
@@ -57,16 +58,39 @@ describe('plan run --report', () => {
     ]);
   });
 
-  it('shows a failure routed to the error branch as handled', async () => {
+  it('shows a failure routed to a declared error alternative as handled', async () => {
     const file = join(temp.dir, 'handled.html');
-    // No weather station in Atlantis: the throw is written to the last alternative, the movie path.
-    const r = await planInProcess(args(join(temp.dir, 'atlantis.json'), file), '', { cwd: temp.dir });
+    // The card is declined; processPayment declares errorBranch, so the throw goes to
+    // †state.error: handled, and confirmOrder (which reads the receipt) is skipped.
+    const payment = join(ROOT, 'fixtures/examples/payment-failure');
+    const r = await planInProcess(
+      [
+        'run',
+        join(payment, 'plan.json'),
+        '--tools',
+        join(payment, 'tools.mjs'),
+        '--input',
+        join(temp.dir, 'declined.json'),
+        '--json',
+        '--report',
+        file,
+      ],
+      '',
+      { cwd: temp.dir },
+    );
     expect(r.code).toBe(0);
+    expect(reportData(file).calls.map((c) => c.view)).toEqual(['handled', 'skipped']);
+  });
+
+  it('shows an unknown city as the failure it is: no error alternative is declared', async () => {
+    const file = join(temp.dir, 'atlantis.html');
+    const r = await planInProcess(args(join(temp.dir, 'atlantis.json'), file), '', { cwd: temp.dir });
+    expect(r.code).toBe(3);
     expect(reportData(file).calls.map((c) => c.view)).toEqual([
-      'handled',
-      'skipped',
-      'succeeded',
-      'succeeded',
+      'failed',
+      'upstream_failed',
+      'upstream_failed',
+      'upstream_failed',
     ]);
   });
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { ANSI_ESCAPE, BIN, expectUsageError, tempDir } from './helpers.js';
+import { ANSI_ESCAPE, BIN, expectUsageError, ROOT, tempDir } from './helpers.js';
 import { planInProcess } from './in-process.js';
 import { spawnPlan } from './spawned.js';
 
@@ -72,10 +72,22 @@ const { dir, cleanup } = tempDir({
     { _id: 'after', _tool: 'notify', message: '†state.receipt' },
     { _id: 'other', _tool: 'notify', message: 'independent' },
   ],
+  // The plan declares where pay's throw goes (pay itself declares nothing).
   'handled.json': [
+    {
+      _id: 'pay',
+      _tool: 'pay',
+      amount: 5,
+      _outputPath: '†state.receipt || †state.error',
+      _onError: '†state.error',
+    },
+    { _id: 'tell', _tool: 'notify', message: '†state.error.message' },
+  ],
+  'undeclared.json': [
     { _id: 'pay', _tool: 'pay', amount: 5, _outputPath: '†state.receipt || †state.error' },
     { _id: 'tell', _tool: 'notify', message: '†state.error.message' },
   ],
+  'atlantis.json': { city: 'Atlantis' },
   'slow.json': [{ _id: 'slow', _tool: 'slow', ms: 20000, _outputPath: '†state.slow' }],
   'short.json': [
     { _id: 'first', _tool: 'slow', ms: 300, _outputPath: '†state.a' },
@@ -299,12 +311,48 @@ describe('plan run', () => {
       expect(human.stderr).toMatch(/run failed in .*: 1 succeeded, 1 failed, 1 upstream_failed/);
     });
 
-    it('a throw routed to the error alternative is handled: the run succeeds', async () => {
+    it('a throw routed to the error alternative _onError declares is handled: the run succeeds', async () => {
       const r = await run(['handled.json', '--tools', 'tools.mjs', '--json']);
       expect(r.code).toBe(0);
       const out = parseJson(r.stdout);
       expect(out.calls[0]).toMatchObject({ status: 'failed', handled: true, branch: 1 });
       expect(out.state.error).toEqual({ message: 'card declined', code: 'DECLINED' });
+    });
+
+    it('the same throw without _onError fails the call and the run: exit 3, the reader upstream_failed', async () => {
+      const r = await run(['undeclared.json', '--tools', 'tools.mjs', '--json']);
+      expect(r.code).toBe(3);
+      const out = parseJson(r.stdout);
+      expect(out.status).toBe('failed');
+      expect(out.calls[0]).toMatchObject({ status: 'failed', handled: false, branch: null });
+      expect(out.calls[1]).toMatchObject({ status: 'upstream_failed' });
+      expect(out.state).toEqual({});
+    });
+
+    it('the weather example with an unknown city ends failed, exit 3, and suggests no movie', async () => {
+      const example = join(ROOT, 'fixtures/examples/weather-branch');
+      const args = [join(example, 'plan.json'), '--tools', join(example, 'tools.mjs')];
+      const r = await run([...args, '--input', 'atlantis.json', '--json']);
+      expect(r.code).toBe(3);
+      const out = parseJson(r.stdout);
+      expect(out.status).toBe('failed');
+      expect(out.calls.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+        ['weather', 'failed'],
+        ['park', 'upstream_failed'],
+        ['movie', 'upstream_failed'],
+        ['present', 'upstream_failed'],
+      ]);
+      expect(out.calls[0]).toMatchObject({
+        handled: false,
+        error: { message: 'no weather station in "Atlantis"', code: 'unknown_city' },
+      });
+      expect(out.state).toEqual({});
+      expect(r.stdout).not.toContain('Film House');
+      // Without --json: the summary says the run failed, and why the movie did not run.
+      const human = await run([...args, '--input', 'atlantis.json']);
+      expect(human.code).toBe(3);
+      expect(human.stdout + human.stderr).not.toMatch(/Film House|handled/);
+      expect(human.stderr).toMatch(/run failed/);
     });
 
     it('--fail-fast starts nothing after the first failure, and exits 3', async () => {

@@ -360,13 +360,21 @@ describe('all diagnostics in one pass', () => {
           { _tool: 'count', _id: 'n', _outputPath: '†state.t1 || †state.t2' },
           { _tool: 'search', _id: 'typed', q: '†state.t1' },
           { _tool: 'search', _id: 'maybe', q: '†state.t2', _outputPath: '†state.t3' },
-          { _tool: 'search', _id: 'mayfail', q: 'x', _outputPath: '†state.t4 || †state.t5' },
+          {
+            _tool: 'search',
+            _id: 'mayfail',
+            q: 'x',
+            _outputPath: '†state.t4 || †state.t5',
+            _onError: '†state.t5',
+          },
           { _tool: 'search', _id: 'error', q: '†state.t5' },
           { _tool: 'lookup', _id: 'who', _outputPath: '†state.t6' },
           { _tool: 'greet', _id: 'optional', name: '†state.t6.name' },
           { _tool: 'search', _id: 'alt', q: '†input.nick || †input.q' },
           { _tool: 'search', _id: 'st', q: 'x', _outputPath: '†state.s1' },
           { _tool: 'either', _id: 'sw', _outputPath: '†state.s2' },
+          { _tool: 'search', _id: 'either', q: '†state.t4 || †state.t6' },
+          { _tool: 'search', _id: 'onerr', q: 'x', _outputPath: '†state.t7', _onError: '†state.t8' },
         ],
       },
     ]);
@@ -413,6 +421,9 @@ describe('all diagnostics in one pass', () => {
       'W_UNRESOLVED_ALTERNATIVE',
       'E_STATE_TYPE',
       'W_STATE_TYPE',
+      'W_REF_TYPE',
+      'W_ERROR_AS_DATA',
+      'E_ON_ERROR',
     ]) {
       expect(found, code).toContain(code);
     }

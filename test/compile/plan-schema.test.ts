@@ -149,7 +149,14 @@ describe('planSchema', () => {
     expect(schema.type).toBe('object');
     expect(planSchema(tools, { shape: 'solution' }).type).toBe('object');
     const valid = ajv().compile(schema);
-    const call = { _tool: 'getWeather', _id: null, _outputPath: null, city: 'Paris', days: null };
+    const call = {
+      _tool: 'getWeather',
+      _id: null,
+      _outputPath: null,
+      _onError: null,
+      city: 'Paris',
+      days: null,
+    };
     expect(valid({ calls: [call], output: null })).toBe(true);
     expect(valid({ calls: [{ ...call, days: undefined }], output: null })).toBe(false); // all required
     expect(valid({ calls: [{ ...call, city: null }], output: null })).toBe(false); // city is required
@@ -229,7 +236,7 @@ describe('planSchema', () => {
     expect(strictModeViolations(strict)).toEqual([]);
     expect(
       ajv().validate(strict, {
-        calls: [{ _tool: 'book', _id: null, _outputPath: null, _output: true, date: 'x' }],
+        calls: [{ _tool: 'book', _id: null, _outputPath: null, _onError: null, _output: true, date: 'x' }],
       }),
     ).toBe(true);
   });
@@ -260,7 +267,7 @@ describe('planSchema', () => {
     const strictSchema = planSchema([search], { format: 'openai-strict' });
     expect(strictModeViolations(strictSchema)).toEqual([]);
     const strict = ajv().compile(strictSchema);
-    const call = { _tool: 'search', _id: null, _outputPath: null };
+    const call = { _tool: 'search', _id: null, _outputPath: null, _onError: null };
     expect(strict({ calls: [{ ...call, filter: { city: '†state.city', tags: ['†input.tag'] } }] })).toBe(
       true,
     );

@@ -247,13 +247,26 @@ describe('type flow', () => {
   });
 
   it('warns when only the error alternative or one side of || cannot fit', () => {
-    // The last alternative also receives the error object {message, code}.
+    // Declared by the plan, the error alternative receives only the error object {message,
+    // code}: reading it as a string is W_ERROR_AS_DATA (not W_REF_TYPE, nor E_REF_TYPE).
+    expect(
+      codes([
+        {
+          _tool: 'summarize',
+          text: 'a',
+          _outputPath: '†state.ok || †state.failed',
+          _onError: '†state.failed',
+        },
+        { _tool: 'summarize', text: '†state.failed' },
+      ]),
+    ).toEqual(['W_ERROR_AS_DATA /1/text']);
+    // Not declared, no alternative carries the error object: the summary (a string) fits.
     expect(
       codes([
         { _tool: 'summarize', text: 'a', _outputPath: '†state.ok || †state.failed' },
         { _tool: 'summarize', text: '†state.failed' },
       ]),
-    ).toEqual(['W_REF_TYPE /1/text']);
+    ).toEqual([]);
     // †state.s is missing when its writer takes the other branch: then the array arrives.
     expect(
       codes([

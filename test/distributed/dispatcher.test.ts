@@ -90,12 +90,30 @@ const PLAN = [
   { _id: 'x', _tool: 'add', a: 1, b: 2, _outputPath: '†state.x' },
   { _id: 'y', _tool: 'add', a: '†state.x', b: 10, _outputPath: '†state.y' },
   { _id: 'retry:me', _tool: 'flaky', _outputPath: '†state.flaky' },
-  { _id: 'pay', _tool: 'charge', amount: 500, _outputPath: '†state.paid || †state.error' },
+  // Declared error alternatives: the tool's own throw (pay) is handled; the worker's timeout
+  // (slow) and its output check (typed) are contract errors, never handled.
+  {
+    _id: 'pay',
+    _tool: 'charge',
+    amount: 500,
+    _outputPath: '†state.paid || †state.error',
+    _onError: '†state.error',
+  },
   { _id: 'pay2', _tool: 'charge', amount: 5, _outputPath: '†state.paid2 || †state.error2' },
   { _id: 'void', _tool: 'nothing' },
-  { _id: 'slow', _tool: 'slow', _outputPath: '†state.slow' },
+  {
+    _id: 'slow',
+    _tool: 'slow',
+    _outputPath: '†state.slow || †state.slowError',
+    _onError: '†state.slowError',
+  },
   { _id: 'after-slow', _tool: 'add', a: '†state.slow', b: 1, _outputPath: '†state.never' },
-  { _id: 'typed', _tool: 'typed', _outputPath: '†state.typed' },
+  {
+    _id: 'typed',
+    _tool: 'typed',
+    _outputPath: '†state.typed || †state.typedError',
+    _onError: '†state.typedError',
+  },
   { _id: 'plain', _tool: 'plain' },
 ];
 
@@ -174,11 +192,19 @@ describe('a distributed run', () => {
       expect(call('void').output).toBeUndefined();
       expect(call('slow')).toMatchObject({
         status: 'failed',
+        handled: false,
         attempts: 2,
         error: { message: 'timed out after 150 ms', code: 'TIMEOUT' },
       });
       expect(call('after-slow').status).toBe('upstream_failed');
-      expect(call('typed')).toMatchObject({ status: 'failed', error: { code: 'INVALID_OUTPUT' } });
+      expect(call('typed')).toMatchObject({
+        status: 'failed',
+        handled: false,
+        error: { code: 'INVALID_OUTPUT' },
+      });
+      expect(remote.status).toBe('failed');
+      expect(remote.state).not.toHaveProperty('slowError');
+      expect(remote.state).not.toHaveProperty('typedError');
       expect(call('plain').error).toEqual({ message: 'no code here' });
     } finally {
       await env.close();

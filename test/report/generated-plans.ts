@@ -14,6 +14,8 @@ export const TOOLS: Tool[] = [
   { name: 'work', execute: async () => ({ ok: true }) },
   {
     name: 'fetch',
+    // Its failures are an outcome the plans handle: they go to `err` (the last alternative).
+    errorBranch: true,
     execute: async (args) => {
       if (args.fail === true) throw new Error('upstream service answered 503 Service Unavailable');
       return { rows: 3 };

@@ -299,7 +299,7 @@ describe('payment-failure: †state.receipt || †state.error', () => {
     expect(executed).toEqual(['confirmOrder', 'processPayment']);
   });
 
-  it('declined (500): the error goes to the last alternative, confirmOrder is skipped, the run succeeds', async () => {
+  it('declined (500): processPayment declares errorBranch, so the error goes to the last alternative, confirmOrder is skipped, the run succeeds', async () => {
     const { result, executed } = await runExample('payment-failure', { input: { amount: 500 } });
     expect(result.status).toBe('succeeded');
     expect(result.state).toEqual({ error: declined });
@@ -446,20 +446,19 @@ describe('weather-branch: a branch and its join', () => {
     expect(executed).toEqual(['findMovie', 'getWeather', 'presentSuggestion']);
   });
 
-  it('an unknown city throws: the error lands in the last alternative, so the movie path runs', async () => {
-    const { result } = await runExample('weather-branch', { input: { city: 'Atlantis' } });
+  it('an unknown city throws: getWeather declares no error alternative, so the call and the run fail, and no movie is suggested', async () => {
+    const { result, executed } = await runExample('weather-branch', { input: { city: 'Atlantis' } });
     const error = { message: 'no weather station in "Atlantis"', code: 'unknown_city' };
-    expect(result.status).toBe('succeeded');
-    expect(result.state).toEqual({
-      notSunny: error,
-      suggestion: { kind: 'movie', name: 'Casablanca', cinema: 'Atlantis Film House' },
-    });
+    expect(result.status).toBe('failed');
+    // Neither sunny nor notSunny is an error alternative: the error is written nowhere.
+    expect(result.state).toEqual({});
     expect(endings(result)).toEqual([
-      { ...succeeded('weather', 'getWeather', 1), status: 'failed', handled: true, error },
-      never('park', 'findPark', 'skipped'),
-      succeeded('movie', 'findMovie'),
-      succeeded('present', 'presentSuggestion'),
+      { ...succeeded('weather', 'getWeather'), status: 'failed', error },
+      never('park', 'findPark', 'upstream_failed'),
+      never('movie', 'findMovie', 'upstream_failed'),
+      never('present', 'presentSuggestion', 'upstream_failed'),
     ]);
+    expect(executed).toEqual(['getWeather']);
   });
 
   it('snowy (Oslo): the film, presented with its cinema', async () => {

@@ -177,10 +177,15 @@ describe('SPEC 5: output paths and branches', () => {
     expect(r.calls[0]).toMatchObject({ status: 'failed', error: { code: 'BAD_BRANCH' } });
   });
 
-  it('a throw goes to the last alternative as {message, code}: failed, handled, run succeeded', async () => {
-    const pay = tool('pay', () => {
-      throw Object.assign(new Error('Your card was declined.'), { code: 'card_declined' });
-    });
+  it('a throw of a tool that declares errorBranch goes to the last alternative as {message, code}: failed, handled, run succeeded', async () => {
+    // The tool declares its errors as an outcome (the default, false, would fail the run).
+    const pay = tool(
+      'pay',
+      () => {
+        throw Object.assign(new Error('Your card was declined.'), { code: 'card_declined' });
+      },
+      { errorBranch: true },
+    );
     const confirm = tool('confirm');
     const report = tool('report', (a) => a.error);
     const r = await run(

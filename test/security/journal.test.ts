@@ -34,6 +34,9 @@ const PLAN = [
   { _id: 'notify', _tool: 'notify', message: '†state.ok || †state.odd' },
 ];
 
+/** PLAN, with `check` declaring its last alternative the error alternative. */
+const PLAN_ON_ERROR = [PLAN[0]!, { ...PLAN[1]!, _onError: '†state.odd' }, PLAN[2]!];
+
 /** The same call ids and tools, doing something else. */
 const OTHER_PLAN = [
   { _id: 'fetch', _tool: 'get_user', id: 666, _outputPath: '†state.user' },
@@ -295,6 +298,8 @@ describe('a record that does not fit the plan ends the resume at its line', () =
     tamper: (path: string) => number;
     message: RegExp;
     limits?: RunOptions['limits'];
+    /** @default PLAN */
+    plan?: unknown;
   }[] = [
     {
       name: 'a succeeded record without its output',
@@ -326,19 +331,45 @@ describe('a record that does not fit the plan ends the resume at its line', () =
       message: /a call:end for call "check" is "handled" but succeeded: only a failed call is handled/,
     },
     {
-      name: 'handled on a call whose throw cannot be handled',
+      name: 'handled on a call without alternatives',
       tamper: (path) =>
         editRecord(path, callEnd('fetch'), (r) => Object.assign(r, { status: 'failed', handled: true })),
-      message: /a call:end for call "fetch" is "handled", but a throw of its tool cannot be handled/,
+      message: /a call:end for call "fetch" is "handled", but the call declares no error alternative/,
     },
     {
-      name: 'a handled error written to an alternative other than the last',
+      // Alternatives alone declare nothing: a throw of check_user fails the call.
+      name: 'handled on a call with alternatives but no declared error alternative',
+      tamper: (path) =>
+        editRecord(path, callEnd('check'), (r) =>
+          Object.assign(r, { status: 'failed', handled: true, branch: 1, output: { message: 'x' } }),
+        ),
+      message: /a call:end for call "check" is "handled", but the call declares no error alternative/,
+    },
+    {
+      name: 'a handled error written to an alternative other than the declared one',
+      plan: PLAN_ON_ERROR,
       tamper: (path) =>
         editRecord(path, callEnd('check'), (r) =>
           Object.assign(r, { status: 'failed', handled: true, branch: 0, error: { message: 'x' } }),
         ),
       message:
-        /a handled call:end for call "check" must choose the last alternative \(1\), where the error is written, not 0/,
+        /a handled call:end for call "check" must choose the error alternative \(1\), where the error is written, not 0/,
+    },
+    {
+      name: 'a handled record whose output is not an error object',
+      plan: PLAN_ON_ERROR,
+      tamper: (path) =>
+        editRecord(path, callEnd('check'), (r) =>
+          Object.assign(r, { status: 'failed', handled: true, branch: 1, output: 'odd' }),
+        ),
+      message: /a handled call:end for call "check" must carry the error it wrote as "output"/,
+    },
+    {
+      name: 'a succeeded record that chose the error alternative',
+      plan: PLAN_ON_ERROR,
+      tamper: (path) => editRecord(path, callEnd('check'), (r) => (r.branch = 1)),
+      message:
+        /a succeeded call:end for call "check" chooses its error alternative \(1\), which holds only errors/,
     },
     {
       name: 'an output its outputSchema rejects',
@@ -398,11 +429,11 @@ describe('a record that does not fit the plan ends the resume at its line', () =
     },
   ];
 
-  for (const { name, tamper, message, limits } of cases) {
+  for (const { name, tamper, message, limits, plan = PLAN } of cases) {
     it(name, async () => {
-      const path = await journaled(PLAN, options([], limits ? { limits } : {}));
+      const path = await journaled(plan, options([], limits ? { limits } : {}));
       const line = tamper(path);
-      const error = await refusedResume(PLAN, join(path, '..'), limits ? { limits } : {});
+      const error = await refusedResume(plan, join(path, '..'), limits ? { limits } : {});
       expect(error.message).toMatch(message);
       expect(error.message.startsWith(`cannot resume from the journal '${path}': line ${line}: `)).toBe(true);
       expect(error.line).toBe(line);
@@ -450,7 +481,8 @@ describe('journals the executor wrote resume', () => {
         { _id: 'pick', _tool: 'choose', _outputPath: '†state.left || †state.right' },
         { _id: 'left', _tool: 'echo', v: '†state.left', _outputPath: '†state.l' },
         { _id: 'both', _tool: 'echo', v: 1, _outputPath: '†state.a && †state.b' },
-        { _id: 'pay', _tool: 'pay', _outputPath: '†state.receipt || †state.error' },
+        // The plan declares where pay's throw goes: a handled failure, reused on resume.
+        { _id: 'pay', _tool: 'pay', _outputPath: '†state.receipt || †state.error', _onError: '†state.error' },
         {
           _id: 'note',
           _tool: 'summarize',

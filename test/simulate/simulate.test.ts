@@ -110,9 +110,14 @@ describe('simulate: scenarios', () => {
     expect(new Set(full.scenarios.map((s) => JSON.stringify(s.choices))).size).toBe(1024);
   });
 
-  it('error alternative: chosen last, the error object is written, readers of it run', () => {
+  it('a declared error alternative: chosen, the error object is written, readers of it run', () => {
     const plan = [
-      { _id: 'pay', _tool: 'check', _outputPath: '†state.receipt || †state.failure' },
+      {
+        _id: 'pay',
+        _tool: 'check',
+        _outputPath: '†state.receipt || †state.failure',
+        _onError: '†state.failure',
+      },
       { _id: 'tell', _tool: 'sink', message: '†state.failure.message' },
     ];
     const simulation = simulate(plan, { tools: TOOLS });

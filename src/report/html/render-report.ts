@@ -138,7 +138,7 @@ function renderRun(plan: CompiledPlan, result: RunResult, o: Options): string {
       error: r.error
         ? clipText(`${r.error.message}${r.error.code !== undefined ? `\ncode: ${r.error.code}` : ''}`, o)
         : null,
-      // A handled throw's output is its error, written to the last alternative: shown once, as the error.
+      // A handled throw's output is its error, written to its error alternative: shown once, as the error.
       ...(r.output !== undefined && !r.handled && { output: text(r.output, o) }),
       ...(r.args !== undefined && { args: text(r.args, o) }),
       ...(call.hasOutput && r.output === undefined && { output: text(call.output, o) }),

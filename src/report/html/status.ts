@@ -1,7 +1,7 @@
 /**
- * How each call is drawn: its terminal state, split where a reader of the picture
- * needs it (a failure routed to the error branch is not an unhandled one; a timeout is a
- * failure worth telling apart), and the dry run's two outcomes per scenario.
+ * How each call is drawn: its terminal state, split where a reader of the picture needs it (a
+ * failure routed to a declared error alternative is not an unhandled one; a timeout is a failure
+ * worth telling apart), and the dry run's two outcomes per scenario.
  */
 import type { CallReport } from '../../run/types.js';
 
@@ -32,7 +32,7 @@ export interface StatusStyle {
 /** Colors chosen apart in hue and lightness, so they stay distinct for most color vision. */
 export const STATUS_STYLES: Readonly<Record<ReportStatus, StatusStyle>> = {
   succeeded: { fill: '#c8ecd0', stroke: '#2e8540', label: 'succeeded' },
-  handled: { fill: '#fde2b8', stroke: '#c26a00', label: 'failed, handled (error branch)' },
+  handled: { fill: '#fde2b8', stroke: '#c26a00', label: 'failed, handled (error alternative)' },
   failed: { fill: '#f9c0c0', stroke: '#c62828', label: 'failed' },
   timed_out: { fill: '#f4b6d9', stroke: '#ad1457', label: 'failed: timed out' },
   upstream_failed: { fill: '#ded0f2', stroke: '#6a3fb5', label: 'upstream failed' },

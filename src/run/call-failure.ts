@@ -1,0 +1,49 @@
+/**
+ * A call's final failure (after its retries), and where it goes. A tool's own error goes to the
+ * call's declared error alternative (`CompiledCall.errorAlternative`: the tool's `errorBranch:
+ * true` or the plan's `_onError`): the call ends `failed` and `handled`, and the run goes on as
+ * the plan says. Anything else fails the call unhandled, with its code, and fails the run: a
+ * throw where no error alternative is declared, and every contract error planmode made around
+ * the tool (see error-origin.ts), whatever the call declares.
+ */
+import { jsonSize } from '../language/json-value.js';
+import { toCallError } from './call-error.js';
+import type { Runner } from './runner.js';
+import { alternativesOf, writeOutput } from './state-writes.js';
+
+/**
+ * Ends call i `failed` with `error`. `toolsOwn` says the error is the tool's own (its throw, or
+ * its error result), not one planmode made: only then may it be handled.
+ */
+export function failCall(run: Runner, i: number, error: unknown, toolsOwn: boolean): void {
+  const call = run.calls[i]!;
+  const record = run.records[i]!;
+  record.error = toCallError(error);
+  const output = call.outputPath;
+  const errorAlternative = call.errorAlternative;
+  if (toolsOwn && output && errorAlternative !== null) {
+    const errorValue = { ...record.error };
+    try {
+      writeOutput(
+        run,
+        i,
+        alternativesOf(output.op, output.paths.length, errorAlternative),
+        errorValue,
+        jsonSize(errorValue),
+      );
+      record.branch = errorAlternative;
+      record.handled = true;
+      record.output = errorValue;
+      return run.end(i, 'failed');
+    } catch (e) {
+      // The state cannot take even the error (it is full): the failure goes unhandled.
+      record.error = {
+        message: `${record.error.message}; and ${toCallError(e).message}`,
+        code: record.error.code ?? 'LIMIT',
+      };
+    }
+  }
+  if (output) for (const path of output.paths) run.taint.mark(path.segments, i);
+  if (run.options.failFast) run.stopping = true;
+  run.end(i, 'failed');
+}
