@@ -14,12 +14,12 @@
  */
 import { error, type DiagnosticSink } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
-import { coveredPath, formatPath, getAtPath, type Path, type PathSegment } from '../language/paths.js';
+import { coveredPath, getAtPath, type Path, type PathSegment } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
 import { EdgeList } from './edge-list.js';
 import { BranchGuards } from './exclusive-branches.js';
 import { EARLIER, FlowColumns, INITIAL, INPUT, LATER, SCHEMA } from './flow-columns.js';
-import { nearest } from './nearest.js';
+import { nearestKnownPath } from './nearest-path.js';
 import { PathTrie, ReaderLists, type TrieNode } from './path-trie.js';
 import { PathNodes } from './path-nodes.js';
 import type { CallSpec } from './call-spec.js';
@@ -55,20 +55,6 @@ interface PendingRead {
 
 const NO_WRITER = -1;
 
-/** Most keys searched for a "did you mean" at one segment. */
-const MAX_CANDIDATES = 10_000;
-
-/** Keys of input and state objects, listed once: they do not change while a plan compiles. */
-const knownKeys = new WeakMap<object, string[]>();
-
-function keysOf(value: object): string[] {
-  let keys = knownKeys.get(value);
-  if (!keys) {
-    keys = Object.keys(value);
-    knownKeys.set(value, keys);
-  }
-  return keys;
-}
 const NO_WRITERS: number[] = [];
 
 export class DataFlow {
@@ -224,6 +210,19 @@ export class DataFlow {
     this.columns.addEdge(i, read, written, late);
     if (late) this.#calls[i]!.forget();
     this.#collected?.push(from);
+  }
+
+  /**
+   * An order edge into call i that no state path makes (`code`: EFFECT_EDGE or AFTER_EDGE of
+   * FlowColumns), deduped as the data flow's own are; true when it was added.
+   */
+  addOrderEdge(i: number, from: number, code: number): boolean {
+    if (from === i || this.#marked[from] === i) return false;
+    this.#marked[from] = i;
+    this.edges.add(from, i);
+    this.columns.addOrderEdge(i, code);
+    this.#calls[i]!.forget();
+    return true;
   }
 
   #bindInputRead(ref: Reference, at: string, path: Path, i: number): void {
@@ -496,7 +495,8 @@ export class DataFlow {
 
   #unresolved(i: number, ref: Reference, path: Path, at: string): void {
     const call = this.#calls[i]!;
-    const suggestion = this.#nearestKnownPath(path);
+    // No "did you mean" for a diagnostic nobody will see (past limits.maxDiagnostics).
+    const suggestion = this.diagnostics.full ? undefined : this.#nearestKnownPath(path);
     const where =
       path.root === 'input'
         ? 'the input does not hold it'
@@ -514,45 +514,10 @@ export class DataFlow {
     );
   }
 
-  /**
-   * Walks the known paths segment by segment, correcting likely typos, for "did you mean". Not
-   * for diagnostics nobody will see (past limits.maxDiagnostics), and not among more keys than
-   * MAX_CANDIDATES: a typo among a million keys is not worth a million comparisons per read.
-   */
   #nearestKnownPath(path: Path): string | undefined {
-    if (this.diagnostics.full) return undefined;
-    const base: unknown = path.root === 'input' ? this.options.input : this.options.state;
-    let trie: TrieNode | undefined = path.root === 'state' ? this.#fullIndex().root : undefined;
-    let value: unknown = base;
-    const fixed: PathSegment[] = [];
-    let changed = false;
-    for (let at = 0; at < path.segments.length; at++) {
-      const segment = path.segments[at]!;
-      const key = String(segment);
-      const candidates = new Set<string>();
-      if (trie?.children) for (const k of trie.children.keys()) candidates.add(k);
-      if (value !== null && typeof value === 'object') {
-        const keys = keysOf(value);
-        if (keys.length > MAX_CANDIDATES) return undefined;
-        for (const k of keys) candidates.add(k);
-      }
-      if (candidates.size > MAX_CANDIDATES) return undefined;
-      const choice = candidates.has(key) ? key : nearest(key, candidates);
-      if (choice === undefined) {
-        // Below a path a call writes, every path is written: †state.usr.name, with
-        // †state.user written, is †state.user.name.
-        if (changed && trie?.writers) {
-          fixed.push(...path.segments.slice(at));
-          break;
-        }
-        return undefined;
-      }
-      if (choice !== key) changed = true;
-      fixed.push(typeof segment === 'number' && choice === key ? segment : choice);
-      trie = trie?.children?.get(choice);
-      value = value !== null && typeof value === 'object' ? (value as JsonObject)[choice] : undefined;
-    }
-    return changed ? formatPath(path.root, fixed) : undefined;
+    const { input, state } = this.options;
+    const written = path.root === 'state' ? this.#fullIndex().root : undefined;
+    return nearestKnownPath(path, { input, state, written });
   }
 }
 

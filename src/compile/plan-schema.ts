@@ -81,7 +81,7 @@ const STRICT_FORMATS = new Set([
   'uuid',
 ]);
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
-const META_KEYS = ['_tool', '_id', '_outputPath', '_output'];
+const META_KEYS = ['_tool', '_id', '_outputPath', '_output', '_after', '_independent'];
 
 // The reference grammar as a linear pattern (no nested quantifiers that can backtrack badly).
 const SEGMENT = String.raw`(?:\.(?:[A-Za-z_$][A-Za-z0-9_$-]*|[0-9]+)|\[[0-9]+\]|\["(?:[^"\\]|\\.)*"\])`;
@@ -109,23 +109,36 @@ const OUTPUT_PATH = {
     'Where the result goes: †state.<path>; alternatives with || (first: the plain result, last: an error), all paths with &&',
 };
 const ID = { type: 'string', pattern: ID_PATTERN, description: 'Optional stable id of the call' };
+const AFTER = {
+  type: 'array',
+  items: { type: 'string', pattern: ID_PATTERN },
+  uniqueItems: true,
+  description: 'Optional ids of calls this one starts after, with no data between them',
+};
+const INDEPENDENT = {
+  type: 'boolean',
+  description: 'Optional: true lets a call with effects run out of program order',
+};
 const NULL = { type: 'null' };
 
-/** The shared patterns, under the root's `$defs`. */
-const DEFINITIONS = { reference: REFERENCE, outputPath: OUTPUT_PATH, id: ID };
+/** The shared patterns, under the root's `$defs` (strict mode's have no `_after`: see plainCall). */
+const DEFINITIONS = { reference: REFERENCE, outputPath: OUTPUT_PATH, id: ID, after: AFTER };
+const STRICT_DEFINITIONS = { reference: REFERENCE, outputPath: OUTPUT_PATH, id: ID };
 /** Pointers to them, for schemas inside the root's resource. */
 const SHARED: Patterns = {
   reference: { $ref: '#/$defs/reference' },
   outputPath: { $ref: '#/$defs/outputPath' },
   id: { $ref: '#/$defs/id' },
+  after: { $ref: '#/$defs/after' },
 };
 /** The patterns written out, for a call that is a resource of its own (its tool has `$defs`). */
-const INLINE: Patterns = { reference: REFERENCE, outputPath: OUTPUT_PATH, id: ID };
+const INLINE: Patterns = { reference: REFERENCE, outputPath: OUTPUT_PATH, id: ID, after: AFTER };
 
 interface Patterns {
   readonly reference: Record<string, unknown>;
   readonly outputPath: Record<string, unknown>;
   readonly id: Record<string, unknown>;
+  readonly after: Record<string, unknown>;
 }
 
 /** The strict stand-in for "any value": strict mode cannot say "anything". */
@@ -176,7 +189,10 @@ export function planSchema(
     };
   }
   if (strict) checkLimits(budget, Object.keys(properties).length);
-  return { $defs: DEFINITIONS, ...closedObject(properties, Object.keys(properties)) };
+  return {
+    $defs: strict ? STRICT_DEFINITIONS : DEFINITIONS,
+    ...closedObject(properties, Object.keys(properties)),
+  };
 }
 
 interface Budget {
@@ -239,6 +255,10 @@ function plainCall(tool: Tool, mode: string, budget: Budget): Record<string, unk
     _tool: toolConst(tool),
     _id: patterns.id,
     _outputPath: patterns.outputPath,
+    // Program order (`_after`, `_independent`): offered here, not in the strict format, where
+    // every key is required and would cost two properties per tool of strict mode's budget.
+    _after: patterns.after,
+    _independent: INDEPENDENT,
   };
   if (tool.latent && mode === 'eager') {
     const output = typeof tool.outputSchema === 'object' ? withoutDialect(tool.outputSchema) : {};

@@ -18,7 +18,7 @@ const DAGGER_CODE = DAGGER.charCodeAt(0);
 
 type ParseError = Extract<ParsedString, { kind: 'error' }>;
 
-const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id']);
+const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id', '_after', '_independent']);
 
 /** What every call of one compile is read with (one object for them all). */
 export interface ReadCallOptions {
@@ -153,7 +153,7 @@ export function readCall(
           atKey: true,
           hint: near
             ? `did you mean "${near}"?`
-            : 'keys starting with _ are reserved: _tool, _outputPath, _output, _id; rename the argument without the underscore',
+            : 'keys starting with _ are reserved: _tool, _outputPath, _output, _id, _after, _independent; rename the argument without the underscore',
         }),
       );
     }

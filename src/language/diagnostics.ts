@@ -16,6 +16,8 @@ export const DIAGNOSTIC_CODES = [
   'E_OUTPUT_PATH',
   'E_UNRESOLVED',
   'E_CYCLE',
+  // An `_after` that names no call, or is not a list of call ids.
+  'E_AFTER',
   'E_ARGS',
   // A reference whose value can never fit the parameter (type flow); W_: only on some branch.
   'E_REF_TYPE',

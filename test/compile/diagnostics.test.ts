@@ -360,6 +360,7 @@ describe('all diagnostics in one pass', () => {
           { _tool: 'search', _id: 'error', q: '†state.t5' },
           { _tool: 'lookup', _id: 'who', _outputPath: '†state.t6' },
           { _tool: 'greet', _id: 'optional', name: '†state.t6.name' },
+          { _tool: 'greet', _id: 'late', name: 'x', _after: ['optionl'] },
         ],
       },
     ]);
@@ -395,6 +396,7 @@ describe('all diagnostics in one pass', () => {
       'E_LAZY_OUTPUT',
       'E_STATE_SCHEMA',
       'E_CYCLE',
+      'E_AFTER',
       'E_UNKNOWN_TOOL',
       'E_ARGS',
       'E_LIMIT',
