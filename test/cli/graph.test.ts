@@ -59,12 +59,15 @@ describe('plan graph', () => {
       path: '†state.user.name',
       paths: ['†state.user.name'],
     });
+    // notify is an effect (readOnlyHint: false): it waits for every earlier call, fetch included.
     expect(graph.edges.map((e: { from: string; to: string }) => `${e.from}->${e.to}`)).toEqual([
       'fetch->check',
       'check->notify',
+      'fetch->notify',
     ]);
     expect(graph.order).toEqual(['fetch', 'check', 'notify']);
-    expect((await run(['graph', 'plan.json', '--json'])).stdout).toBe(r.stdout);
+    // With the same tools: without them, nothing says notify is an effect.
+    expect((await run(['graph', 'plan.json', '--json', '--tools', 'tools.json'])).stdout).toBe(r.stdout);
   });
 
   it('draws order-only edges dashed in every format', async () => {
