@@ -26,10 +26,11 @@ export class OrderGates {
   readonly #kind: GateKind[] = [];
   readonly #next: number[] = [];
 
-  /** How many gates there are: 0 for a plan without effects or `_after`. */
-  get size(): number {
-    return this.#other.length;
-  }
+  /**
+   * How many gates there are: 0 for a plan without effects or `_after`. A field, not a getter:
+   * the executor reads it for every call it makes ready.
+   */
+  size = 0;
 
   /** Call `call` follows call `other`, for `kind`'s reason. */
   add(call: number, other: number, kind: GateKind): void {
@@ -38,7 +39,7 @@ export class OrderGates {
       head.push(NONE);
       this.#tail.push(NONE);
     }
-    const e = this.#other.length;
+    const e = this.size++;
     this.#other.push(other);
     this.#kind.push(kind);
     this.#next.push(NONE);
