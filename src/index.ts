@@ -38,6 +38,7 @@ export {
   type CompileResult,
   type Dependency,
   type DependencyKind,
+  type OrderReason,
   type OutputPath,
   type ReadBinding,
 } from './compile/index.js';

@@ -13,6 +13,7 @@
  */
 import { canonicalJson } from '../run/journal-format.js';
 import type { CallReport, ReusedResult, ReuseRequest, RunOptions } from '../run/types.js';
+import { trustedReadOnlyHint } from '../tools/effects.js';
 import type { Tool } from '../tools/tool.js';
 
 /** Whether a tool is read-only: the policy's classifier's word, by definition. */
@@ -22,8 +23,7 @@ export type IsReadOnly = (tool: Tool) => boolean;
  * Without a classifier: read-only only when the definition says `readOnlyHint: true` and its
  * annotations are trusted (not an MCP server's claim), as the default policy decides.
  */
-export const annotatedReadOnly: IsReadOnly = (tool) =>
-  tool.annotations?.readOnlyHint === true && tool.annotationsTrusted !== false;
+export const annotatedReadOnly: IsReadOnly = trustedReadOnlyHint;
 
 export class SideEffectLedger {
   readonly #done = new Map<string, ReusedResult>();

@@ -30,6 +30,7 @@
  * Edit tools (`edits`) are matched by name only, like allow rules: they are the user's word
  * about names, not a trust in definitions.
  */
+import { trustedReadOnlyHint } from '../tools/effects.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import { describeValue } from './describe-value.js';
@@ -96,12 +97,12 @@ export class ToolClassifier {
       readOnly !== undefined ||
       edits !== undefined ||
       options.trustAnnotations !== undefined;
-    // A function decides for itself; `true` still leaves out what its source marked untrusted.
-    this.#trusts = (tool) =>
-      tool.annotations?.readOnlyHint === true &&
-      (typeof trustAnnotations === 'function'
-        ? trustAnnotations(tool) === true
-        : trustAnnotations && tool.annotationsTrusted !== false);
+    // A function decides for itself; `true` still leaves out what its source marked untrusted
+    // (the rule the executor's program order believes a read-only hint by, too).
+    this.#trusts =
+      typeof trustAnnotations === 'function'
+        ? (tool) => tool.annotations?.readOnlyHint === true && trustAnnotations(tool) === true
+        : (tool) => trustAnnotations && trustedReadOnlyHint(tool);
     for (const tool of listTools(tools, where)) {
       if (isPlanToolName(tool.name) && !isGenuinePlanTool(tool)) {
         throw new TypeError(

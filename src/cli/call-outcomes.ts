@@ -82,6 +82,8 @@ function lacking(
 ): string {
   const missing = [...new Set(call.missing ?? [])];
   if (missing.length === 0) {
+    // A call held back by program order says which call it follows, in its error.
+    if (call.status === 'upstream_failed' && call.error) return clip(call.error.message, MAX_ERROR);
     return call.status === 'upstream_failed'
       ? 'a value it reads comes from a call that failed'
       : 'a value it reads was missing';

@@ -153,8 +153,11 @@ export function formatEndedRow(row: CallRow, format: RowFormat): string {
       const why = end.error ? `: ${describeError(end.error)}` : '';
       return `${head('-', 'yellow')}  ${paint('rejected', c, 'yellow')}${why}`;
     }
-    case 'upstream_failed':
-      return `${head('-', 'red')}  ${paint('upstream failed', c, 'red')}`;
+    case 'upstream_failed': {
+      // Held back by program order: the error says which call it follows.
+      const why = end.error ? `: ${describeError(end.error)}` : '';
+      return `${head('-', 'red')}  ${paint(`upstream failed${why}`, c, 'red')}`;
+    }
     case 'skipped':
       return `${head('-', 'dim')}  ${paint('skipped', c, 'dim')}`;
   }

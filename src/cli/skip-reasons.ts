@@ -58,7 +58,9 @@ function writerOutcome(call: CompiledCall | undefined, report: CallReport | unde
     case 'skipped':
       return `${id} was skipped`;
     case 'upstream_failed':
-      return `${id} did not run: a value it reads comes from a call that failed`;
+      return report.error
+        ? `${id} did not run: it follows a call that failed`
+        : `${id} did not run: a value it reads comes from a call that failed`;
     case 'cancelled':
       return `${id} was cancelled`;
     case 'rejected':

@@ -3,7 +3,7 @@ import { error, type DiagnosticSink } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
 import { formatPath } from '../language/paths.js';
 import { joinPointer } from '../language/pointer.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { RegisteredTool, ToolRegistry } from '../tools/registry.js';
 import { checkLiteralArguments } from './check-arguments.js';
 import { nearest } from './nearest.js';
 import { CallSpec } from './call-spec.js';
@@ -14,12 +14,13 @@ export function placeholder(index: number, callsPointer: string): CallSpec {
   return new CallSpec(index, undefined, null, callsPointer, {}, null, 0, 0, [], null, false, undefined);
 }
 
+/** Checks the call's tool and literal arguments; returns the tool, when it is known. */
 export function checkTool(
   spec: CallSpec,
   tools: ToolRegistry,
   mode: ExecutionMode,
   pending: DiagnosticSink,
-): void {
+): RegisteredTool | undefined {
   const registered = tools.get(spec.tool!);
   if (!registered) {
     // No "did you mean" for a diagnostic that will not be kept: a plan of 100k calls to unknown
@@ -36,7 +37,7 @@ export function checkTool(
             : 'check the tool name against the tools file',
       }),
     );
-    return;
+    return undefined;
   }
   if (registered.validateInput) checkLiteralArguments(spec, spec.tool!, registered.validateInput, pending);
   if (mode === 'eager' && registered.tool.latent && !spec.hasOutput) {
@@ -67,6 +68,7 @@ export function checkTool(
       ),
     );
   }
+  return registered;
 }
 
 export function checkOutputAgainstSchema(spec: CallSpec, schema: JsonObject, pending: DiagnosticSink): void {

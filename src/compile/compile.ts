@@ -18,7 +18,7 @@ import { parsePlan, positionDiagnostics } from '../language/parse-plan.js';
 import { SourceText } from '../language/source.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
-import { keepEdgeLists, Plan } from './compiled-plan.js';
+import { keepEdgeLists, keepProgramOrder, Plan } from './compiled-plan.js';
 import { PlanBuilder } from './plan-builder.js';
 import { checkStateSchemaPatterns } from './state-schema.js';
 import { checkToolMessages } from './tool-messages.js';
@@ -179,6 +179,8 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
     successors: { offsets: ordering.offsets, targets: ordering.targets },
     dependencies: ordering.dependencies,
   });
+  const { gates, optedOut } = builder;
+  if (gates.size > 0 || optedOut.size > 0) keepProgramOrder(plan, { gates, optedOut });
   return { ok: true, plan, diagnostics, document };
 }
 

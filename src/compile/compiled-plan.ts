@@ -3,6 +3,7 @@ import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { type DependencyLists, dependencyLists } from './order.js';
+import type { OrderGates } from './order-gates.js';
 import type { CompiledCall, CompiledPlan } from './types.js';
 
 export class Plan implements CompiledPlan {
@@ -88,4 +89,27 @@ export function dependencyIndices(plan: CompiledPlan): DependencyLists {
     madeFromCalls.set(plan, lists);
   }
   return lists;
+}
+
+/** What the executor needs of a plan's program order besides its edges. */
+export interface ProgramOrderFacts {
+  /** Per call, the calls it follows in program order or by `_after`, and why. */
+  readonly gates: OrderGates;
+  /** The calls that opted out with `_independent: true`. */
+  readonly optedOut: ReadonlySet<number>;
+}
+
+const programOrders = new WeakMap<CompiledPlan, ProgramOrderFacts>();
+
+/** @internal Called by compile for a plan with gates or opted-out calls. */
+export function keepProgramOrder(plan: CompiledPlan, facts: ProgramOrderFacts): void {
+  programOrders.set(plan, facts);
+}
+
+/**
+ * @internal The plan's program order as its compile found it: undefined for a plan without
+ * effects, `_after` or `_independent` (or not made by this copy of `compile`).
+ */
+export function programOrderOf(plan: CompiledPlan): ProgramOrderFacts | undefined {
+  return programOrders.get(plan);
 }

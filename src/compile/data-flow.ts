@@ -232,6 +232,19 @@ export class DataFlow {
     this.#collected?.push(from);
   }
 
+  /**
+   * An order edge into call i that no state path makes (`code`: EFFECT_EDGE or AFTER_EDGE of
+   * FlowColumns), deduped as the data flow's own are; true when it was added.
+   */
+  addOrderEdge(i: number, from: number, code: number): boolean {
+    if (from === i || this.#marked[from] === i) return false;
+    this.#marked[from] = i;
+    this.edges.add(from, i);
+    this.columns.addOrderEdge(i, code);
+    this.#calls[i]!.forget();
+    return true;
+  }
+
   /** Binds a read of the input; `group` is its `||` expression's (see AlternativeReads), or -1. */
   #bindInputRead(ref: Reference, at: string, path: Path, i: number, group = -1): void {
     const input = this.options.input;

@@ -10,7 +10,7 @@ import type { Reference } from '../language/reference.js';
 import type { EdgeList } from './edge-list.js';
 import { IntColumn } from './int-column.js';
 import type { ReferenceFacts } from './reference-facts.js';
-import type { BindingKind, Dependency, ReadBinding } from './types.js';
+import type { BindingKind, Dependency, OrderReason, ReadBinding } from './types.js';
 
 /** Binding kinds by their code in the kind column. */
 const KINDS: readonly BindingKind[] = ['earlier', 'initial', 'later', 'schema', 'input', 'unset'];
@@ -28,6 +28,10 @@ const LISTED = -2;
 
 const DATA = 0;
 const ORDER = 1;
+/** Edge kinds of program order (see OrderReason): made by no state path. */
+export const EFFECT_EDGE = 2;
+export const AFTER_EDGE = 3;
+const REASONS: readonly (OrderReason | undefined)[] = [undefined, undefined, 'effect', 'after'];
 
 const NO_READS: readonly ReadBinding[] = Object.freeze([]);
 const NO_WRITERS: readonly number[] = Object.freeze([]);
@@ -203,6 +207,30 @@ export class FlowColumns {
     else this.#laterEdges.set(to, [e]);
   }
 
+  /**
+   * Adds the edge the EdgeList just took, into call `to`: one of program order (`code`
+   * EFFECT_EDGE or AFTER_EDGE). Added while the call is bound, or right after (nothing added
+   * since), it is one of the call's own; else it is late, as a forward reference's. Returns
+   * whether it is late.
+   */
+  addOrderEdge(to: number, code: number): boolean {
+    const e = this.edges.size - 1;
+    this.#edgeKind.push(code);
+    this.#edgeSource.push(-1);
+    if (to === this.#endEdge.size - 1) {
+      const end = this.#endEdge.at(to);
+      if (end === -1) return false;
+      if (end === e) {
+        this.#endEdge.set(to, e + 1);
+        return false;
+      }
+    }
+    const list = this.#laterEdges.get(to);
+    if (list) list.push(e);
+    else this.#laterEdges.set(to, [e]);
+    return true;
+  }
+
   /** True when call i has a forward reference (bound or not). */
   hasLaterRead(i: number): boolean {
     const end = this.#readEnd(i);
@@ -254,7 +282,9 @@ export class FlowColumns {
 
   #dependency(e: number): Dependency {
     const from = this.edges.fromOf(e);
-    const kind = this.#edgeKind.at(e) === DATA ? 'data' : 'order';
+    const code = this.#edgeKind.at(e);
+    if (code >= EFFECT_EDGE) return { from, kind: 'order', path: '', reason: REASONS[code]! };
+    const kind = code === DATA ? 'data' : 'order';
     const source = this.#edgeSource.at(e);
     const path = kind === 'data' ? this.refOf(source).text : this.#writeRefs[source]!.text;
     const last = this.#lastDependency.get(from);

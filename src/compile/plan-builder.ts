@@ -9,7 +9,10 @@ import { createStringParser } from '../language/reference.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ArgumentColumns } from './argument-columns.js';
 import { checkOutputAgainstSchema, checkTool, placeholder } from './call-checks.js';
+import { AfterOrder, afterOf } from './after.js';
 import { DataFlow } from './data-flow.js';
+import { EffectOrder, optsOut } from './effect-order.js';
+import { OrderGates } from './order-gates.js';
 import { DuplicateIds } from './duplicate-ids.js';
 import { reportErrorPathReads } from './error-reads.js';
 import { reportCycles, reportMultipleWriters } from './graph-checks.js';
@@ -61,6 +64,12 @@ export class PlanBuilder {
   readonly #untyped: number[] = [];
   /** What every call is read with: made once, not per call. */
   readonly #reading: ReadCallOptions;
+  /** Per call, the calls it follows in program order or by `_after` (see OrderGates). */
+  readonly gates = new OrderGates();
+  /** The calls that opted out of program order with `_independent: true`. */
+  readonly optedOut = new Set<number>();
+  readonly #effects: EffectOrder;
+  readonly #after: AfterOrder;
 
   constructor(private readonly options: PlanBuilderOptions) {
     this.pending = options.diagnostics ?? new DiagnosticList(options.limits.maxDiagnostics);
@@ -84,6 +93,8 @@ export class PlanBuilder {
       facts: this.#facts,
       bareReferences: this.#bareReferences,
     };
+    this.#effects = new EffectOrder(this.#flow, this.gates);
+    this.#after = new AfterOrder(this.#flow, this.gates, this.pending);
   }
 
   get calls(): readonly CallSpec[] {
@@ -97,18 +108,22 @@ export class PlanBuilder {
     const spec =
       readCall(raw, index, callsPointer, this.#reading, this.pending) ?? placeholder(index, callsPointer);
     this.#ids.add(spec, raw !== null && typeof raw === 'object' && '_id' in raw);
-    if (tools && spec.tool !== null) {
-      checkTool(spec, tools, mode, this.pending);
-      // The plan's `_onError` (even an invalid one) overrides what the tool declares. A call with
-      // a tool is an object (read whole by readCall).
-      if (spec.outputPath?.op === '||' && (raw as { _onError?: unknown })._onError === undefined)
-        spec.errorAlternative = toolErrorAlternative(spec.outputPath, tools.get(spec.tool)?.tool);
-    }
+    const registered = tools && spec.tool !== null ? checkTool(spec, tools, mode, this.pending) : undefined;
+    // The plan's `_onError` (even an invalid one) overrides what the tool declares. A call with
+    // a tool is an object (read whole by readCall).
+    if (registered && spec.outputPath?.op === '||' && (raw as { _onError?: unknown })._onError === undefined)
+      spec.errorAlternative = toolErrorAlternative(spec.outputPath, registered.tool);
     if (stateSchema && spec.outputPath) {
       checkOutputAgainstSchema(spec, stateSchema, this.pending);
       if (this.options.checkTypes !== false) checkStateTypes(spec, stateSchema, tools, mode, this.pending);
     }
     this.#flow.add(spec);
+    // Program order, after the data flow: an edge the data flow made already is not made twice.
+    const optedOut = optsOut(raw, spec, this.pending);
+    if (optedOut) this.optedOut.add(spec.index);
+    const outside = optedOut || registered?.tool.independent === true;
+    this.#effects.add(spec.index, registered?.programOrder === true, outside);
+    this.#after.add(spec, this.#flow.calls, afterOf(raw));
     // Checked as soon as its reads are settled, so a streamed call's diagnostics come before it runs.
     if (this.#types) {
       if (!this.#flow.waitsForLater(spec.index))
@@ -118,9 +133,18 @@ export class PlanBuilder {
     return spec;
   }
 
+  /**
+   * True when call i waits for the end of the plan: it reads what only a later call may write,
+   * or its `_after` names a call not seen yet.
+   */
+  waitsForLater(i: number): boolean {
+    return this.#flow.waitsForLater(i) || this.#after.waitsForLater(i);
+  }
+
   /** Binds forward references and checks the whole graph; returns its order. */
   finish(): Ordering {
     this.#flow.finish();
+    this.#after.finish(this.#flow.calls);
     const specs = this.#flow.calls;
     this.#ids.report(specs, this.pending);
     reportErrorPathReads(specs, this.pending);
@@ -141,7 +165,13 @@ export class PlanBuilder {
       (a, b) => this.#flow.exclusive(a, b),
       this.#flow.edges,
     );
-    if (ordering.order.length < specs.length) reportCycles(specs, ordering.order, this.pending);
+    if (ordering.order.length < specs.length) {
+      const after = this.#after;
+      reportCycles(specs, ordering.order, this.pending, {
+        afterEntry: (to, from) => after.entryNaming(to, specs[from]!.id),
+        gateKind: (to, from) => this.gates.kindBetween(to, from),
+      });
+    }
     if (this.#flow.overlappingWrites.length > 0) {
       reportMultipleWriters(specs, ordering.order, this.#flow.overlappingWrites, this.pending);
     }

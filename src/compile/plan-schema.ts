@@ -25,7 +25,10 @@
  */
 import { setOwnProperty } from '../language/set-own-property.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { DEFINITIONS, INDEPENDENT, INLINE, SHARED, STRICT_DEFINITIONS } from './plan-schema-patterns.js';
 import type { JsonSchema, Tool } from '../tools/tool.js';
+
+export { ID_PATTERN, OUTPUT_PATH_PATTERN, REFERENCE_PATTERN } from './plan-schema-patterns.js';
 
 export const PLAN_SCHEMA_MODES = ['eager', 'lazy'] as const;
 export const PLAN_SCHEMA_FORMATS = ['json-schema', 'openai-strict'] as const;
@@ -81,62 +84,9 @@ const STRICT_FORMATS = new Set([
   'uuid',
 ]);
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
-const META_KEYS = ['_tool', '_id', '_outputPath', '_output', '_onError'];
+const META_KEYS = ['_tool', '_id', '_outputPath', '_output', '_onError', '_after', '_independent'];
 
-// The reference grammar as a linear pattern (no nested quantifiers that can backtrack badly).
-const SEGMENT = String.raw`(?:\.(?:[A-Za-z_$][A-Za-z0-9_$-]*|[0-9]+)|\[[0-9]+\]|\["(?:[^"\\]|\\.)*"\])`;
-const READ_SEGMENT = String.raw`(?:${SEGMENT}|\[\*\])`;
-const READ = `†(?:input|state)${READ_SEGMENT}*`;
-const WRITE = `†state${SEGMENT}*`;
-const expression = (ref: string) => String.raw`^(?:${ref}(?:\s*\|\|\s*${ref})*|${ref}(?:\s*&&\s*${ref})*)$`;
-
-/** A reference expression: `†input.<path>` or `†state.<path>`, alternatives with `||` or all with `&&`. */
-export const REFERENCE_PATTERN = expression(READ);
-/** An `_outputPath`: `†state.<path>`, alternatives with `||` or fan-out with `&&`; no `[*]`. */
-export const OUTPUT_PATH_PATTERN = expression(WRITE);
-/** An `_onError`: one `†state.<path>`, one of the call's `||` alternatives. */
-export const ON_ERROR_PATTERN = `^${WRITE}$`;
-/** An `_id`: any non-empty string. */
-export const ID_PATTERN = String.raw`^[\s\S]+$`;
-
-const REFERENCE = {
-  type: 'string',
-  pattern: REFERENCE_PATTERN,
-  description: 'A reference to data: †input.<path> or †state.<path>',
-};
-const OUTPUT_PATH = {
-  type: 'string',
-  pattern: OUTPUT_PATH_PATTERN,
-  description:
-    'Where the result goes: †state.<path>; alternatives with || (the first takes a plain result), all paths with &&',
-};
-const ON_ERROR = {
-  type: 'string',
-  pattern: ON_ERROR_PATTERN,
-  description:
-    "Which || alternative of _outputPath receives the tool's error, {message, code?}, when it fails; without it a failure fails the call",
-};
-const ID = { type: 'string', pattern: ID_PATTERN, description: 'Optional stable id of the call' };
 const NULL = { type: 'null' };
-
-/** The shared patterns, under the root's `$defs`. */
-const DEFINITIONS = { reference: REFERENCE, outputPath: OUTPUT_PATH, onError: ON_ERROR, id: ID };
-/** Pointers to them, for schemas inside the root's resource. */
-const SHARED: Patterns = {
-  reference: { $ref: '#/$defs/reference' },
-  outputPath: { $ref: '#/$defs/outputPath' },
-  onError: { $ref: '#/$defs/onError' },
-  id: { $ref: '#/$defs/id' },
-};
-/** The patterns written out, for a call that is a resource of its own (its tool has `$defs`). */
-const INLINE: Patterns = { reference: REFERENCE, outputPath: OUTPUT_PATH, onError: ON_ERROR, id: ID };
-
-interface Patterns {
-  readonly reference: Record<string, unknown>;
-  readonly outputPath: Record<string, unknown>;
-  readonly onError: Record<string, unknown>;
-  readonly id: Record<string, unknown>;
-}
 
 /** The strict stand-in for "any value": strict mode cannot say "anything". */
 function anyScalar(description?: string): Record<string, unknown> {
@@ -186,7 +136,10 @@ export function planSchema(
     };
   }
   if (strict) checkLimits(budget, Object.keys(properties).length);
-  return { $defs: DEFINITIONS, ...closedObject(properties, Object.keys(properties)) };
+  return {
+    $defs: strict ? STRICT_DEFINITIONS : DEFINITIONS,
+    ...closedObject(properties, Object.keys(properties)),
+  };
 }
 
 interface Budget {
@@ -250,6 +203,10 @@ function plainCall(tool: Tool, mode: string, budget: Budget): Record<string, unk
     _id: patterns.id,
     _outputPath: patterns.outputPath,
     _onError: patterns.onError,
+    // Program order (`_after`, `_independent`): offered here, not in the strict format, where
+    // every key is required and would cost two properties per tool of strict mode's budget.
+    _after: patterns.after,
+    _independent: INDEPENDENT,
   };
   if (tool.latent && mode === 'eager') {
     const output = typeof tool.outputSchema === 'object' ? withoutDialect(tool.outputSchema) : {};

@@ -19,7 +19,7 @@ const DAGGER_CODE = DAGGER.charCodeAt(0);
 
 type ParseError = Extract<ParsedString, { kind: 'error' }>;
 
-const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id', '_onError']);
+const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id', '_onError', '_after', '_independent']);
 
 /** What every call of one compile is read with (one object for them all). */
 export interface ReadCallOptions {
@@ -154,7 +154,7 @@ export function readCall(
           atKey: true,
           hint: near
             ? `did you mean "${near}"?`
-            : 'keys starting with _ are reserved: _tool, _outputPath, _output, _id, _onError; rename the argument without the underscore',
+            : 'keys starting with _ are reserved: _tool, _outputPath, _output, _id, _onError, _after, _independent; rename the argument without the underscore',
         }),
       );
     }

@@ -45,14 +45,30 @@ export interface OutputPath {
 
 export type DependencyKind = 'data' | 'order';
 
+/**
+ * Why an order edge that no state path makes is there: `effect`, program order around a call
+ * that has effects (it waits for every earlier call, and every later call waits for it);
+ * `after`, the call's `_after` names the call depended on.
+ */
+export type OrderReason = 'effect' | 'after';
+
 /** An edge into a call: `from` must end before the call starts. */
 export interface Dependency {
   /** Index of the call depended on. */
   readonly from: number;
-  /** `data`: a read bound to a write; `order`: write after write, or write after read. */
+  /**
+   * `data`: a read bound to a write; `order`: write after write, write after read, or (with a
+   * `reason`) program order.
+   */
   readonly kind: DependencyKind;
-  /** The state path that creates the edge, as written in the plan. */
+  /** The state path that creates the edge, as written in the plan; `''` for program order. */
   readonly path: string;
+  /**
+   * Set on the order edges no state path makes (then `path` is `''`): see {@link OrderReason}.
+   * Absent on every other edge. Such an edge is not only timing: the call does not start when
+   * the call it follows failed unhandled (it ends `upstream_failed`).
+   */
+  readonly reason?: OrderReason;
 }
 
 export interface CompiledCall {

@@ -20,6 +20,8 @@ export const DIAGNOSTIC_CODES = [
   // A `||` alternative that can never be set, beside one that can: the read takes the others.
   'W_UNRESOLVED_ALTERNATIVE',
   'E_CYCLE',
+  // An `_after` that names no call, or is not a list of call ids.
+  'E_AFTER',
   'E_ARGS',
   // A reference whose value can never fit the parameter (type flow); W_: only on some branch.
   'E_REF_TYPE',

@@ -4,11 +4,11 @@
  * Nodes are calls, labeled with their id and tool and, when they write, their `_outputPath`
  * as written. Edges run from the call depended on to the dependent call and carry the state
  * path that creates them: data edges (a read bound to a write) are solid, order-only edges
- * (write after write, write after read) dashed. A call whose output has `||` alternatives
+ * (write after write, write after read, and program order: an effect's, or `_after`) dashed. A call whose output has `||` alternatives
  * (a branch) is drawn as a hexagon, so the places where a run can take different paths stand out.
  */
 
-import type { CompiledCall, CompiledPlan, DependencyKind } from '../compile/types.js';
+import type { CompiledCall, CompiledPlan, DependencyKind, OrderReason } from '../compile/types.js';
 import type { ExecutionMode } from '../language/document.js';
 import { formatPath } from '../language/paths.js';
 import { edgeLabel, edgePaths } from './edge-label.js';
@@ -40,10 +40,15 @@ export interface GraphJsonEdge {
   /** Id of the dependent call. */
   readonly to: string;
   readonly kind: DependencyKind;
-  /** The state path that created the edge. */
+  /** The state path that created the edge; `''` for an edge of program order. */
   readonly path: string;
-  /** Every state path the edge carries (a reader may take several from one writer). */
+  /** Every state path the edge carries (a reader may take several from one writer); none for program order. */
   readonly paths: readonly string[];
+  /**
+   * Set on an order edge no state path makes: `effect` (program order around a call that has
+   * effects) or `after` (the call's `_after` names the other). Absent on every other edge.
+   */
+  readonly reason?: OrderReason;
 }
 
 export interface GraphJson {
@@ -81,6 +86,7 @@ export function toGraphJson(plan: CompiledPlan): GraphJson {
         kind: d.kind,
         path: d.path,
         paths: edgePaths(call, d),
+        ...(d.reason !== undefined && { reason: d.reason }),
       });
   }
   return {

@@ -5,7 +5,7 @@
  * Graph costs seconds and hundreds of megabytes at 100k calls. Call this when you need it.
  */
 import { Graph } from '@dagrejs/graphlib';
-import type { CompiledPlan, DependencyKind } from '../compile/types.js';
+import type { CompiledPlan, DependencyKind, OrderReason } from '../compile/types.js';
 
 /** A node's value: the call's tool and its 0-based position in the plan. */
 export interface GraphlibNode {
@@ -16,7 +16,10 @@ export interface GraphlibNode {
 /** An edge's value: data (a read bound to a write) or order, and the state path behind it. */
 export interface GraphlibEdge {
   readonly kind: DependencyKind;
+  /** `''` for an edge of program order. */
   readonly path: string;
+  /** Why an order edge no state path makes is there (program order); absent otherwise. */
+  readonly reason?: OrderReason;
 }
 
 /**
@@ -28,7 +31,11 @@ export function toGraphlib(plan: CompiledPlan): Graph<undefined, GraphlibNode, G
   for (const call of plan.calls) graph.setNode(call.id, { tool: call.tool, index: call.index });
   for (const call of plan.calls) {
     for (const d of call.dependencies)
-      graph.setEdge(plan.calls[d.from]!.id, call.id, { kind: d.kind, path: d.path });
+      graph.setEdge(plan.calls[d.from]!.id, call.id, {
+        kind: d.kind,
+        path: d.path,
+        ...(d.reason !== undefined && { reason: d.reason }),
+      });
   }
   return graph;
 }

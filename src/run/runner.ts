@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import { dependencyIndices } from '../compile/compiled-plan.js';
+import type { OrderGates } from '../compile/order-gates.js';
 import { RunCancelledError, ToolExecutionError, type ToolErrorCode } from '../errors.js';
 import { PlanBuilder } from '../compile/plan-builder.js';
 import type { Limits } from '../language/limits.js';
@@ -35,7 +35,9 @@ import { RunState } from './state-store.js';
 import { contractError } from './error-origin.js';
 import { alternativesOf, writeOutput } from './state-writes.js';
 import { consumeStream, type StreamState, streamedPlan } from './streamed-plan.js';
-import { planSuccessors, Successors } from './successors.js';
+import { endIfGated } from './order-gates.js';
+import { planWiring } from './plan-wiring.js';
+import { Successors } from './successors.js';
 import { FailureTaint } from './taint.js';
 import type { CallStatus, RemoteInvoker, RunEvent, RunOptions, RunResult } from './types.js';
 
@@ -81,6 +83,8 @@ export class Runner {
   readonly remaining: number[];
   /** Per call, the calls that wait for it (shared by every run of a whole plan). */
   readonly successors: Successors;
+  /** Per call, the calls it follows in program order (see order-gates.ts); mostly none. */
+  readonly gates: OrderGates;
   /** Set while a plan arrives as a stream. */
   readonly stream: StreamState | null;
   readonly slots: CallSlots;
@@ -159,8 +163,11 @@ export class Runner {
       this.calls = plan.calls;
       this.stream = null;
       this.records = plan.calls.map(newRecord);
-      this.remaining = dependencyCounts(plan).slice();
-      this.successors = planSuccessors(plan);
+      ({
+        remaining: this.remaining,
+        successors: this.successors,
+        gates: this.gates,
+      } = planWiring(plan, this.tools));
       this.outputPathTexts = outputPathTextsOf(plan);
     } else {
       const builder = new PlanBuilder({
@@ -176,6 +183,7 @@ export class Runner {
         diagnostics: new DiagnosticList(Number.MAX_SAFE_INTEGER, { strict: options.strict === true }),
       });
       this.stream = { builder, held: [], received: [] };
+      this.gates = builder.gates;
       this.calls = builder.calls as readonly CompiledCall[];
       this.plan = streamedPlan(this.calls);
       this.successors = new Successors({ calls: 64, edges: 64 });
@@ -346,6 +354,7 @@ export class Runner {
     const call = this.calls[i]!;
     if (this.stopping) return this.end(i, 'cancelled');
     if (this.listening) this.event({ type: 'call:ready', call: call.id, tool: call.tool });
+    if (this.gates.size !== 0 && endIfGated(this, i)) return;
     // One roots object for the run, its state brought up to date (a write may replace the root).
     const roots = this.roots;
     roots.state = this.state.value;
@@ -512,19 +521,6 @@ function sharedController(): AbortController {
   const controller = new AbortController();
   setMaxListeners(0, controller.signal);
   return controller;
-}
-
-const dependencyCountsCache = new WeakMap<CompiledPlan, number[]>();
-
-/** Per call of a compiled plan, how many dependencies it has: made once, copied by each run. */
-function dependencyCounts(plan: CompiledPlan): number[] {
-  let counts = dependencyCountsCache.get(plan);
-  if (!counts) {
-    const { offsets } = dependencyIndices(plan);
-    counts = plan.calls.map((_, i) => offsets[i + 1]! - offsets[i]!);
-    dependencyCountsCache.set(plan, counts);
-  }
-  return counts;
 }
 
 const outputPathTextsCache = new WeakMap<CompiledPlan, (readonly string[] | undefined)[]>();

@@ -23,9 +23,11 @@ export interface StreamState {
 
 /**
  * Takes calls as they arrive: each is checked and bound against the calls before it, and
- * starts as soon as what it reads has been written. A call that reads what no call has
- * claimed yet waits for the end of the stream (the writer may still come); a call that
- * arrives invalid never runs, and what depends on it ends upstream_failed.
+ * starts as soon as what it reads has been written (and, for an effect, once every call before
+ * it has ended: program order holds in a stream as in a whole plan). A call that reads what no
+ * call has claimed yet, or whose `_after` names a call not arrived, waits for the end of the
+ * stream (the writer may still come); a call that arrives invalid never runs, and what depends
+ * on it ends upstream_failed.
  */
 export async function consumeStream(run: Runner, stream: StreamState): Promise<void> {
   stream.open = true;
@@ -70,7 +72,10 @@ export async function consumeStream(run: Runner, stream: StreamState): Promise<v
       run.remaining.push(0);
       const invalid = pending.items.slice(before).find((d) => d.severity === 'error');
       if (invalid) invalidStreamed(run, spec.index, invalid.code, invalid.message);
-      else if (spec.reads.some((r) => r.kind === 'later' && r.writers.length === 0))
+      else if (
+        spec.reads.some((r) => r.kind === 'later' && r.writers.length === 0) ||
+        stream.builder.waitsForLater(spec.index)
+      )
         stream.held.push(spec.index);
       else wireStreamed(run, spec.index);
       run.drain();

@@ -47,7 +47,8 @@ export function forEachSource(
     }
     first = false;
     for (const d of plan.calls[w]!.dependencies) {
-      if (d.kind !== 'order' || seen.has(d.from)) continue;
+      // Write after write only: an edge of program order says nothing of who wrote what.
+      if (d.kind !== 'order' || d.reason !== undefined || seen.has(d.from)) continue;
       if (!writesOverlapping(plan.calls[d.from]!, path)) continue;
       seen.add(d.from);
       pending.push(d.from);

@@ -10,6 +10,7 @@ import {
   SchemaPatternError,
   type SchemaValidate,
 } from './schema-validator.js';
+import { followsProgramOrder } from './effects.js';
 import type { JsonSchema, Tool } from './tool.js';
 import { delayProblem, retriesProblems } from './tool-values.js';
 
@@ -19,10 +20,13 @@ export interface RegisteredTool {
   readonly validateInput: SchemaValidate | null;
   /** Validator for `outputSchema`, or null when the tool has none. */
   readonly validateOutput: SchemaValidate | null;
+  /** Its calls follow program order: it declares effects and is not `independent` (see effects.ts). */
+  readonly programOrder: boolean;
 }
 
 export class ToolRegistry {
   readonly #tools = new Map<string, RegisteredTool>();
+  #programOrderKey = '';
 
   /**
    * @throws {ToolDefinitionError} listing every bad definition: a missing or duplicate name,
@@ -45,9 +49,20 @@ export class ToolRegistry {
       }
       const validateInput = compileSchema(compiler, tool, 'inputSchema', problems);
       const validateOutput = compileSchema(compiler, tool, 'outputSchema', problems);
-      this.#tools.set(name, { tool, validateInput, validateOutput });
+      const order = readsProgramOrder(tool, problems);
+      if (order !== null) this.#programOrderKey += `${JSON.stringify(name)}:${order},`;
+      this.#tools.set(name, { tool, validateInput, validateOutput, programOrder: order === 'effect' });
     }
     if (problems.length > 0) throw new ToolDefinitionError(problems);
+  }
+
+  /**
+   * What the registry says of program order, as one string: the tools whose calls follow it
+   * and the `independent` ones, in definition order; `''` for a registry of plain tools. Two
+   * registries with the same key order a plan's calls alike.
+   */
+  get programOrderKey(): string {
+    return this.#programOrderKey;
   }
 
   /** A registry as is, or a new one from definitions. */
@@ -80,7 +95,14 @@ export class ToolRegistry {
   }
 }
 
-const BOOLEAN_FLAGS = ['latent', 'needsApproval', 'errorBranch', 'annotationsTrusted', 'repeatable'] as const;
+const BOOLEAN_FLAGS = [
+  'latent',
+  'needsApproval',
+  'errorBranch',
+  'annotationsTrusted',
+  'repeatable',
+  'independent',
+] as const;
 
 /** What a field read gave when its getter (or a Proxy trap) threw: already a problem. */
 const THREW: unique symbol = Symbol('threw');
@@ -144,6 +166,20 @@ function checkDefinition(tool: Tool, where: string): { name?: string; problems: 
   read('inputSchema');
   read('outputSchema');
   return { name, problems };
+}
+
+/**
+ * Where the tool's calls stand in program order: `effect` (they follow it), `independent`
+ * (out of it), or null (plain). A getter that throws when read again is a problem.
+ */
+function readsProgramOrder(tool: Tool, problems: string[]): 'effect' | 'independent' | null {
+  try {
+    if (tool.independent === true) return 'independent';
+    return followsProgramOrder(tool) ? 'effect' : null;
+  } catch (e) {
+    problems.push(`tool '${tool.name}': reading its flags and annotations threw: ${thrownMessage(e)}`);
+    return null;
+  }
 }
 
 function compileSchema(

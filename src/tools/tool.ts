@@ -75,6 +75,14 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
    */
   readonly errorBranch?: boolean;
   /**
+   * Calls to it are not ordered by program order, though it declares effects (`needsApproval`,
+   * `destructiveHint`, `readOnlyHint: false`): they wait only for their data and `_after`, and
+   * no call waits for them on that account. For effects that commute with everything the plan
+   * does (appending to a log, sending a metric). A call can opt out alone with `_independent`.
+   * @default false
+   */
+  readonly independent?: boolean;
+  /**
    * Whether the plan loop (`solve()`) runs a call to this tool again when an earlier turn ran it
    * with the same arguments. A mutating tool is not repeated by default: the earlier result is
    * reused, so a loop that lists `issueRefund` in two turns refunds once. Set it for tools whose

@@ -8,6 +8,22 @@ const { dir, cleanup } = tempDir({
   'invalid.json': PLANS.invalid,
   'tools.json': MANIFEST,
   'unknown-tool.json': [{ _tool: 'get_usr', id: 1 }],
+  // The refund walkthrough: no data between the calls; the refund is an effect.
+  'refund.json': [
+    { _id: 'history', _tool: 'checkBillingHistory', customerId: 'cust_123' },
+    { _id: 'refund', _tool: 'issueRefund', customerId: 'cust_123', amount: 50 },
+    { _id: 'archive', _tool: 'checkBillingHistory', customerId: 'cust_123', _after: ['history'] },
+  ],
+  'refund-tools.json': {
+    tools: [
+      { name: 'checkBillingHistory', annotations: { readOnlyHint: true } },
+      {
+        name: 'issueRefund',
+        annotations: { readOnlyHint: false, destructiveHint: true },
+        needsApproval: true,
+      },
+    ],
+  },
 });
 afterAll(cleanup);
 /** `plan <args>` in this process, from the temp dir. */
@@ -59,12 +75,15 @@ describe('plan graph', () => {
       path: '†state.user.name',
       paths: ['†state.user.name'],
     });
+    // notify is an effect (readOnlyHint: false): it waits for every earlier call, fetch included.
     expect(graph.edges.map((e: { from: string; to: string }) => `${e.from}->${e.to}`)).toEqual([
       'fetch->check',
       'check->notify',
+      'fetch->notify',
     ]);
     expect(graph.order).toEqual(['fetch', 'check', 'notify']);
-    expect((await run(['graph', 'plan.json', '--json'])).stdout).toBe(r.stdout);
+    // With the same tools: without them, nothing says notify is an effect.
+    expect((await run(['graph', 'plan.json', '--json', '--tools', 'tools.json'])).stdout).toBe(r.stdout);
   });
 
   it('draws order-only edges dashed in every format', async () => {
@@ -80,6 +99,27 @@ describe('plan graph', () => {
     expect(json.edges).toEqual([
       { from: '0', to: '1', kind: 'order', path: '†state.x', paths: ['†state.x'] },
     ]);
+  });
+
+  it("draws program order (an effect's, and _after) as order edges, dashed, with their reason", async () => {
+    const args = ['graph', 'refund.json', '--tools', 'refund-tools.json'];
+    const mermaid = await run(args);
+    expect(mermaid.code).toBe(0);
+    expect(mermaid.stdout).toContain('%% planmode eager plan: 3 calls, 3 edges');
+    expect(mermaid.stdout).toContain('n0 -.->|"effect order"| n1');
+    expect(mermaid.stdout).toContain('n1 -.->|"effect order"| n2');
+    const dot = (await run([...args, '--format', 'dot'])).stdout;
+    expect(dot).toContain('n0 -> n1 [label="effect order", style=dashed];');
+    const json = JSON.parse((await run([...args, '--json'])).stdout);
+    expect(json.edges).toEqual([
+      { from: 'history', to: 'refund', kind: 'order', path: '', paths: [], reason: 'effect' },
+      { from: 'refund', to: 'archive', kind: 'order', path: '', paths: [], reason: 'effect' },
+      { from: 'history', to: 'archive', kind: 'order', path: '', paths: [], reason: 'after' },
+    ]);
+    expect(json.criticalPath).toEqual(['history', 'refund', 'archive']);
+    // The _after edge draws the same way, labelled _after.
+    expect(mermaid.stdout).toContain('n0 -.->|"_after"| n2');
+    expect(dot).toContain('n0 -> n2 [label="_after", style=dashed];');
   });
 
   it('reads the plan from stdin', async () => {

@@ -72,10 +72,12 @@ describe('plan run --mcp with @modelcontextprotocol/server-filesystem', () => {
 
   it('a call the server refuses (a path outside its directory) fails with its message; the rest still run', async () => {
     const dir = files();
+    // write_file is an effect (the server says readOnlyHint: false): in program order it would
+    // not start after the failure before it. `_independent` lets `ok` run regardless.
     const p = write('outside.json', [
       { _id: 'bad', _tool: 'read_text_file', path: '/etc/hostname', _outputPath: '†state.h' },
       { _id: 'after', _tool: 'write_file', path: join(dir, 'h.txt'), content: '†state.h.content' },
-      { _id: 'ok', _tool: 'write_file', path: join(dir, 'ok.txt'), content: 'ok' },
+      { _id: 'ok', _tool: 'write_file', path: join(dir, 'ok.txt'), content: 'ok', _independent: true },
     ]);
     const r = await plan(['run', p, '--mcp', fsServer(dir), '--json']);
     expect(r.code).toBe(3);
@@ -283,10 +285,18 @@ describe('--mcp servers that fail', () => {
   it('killed while a call is in flight: that call fails with the reason, the others end in named states, exit 3', async () => {
     const dir = files();
     const marker = join(temp.dir, 'killed.pid');
+    // write_file is an effect (readOnlyHint: false): `_independent` lets it run beside the
+    // hanging call, on the other server, rather than wait for it.
     const p = write('kill.json', [
       { _id: 'hang', _tool: 'hang', _outputPath: '†state.h' },
       { _id: 'after', _tool: 'echo', text: '†state.h' },
-      { _id: 'other', _tool: 'write_file', path: join(dir, 'other.txt'), content: 'written' },
+      {
+        _id: 'other',
+        _tool: 'write_file',
+        path: join(dir, 'other.txt'),
+        content: 'written',
+        _independent: true,
+      },
     ]);
     const running = plan([
       'run',

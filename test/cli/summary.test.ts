@@ -22,6 +22,7 @@ export const tools = [
   { name: 'pay', execute: async () => { throw Object.assign(new Error('card declined'), { code: 'DECLINED' }); } },
   { name: 'notify', execute: async () => 'sent' },
   { name: 'guarded', needsApproval: true, execute: async () => 'done' },
+  { name: 'refund', annotations: { destructiveHint: true }, execute: async () => 'refunded' },
 ];
 `;
 
@@ -44,6 +45,10 @@ const { dir, cleanup } = tempDir({
     plan: [{ _id: 'greet', _tool: 'notify', message: 'hi', _outputPath: '†state.sent' }],
   },
   'guarded.json': [{ _id: 'danger', _tool: 'guarded', _outputPath: '†state.d' }],
+  'effect-after-failure.json': [
+    { _id: 'pay', _tool: 'pay', amount: 5 },
+    { _id: 'refund', _tool: 'refund' },
+  ],
 });
 afterAll(cleanup);
 
@@ -72,6 +77,14 @@ describe('plan run off a terminal: the summary', () => {
     );
     expect(lines).toContain('failed pay: card declined (DECLINED)');
     expect(lines).toContain('upstream_failed after: †state.receipt was never written (pay failed)');
+  });
+
+  it('says which call an effect follows when that call failed', async () => {
+    const r = await run(['effect-after-failure.json']);
+    expect(r.code).toBe(3);
+    expect(r.stderr.split('\n')).toContain(
+      'upstream_failed refund: not started: it follows call pay (pay), which failed; refund (refund) is an effect: it waits for every earlier call',
+    );
   });
 
   it('says an input value was not given', async () => {

@@ -59,7 +59,8 @@ describe('plan validate', () => {
     const r = await run(['validate', 'plan.json', '--tools', 'tools.json', '--input', 'input.json']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('plan.json: valid, 3 calls, 2 edges, 0 warnings\n');
+    // Two data edges, and notify (readOnlyHint: false, an effect) waits for fetch too.
+    expect(r.stderr).toBe('plan.json: valid, 3 calls, 3 edges, 0 warnings\n');
   });
 
   it('exits 0 with warnings, printed as file:line:col: warning CODE: message', async () => {
@@ -108,7 +109,7 @@ describe('plan validate', () => {
       JSON.stringify(PLANS.valid),
     );
     expect(ok.code).toBe(0);
-    expect(ok.stderr).toBe('<stdin>: valid, 3 calls, 2 edges, 0 warnings\n');
+    expect(ok.stderr).toBe('<stdin>: valid, 3 calls, 3 edges, 0 warnings\n');
   });
 
   describe('--json', () => {

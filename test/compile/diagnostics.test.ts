@@ -375,6 +375,7 @@ describe('all diagnostics in one pass', () => {
           { _tool: 'either', _id: 'sw', _outputPath: '†state.s2' },
           { _tool: 'search', _id: 'either', q: '†state.t4 || †state.t6' },
           { _tool: 'search', _id: 'onerr', q: 'x', _outputPath: '†state.t7', _onError: '†state.t8' },
+          { _tool: 'greet', _id: 'late', name: 'x', _after: ['optionl'] },
         ],
       },
     ]);
@@ -411,6 +412,7 @@ describe('all diagnostics in one pass', () => {
       'E_LAZY_OUTPUT',
       'E_STATE_SCHEMA',
       'E_CYCLE',
+      'E_AFTER',
       'E_UNKNOWN_TOOL',
       'E_ARGS',
       'E_LIMIT',

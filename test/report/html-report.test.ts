@@ -204,6 +204,28 @@ describe('renderReport: layout', () => {
   });
 });
 
+describe('renderReport: program order', () => {
+  it("draws an effect's order edge dashed, labelled with its reason", () => {
+    const result = compile(
+      [
+        { _id: 'history', _tool: 'check' },
+        { _id: 'refund', _tool: 'refund' },
+      ],
+      {
+        tools: [
+          { name: 'check', annotations: { readOnlyHint: true } },
+          { name: 'refund', needsApproval: true },
+        ],
+      },
+    );
+    const plan = result.plan!;
+    const html = renderReport({ plan, result: resultOf(plan, {}) });
+    // `.e.order` is what the page's style dashes.
+    expect(html).toMatch(/<path class="e order effect[^"]*" data-from="0" data-to="1"/);
+    expect(html).toContain('>effect order</text>');
+  });
+});
+
 describe('renderReport: timeline', () => {
   it('packs calls that overlap into separate lanes', () => {
     const plan = compiled([

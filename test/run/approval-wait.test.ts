@@ -40,7 +40,9 @@ describe('approvalWaitMs', () => {
   });
 
   it('counts overlapping call approvals once: the time at least one was pending', async () => {
-    // a and b are asked at once; b's answer takes 5 s and then lets a's answer come.
+    // a and b are asked at once; b's answer takes 5 s and then lets a's answer come. A tool that
+    // needs approval is an effect, which waits for every call before it: _independent lets
+    // the two calls be asked at once.
     let answerA!: (yes: boolean) => void;
     const approve = (request: ApprovalRequest): boolean | Promise<boolean> => {
       if (request.kind === 'call' && request.call === 'a')
@@ -51,8 +53,8 @@ describe('approvalWaitMs', () => {
     };
     const result = await run(
       [
-        { _id: 'a', _tool: 'guarded' },
-        { _id: 'b', _tool: 'guarded' },
+        { _id: 'a', _tool: 'guarded', _independent: true },
+        { _id: 'b', _tool: 'guarded', _independent: true },
       ],
       { tools: [guarded], approve },
     );

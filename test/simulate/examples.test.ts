@@ -37,10 +37,12 @@ const EXPECTED: Record<string, Expected> = {
   },
   // One call reading the error the state file holds.
   'payment-failure-replan': { scenarios: [[{}, []]], criticalPath: ['0'], maxParallelism: 1 },
-  // Two independent calls reading input only.
-  'pet-friendly-hotel': { scenarios: [[{}, []]], criticalPath: ['0'], maxParallelism: 2 },
-  refund: { scenarios: [[{}, []]], criticalPath: ['0'], maxParallelism: 2 },
-  'refund-next-turn': { scenarios: [[{}, []]], criticalPath: ['0'], maxParallelism: 2 },
+  // Two calls reading input only, without data between them; but the first (bookFlight) is
+  // an effect, so the second waits for it: effects follow program order.
+  'pet-friendly-hotel': { scenarios: [[{}, []]], criticalPath: ['0', '1'], maxParallelism: 1 },
+  // The history check, then the refund: the refund is an effect and waits for every earlier call.
+  refund: { scenarios: [[{}, []]], criticalPath: ['0', '1'], maxParallelism: 1 },
+  'refund-next-turn': { scenarios: [[{}, []]], criticalPath: ['0', '1'], maxParallelism: 1 },
   // detectLanguage -> isEnglish -> translateText: a chain.
   'schema-guided-translation': { scenarios: [[{}, []]], criticalPath: ['0', '1', '2'], maxParallelism: 1 },
   'user-profile': { scenarios: [[{}, []]], criticalPath: ['0', '1'], maxParallelism: 1 },

@@ -89,6 +89,7 @@ export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
     for (const [k, d] of call.dependencies.entries()) {
       const placed = layout.edges[e++]!;
       const classes = ['e', d.kind];
+      if (d.reason !== undefined) classes.push(d.reason);
       if (onPath.has(`${d.from}>${to}`)) classes.push('cp');
       if (input.statuses[to] === 'skipped') classes.push('untaken');
       out.push(

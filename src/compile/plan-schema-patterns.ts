@@ -1,0 +1,84 @@
+/**
+ * The patterns a plan schema (plan-schema.ts) shares between its calls: references, output
+ * paths, `_onError`, ids and `_after`, as the reference grammar's linear patterns, written once under the
+ * root's `$defs` and pointed at, or written out for a call that is a resource of its own.
+ */
+
+// The reference grammar as a linear pattern (no nested quantifiers that can backtrack badly).
+const SEGMENT = String.raw`(?:\.(?:[A-Za-z_$][A-Za-z0-9_$-]*|[0-9]+)|\[[0-9]+\]|\["(?:[^"\\]|\\.)*"\])`;
+const READ_SEGMENT = String.raw`(?:${SEGMENT}|\[\*\])`;
+const READ = `†(?:input|state)${READ_SEGMENT}*`;
+const WRITE = `†state${SEGMENT}*`;
+const expression = (ref: string) => String.raw`^(?:${ref}(?:\s*\|\|\s*${ref})*|${ref}(?:\s*&&\s*${ref})*)$`;
+
+/** A reference expression: `†input.<path>` or `†state.<path>`, alternatives with `||` or all with `&&`. */
+export const REFERENCE_PATTERN = expression(READ);
+/** An `_outputPath`: `†state.<path>`, alternatives with `||` or fan-out with `&&`; no `[*]`. */
+export const OUTPUT_PATH_PATTERN = expression(WRITE);
+/** An `_onError`: one `†state.<path>`, one of the call's `||` alternatives. */
+export const ON_ERROR_PATTERN = `^${WRITE}$`;
+/** An `_id`: any non-empty string. */
+export const ID_PATTERN = String.raw`^[\s\S]+$`;
+
+export const REFERENCE = {
+  type: 'string',
+  pattern: REFERENCE_PATTERN,
+  description: 'A reference to data: †input.<path> or †state.<path>',
+};
+export const OUTPUT_PATH = {
+  type: 'string',
+  pattern: OUTPUT_PATH_PATTERN,
+  description:
+    'Where the result goes: †state.<path>; alternatives with || (the first takes a plain result), all paths with &&',
+};
+export const ON_ERROR = {
+  type: 'string',
+  pattern: ON_ERROR_PATTERN,
+  description:
+    "Which || alternative of _outputPath receives the tool's error, {message, code?}, when it fails; without it a failure fails the call",
+};
+export const ID = { type: 'string', pattern: ID_PATTERN, description: 'Optional stable id of the call' };
+export const AFTER = {
+  type: 'array',
+  items: { type: 'string', pattern: ID_PATTERN },
+  uniqueItems: true,
+  description: 'Optional ids of calls this one starts after, with no data between them',
+};
+export const INDEPENDENT = {
+  type: 'boolean',
+  description: 'Optional: true lets a call with effects run out of program order',
+};
+
+/** The shared patterns, under the root's `$defs` (strict mode's have no `_after`: see plainCall). */
+export const DEFINITIONS = {
+  reference: REFERENCE,
+  outputPath: OUTPUT_PATH,
+  onError: ON_ERROR,
+  id: ID,
+  after: AFTER,
+};
+export const STRICT_DEFINITIONS = { reference: REFERENCE, outputPath: OUTPUT_PATH, onError: ON_ERROR, id: ID };
+/** Pointers to them, for schemas inside the root's resource. */
+export const SHARED: Patterns = {
+  reference: { $ref: '#/$defs/reference' },
+  outputPath: { $ref: '#/$defs/outputPath' },
+  onError: { $ref: '#/$defs/onError' },
+  id: { $ref: '#/$defs/id' },
+  after: { $ref: '#/$defs/after' },
+};
+/** The patterns written out, for a call that is a resource of its own (its tool has `$defs`). */
+export const INLINE: Patterns = {
+  reference: REFERENCE,
+  outputPath: OUTPUT_PATH,
+  onError: ON_ERROR,
+  id: ID,
+  after: AFTER,
+};
+
+export interface Patterns {
+  readonly reference: Record<string, unknown>;
+  readonly outputPath: Record<string, unknown>;
+  readonly onError: Record<string, unknown>;
+  readonly id: Record<string, unknown>;
+  readonly after: Record<string, unknown>;
+}
