@@ -57,7 +57,12 @@ export const DEFINITIONS = {
   id: ID,
   after: AFTER,
 };
-export const STRICT_DEFINITIONS = { reference: REFERENCE, outputPath: OUTPUT_PATH, onError: ON_ERROR, id: ID };
+export const STRICT_DEFINITIONS = {
+  reference: REFERENCE,
+  outputPath: OUTPUT_PATH,
+  onError: ON_ERROR,
+  id: ID,
+};
 /** Pointers to them, for schemas inside the root's resource. */
 export const SHARED: Patterns = {
   reference: { $ref: '#/$defs/reference' },
