@@ -296,7 +296,12 @@ describe('a call does not start after a call it follows failed', () => {
         {
           type: 'plan',
           plan: [
-            { _id: 'handled', _tool: 'step', _outputPath: '†state.ok || †state.error' },
+            {
+              _id: 'handled',
+              _tool: 'step',
+              _outputPath: '†state.ok || †state.error',
+              _onError: '†state.error',
+            },
             { _id: 'skipped', _tool: 'step', x: '†state.never' },
             { _id: 'rejected', _tool: 'ask' },
             { _id: 'last', _tool: 'step', _after: ['handled', 'skipped', 'rejected'] },
