@@ -13,7 +13,15 @@
  * certain. Reading the error whole where `{message, code?}` fits, or its `message`, is silent.
  */
 import { countedIfFull, type DiagnosticSink, warning } from '../language/diagnostics.js';
-import { coveredPath, formatPath, type PathSegment, type Wildcard, WILDCARD } from '../language/paths.js';
+import {
+  coveredPath,
+  formatPath,
+  type PathSegment,
+  segmentsBelow,
+  segmentsOverlap,
+  type Wildcard,
+  WILDCARD,
+} from '../language/paths.js';
 import type { Reference } from '../language/reference.js';
 import type { CallSpec } from './call-spec.js';
 import { childOf, PathTrie, type TrieNode } from './path-trie.js';
@@ -118,10 +126,10 @@ export function errorOnlyRead(
     if (!output || k === null) return null;
     // Any other alternative (or, for `&&`, any path) that overlaps the read may put data there.
     for (let a = 0; a < output.paths.length; a++) {
-      if (a !== k && overlaps(output.paths[a]!.segments, segments)) return null;
+      if (a !== k && segmentsOverlap(output.paths[a]!.segments, segments)) return null;
     }
     const errorPath = output.paths[k]!.segments;
-    if (below(errorPath, segments) === null) return null;
+    if (segmentsBelow(errorPath, segments) === null) return null;
     // The part below, `[*]` and what follows it included (a `[*]` selects nothing from an error).
     const part = ref.segments.slice(errorPath.length);
     // Two writers' error alternatives at different depths: keep the shortest part (any will do).
@@ -137,17 +145,4 @@ function isErrorPart(rest: readonly (PathSegment | Wildcard)[]): boolean {
 
 function describeRest(rest: readonly (PathSegment | Wildcard)[]): string {
   return formatPath('state', rest).slice('†state'.length).replace(/^\./, '');
-}
-
-/** The segments of `read` below `written`, or null when `written` is not a prefix of it. */
-function below(written: readonly PathSegment[], read: readonly PathSegment[]): readonly PathSegment[] | null {
-  if (written.length > read.length) return null;
-  for (let i = 0; i < written.length; i++) if (String(written[i]) !== String(read[i])) return null;
-  return read.slice(written.length);
-}
-
-function overlaps(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (String(a[i]) !== String(b[i])) return false;
-  return true;
 }

@@ -25,7 +25,14 @@
  */
 import { countedIfFull, type DiagnosticSink } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
-import { getAtPath, type PathSegment, type Wildcard, WILDCARD } from '../language/paths.js';
+import {
+  getAtPath,
+  type PathSegment,
+  segmentsBelow,
+  segmentsOverlap,
+  type Wildcard,
+  WILDCARD,
+} from '../language/paths.js';
 import { splitPointer } from '../language/pointer.js';
 import type { Reference } from '../language/reference.js';
 import { resolveReference } from '../language/resolve.js';
@@ -158,7 +165,7 @@ function surelyThere(read: ReadBinding, calls: readonly CallSpec[]): boolean {
     const output = calls[w]!.outputPath;
     if (!output || output.op === '||') return false;
     const whole = output.paths.some(
-      (p) => below(p.segments, read.ref.segments as PathSegment[])?.length === 0,
+      (p) => segmentsBelow(p.segments, read.ref.segments as PathSegment[])?.length === 0,
     );
     if (!whole) return false;
   }
@@ -251,10 +258,10 @@ function writerArrivals(
   let writesBelow = false;
   for (let k = 0; k < count; k++) {
     const written = output.paths[k]!.segments;
-    const rest = below(written, path);
+    const rest = segmentsBelow(written, path);
     if (rest === null) {
       // Written below the read: the read gets the container such writes make (filledBelow).
-      if (overlaps(written, path)) writesBelow = true;
+      if (segmentsOverlap(written, path)) writesBelow = true;
       continue;
     }
     if (k === call.errorAlternative) {
@@ -299,7 +306,7 @@ function filledBelow(
   } else {
     for (const w of read.writers) {
       for (const written of calls[w]!.outputPath?.paths ?? []) {
-        if (written.segments.length <= path.length || !overlaps(written.segments, path)) continue;
+        if (written.segments.length <= path.length || !segmentsOverlap(written.segments, path)) continue;
         const next = typeof written.segments[path.length] === 'number' ? 'array' : 'object';
         if (type !== undefined && type !== next) return null;
         type = next;
@@ -338,19 +345,6 @@ function selectAll(schema: JsonSchema, tail: readonly (PathSegment | Wildcard)[]
   // The element type after the last step this walk can follow; any value once it cannot.
   const element = current ?? true;
   return element === true ? { type: 'array' } : { type: 'array', items: element };
-}
-
-/** The segments of `read` below `written`, or null when `written` is not a prefix of it. */
-function below(written: readonly PathSegment[], read: readonly PathSegment[]): readonly PathSegment[] | null {
-  if (written.length > read.length) return null;
-  for (let i = 0; i < written.length; i++) if (String(written[i]) !== String(read[i])) return null;
-  return read.slice(written.length);
-}
-
-function overlaps(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (String(a[i]) !== String(b[i])) return false;
-  return true;
 }
 
 /** The schema of the value at `path` inside a value of `schema`, or undefined when unknown. */

@@ -50,12 +50,24 @@ export function formatPath(root: Root, segments: readonly (PathSegment | Wildcar
  * key "0" name the same property, so segments compare as strings.
  */
 export function pathsOverlap(a: Path, b: Path): boolean {
-  if (a.root !== b.root) return false;
-  const n = Math.min(a.segments.length, b.segments.length);
-  for (let i = 0; i < n; i++) {
-    if (String(a.segments[i]) !== String(b.segments[i])) return false;
-  }
+  return a.root === b.root && segmentsOverlap(a.segments, b.segments);
+}
+
+/** {@link pathsOverlap} for two paths of one root, given by their segments. */
+export function segmentsOverlap(a: readonly PathSegment[], b: readonly PathSegment[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (String(a[i]) !== String(b[i])) return false;
   return true;
+}
+
+/** The segments of `read` below `written`, or null when `written` is not a prefix of it. */
+export function segmentsBelow(
+  written: readonly PathSegment[],
+  read: readonly PathSegment[],
+): readonly PathSegment[] | null {
+  if (written.length > read.length) return null;
+  for (let i = 0; i < written.length; i++) if (String(written[i]) !== String(read[i])) return null;
+  return read.slice(written.length);
 }
 
 /**
