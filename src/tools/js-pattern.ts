@@ -23,8 +23,20 @@
  * in a class; escapes the `u` flag forbids. It also estimates the size of the program RE2 will
  * build (counts expand: `[a-z]{1000}` is a thousand steps), which bounds both the cost of
  * compiling the pattern and the cost per character of matching it.
+ *
+ * This file is the pass (the grammar and the program-size estimate); what one escape means is
+ * js-pattern-escapes.ts, the reading of code points, counts and properties is
+ * js-pattern-characters.ts, and the reasons for a refusal are js-pattern-refusal.ts.
  */
-import { translateProperty } from './unicode-properties.js';
+import {
+  CLASS_SPECIAL,
+  isSurrogate,
+  LINE_TERMINATORS,
+  MAX_REPEAT,
+  readCount,
+} from './js-pattern-characters.js';
+import { type EscapeSink, type Member, translateEscape } from './js-pattern-escapes.js';
+import { invalid, loneSurrogate, Refusal } from './js-pattern-refusal.js';
 
 export type Translation =
   | {
@@ -36,30 +48,10 @@ export type Translation =
     }
   | { readonly ok: false; readonly reason: string };
 
-/** RE2's largest repetition count (and largest product of nested counts). */
-export const MAX_REPEAT = 1000;
+export { MAX_REPEAT };
+
 /** RE2's deepest nesting of groups. */
 const MAX_NESTING = 1000;
-
-const SYNTAX_CHARACTERS = '^$\\.*+?()[]{}|/';
-const CLASS_SPECIAL = '[]^-';
-const LINE_TERMINATORS = '\\n\\r\\x{2028}\\x{2029}';
-
-/** ECMAScript's WhiteSpace and LineTerminator code points: what `\s` matches. */
-const WHITE_SPACE: readonly (readonly [number, number])[] = [
-  [0x09, 0x0d],
-  [0x20, 0x20],
-  [0xa0, 0xa0],
-  [0x1680, 0x1680],
-  [0x2000, 0x200a],
-  [0x2028, 0x2029],
-  [0x202f, 0x202f],
-  [0x205f, 0x205f],
-  [0x3000, 0x3000],
-  [0xfeff, 0xfeff],
-];
-const WHITE_SPACE_RANGES = ranges(WHITE_SPACE);
-const NOT_WHITE_SPACE_RANGES = ranges(complement(WHITE_SPACE));
 
 /** Translates `pattern`; see the file's header for what changes and what is checked. */
 export function translatePattern(pattern: string): Translation {
@@ -85,15 +77,7 @@ interface Frame {
   last: Atom | null;
 }
 
-/** One member of a class, as far as ranges care: a code point, or a set such as `\d`. */
-type Member = number | 'set';
-
-/** A reason the pattern cannot be translated, thrown inside the pass and caught in `run`. */
-class Refusal {
-  constructor(readonly reason: string) {}
-}
-
-class Translator {
+class Translator implements EscapeSink {
   readonly #out: string[] = [];
   readonly #frames: Frame[] = [{ at: 0, overhead: 0, size: 0, product: 1, last: null }];
   #i = 0;
@@ -139,7 +123,7 @@ class Translator {
     this.#quantifier = 'none';
     switch (c) {
       case '\\':
-        return this.#escape(false);
+        return translateEscape(p, at, false, this);
       case '[':
         return this.#openClass();
       case '(':
@@ -152,9 +136,9 @@ class Translator {
         return this.#emit('|', 1);
       case '^':
       case '$':
-        return this.#assertion(c, 1);
+        return this.assertion(c, 1);
       case '.':
-        return this.#atom(`[^${LINE_TERMINATORS}]`, 1);
+        return this.atom(`[^${LINE_TERMINATORS}]`, 1);
       case '*':
       case '+':
       case '?':
@@ -175,7 +159,7 @@ class Translator {
           `a lone "${c}" at character ${at + 1} must be escaped as \\${c} with the u flag, which JSON Schema patterns use`,
         );
       default:
-        return this.#atom(this.#literal(), this.#literalLength());
+        return this.atom(this.#literal(), this.#literalLength());
     }
   }
 
@@ -200,12 +184,12 @@ class Translator {
       this.#rangeFrom = this.#previousMember;
       return this.#emit('-', 1);
     }
-    if (c === '\\') return this.#escape(true);
+    if (c === '\\') return translateEscape(p, at, true, this);
     const length = this.#literalLength();
     // Characters RE2 reads specially inside a class (`[:alpha:]`, a `-` after a range) are
     // escaped; JavaScript reads them as themselves here.
     const text = CLASS_SPECIAL.includes(c) ? `\\${c}` : this.#literal();
-    return this.#member(p.codePointAt(at)!, text, length);
+    return this.member(p.codePointAt(at)!, text, length);
   }
 
   #openClass(): void {
@@ -215,7 +199,7 @@ class Translator {
     const first = at + (negated ? 2 : 1);
     if (p[first] === ']') {
       // `[]` matches nothing and `[^]` anything; RE2 would read the `]` as a member.
-      return this.#atom(negated ? '[\\x{0}-\\x{10FFFF}]' : '[^\\x{0}-\\x{10FFFF}]', first + 1 - at);
+      return this.atom(negated ? '[\\x{0}-\\x{10FFFF}]' : '[^\\x{0}-\\x{10FFFF}]', first + 1 - at);
     }
     this.#inClass = true;
     this.#classStart = at;
@@ -225,7 +209,7 @@ class Translator {
   }
 
   /** A class member: checks a range it ends, and remembers it for a range it may start. */
-  #member(member: Member, text: string, consumed: number): void {
+  member(member: Member, text: string, consumed: number): void {
     const from = this.#rangeFrom;
     if (from !== undefined) {
       const at = this.#i;
@@ -293,13 +277,13 @@ class Translator {
     this.#emit(')', 1);
   }
 
-  #assertion(text: string, consumed: number): void {
+  assertion(text: string, consumed: number): void {
     this.#top.size += 1;
     this.#top.last = null; // JavaScript (with `u`) does not repeat an assertion
     this.#emit(text, consumed);
   }
 
-  #atom(text: string, consumed: number): void {
+  atom(text: string, consumed: number): void {
     this.#top.size += 1;
     this.#top.last = { size: 1, product: 1 };
     this.#emit(text, consumed);
@@ -307,28 +291,9 @@ class Translator {
 
   /** `{n}`, `{n,}`, `{n,m}`: a quantifier; anything else after `{` is an error with `u`. */
   #braces(): void {
-    const p = this.pattern;
     const at = this.#i;
-    const min = readDigits(p, at + 1);
-    let j = min.next;
-    let max: number | null = min.value;
-    if (min.digits > 0 && p[j] === ',') {
-      const upper = readDigits(p, j + 1);
-      max = upper.digits > 0 ? upper.value : null;
-      j = upper.next;
-    }
-    if (min.digits === 0 || p[j] !== '}')
-      throw invalid(
-        `a "{" at character ${at + 1} that does not start a count such as {2,5} must be escaped as \\{ with the u flag, which JSON Schema patterns use`,
-      );
-    const text = p.slice(at, j + 1);
-    if (max !== null && max < min.value)
-      throw invalid(`the count ${text} at character ${at + 1} is out of order`);
-    if (min.value > MAX_REPEAT || (max ?? 0) > MAX_REPEAT)
-      throw new Refusal(
-        `repeats ${text} at character ${at + 1}, more than the ${MAX_REPEAT} times the linear-time engine allows; use a smaller count, or + or *`,
-      );
-    this.#quantify(text, at, min.value, max, j + 1 - at);
+    const count = readCount(this.pattern, at);
+    this.#quantify(count.text, at, count.min, count.max, count.text.length);
   }
 
   /**
@@ -358,115 +323,6 @@ class Translator {
     this.#emit(text, consumed);
   }
 
-  #escape(inClass: boolean): void {
-    const p = this.pattern;
-    const at = this.#i;
-    const c = p[at + 1];
-    const single = (value: number, consumed: number) =>
-      inClass ? this.#member(value, codePoint(value), consumed) : this.#atom(codePoint(value), consumed);
-    const set = (text: string) => (inClass ? this.#member('set', text, 2) : this.#atom(text, 2));
-    if (c === undefined) throw invalid('it ends with a lone \\');
-    switch (c) {
-      case 'd':
-      case 'D':
-      case 'w':
-      case 'W':
-        return set(`\\${c}`);
-      case 's':
-        return set(inClass ? WHITE_SPACE_RANGES : `[${WHITE_SPACE_RANGES}]`);
-      case 'S':
-        return set(inClass ? NOT_WHITE_SPACE_RANGES : `[^${WHITE_SPACE_RANGES}]`);
-      case 't':
-        return single(0x09, 2);
-      case 'n':
-        return single(0x0a, 2);
-      case 'v':
-        return single(0x0b, 2);
-      case 'f':
-        return single(0x0c, 2);
-      case 'r':
-        return single(0x0d, 2);
-      case 'b':
-        if (inClass) return single(0x08, 2);
-        return this.#assertion('\\b', 2);
-      case 'B':
-        if (inClass) throw invalidEscape('\\B', at);
-        return this.#assertion('\\B', 2);
-      case '-':
-        if (!inClass) throw invalidEscape('\\-', at);
-        return single(0x2d, 2);
-      case '0':
-        if (isDigit(p[at + 2])) throw invalidEscape(p.slice(at, at + 3), at);
-        return single(0, 2);
-      case 'c': {
-        const letter = p.charCodeAt(at + 2);
-        if (!isAsciiLetter(letter)) throw invalidEscape(p.slice(at, at + 3), at);
-        return single(letter % 32, 3);
-      }
-      case 'x': {
-        const hex = p.slice(at + 2, at + 4);
-        if (!isHex(hex)) throw invalidEscape(p.slice(at, at + 4), at);
-        return single(parseInt(hex, 16), 4);
-      }
-      case 'u': {
-        const { value, consumed } = this.#unicodeEscape();
-        return single(value, consumed);
-      }
-      case 'p':
-      case 'P':
-        return this.#property(inClass);
-      case 'k':
-        throw backreference(p.slice(at, Math.max(at + 2, p.indexOf('>', at) + 1)), at);
-      default:
-        if (c >= '1' && c <= '9') throw inClass ? invalidEscape(`\\${c}`, at) : backreference(`\\${c}`, at);
-        if (SYNTAX_CHARACTERS.includes(c)) return single(c.charCodeAt(0), 2);
-        throw invalidEscape(`\\${String.fromCodePoint(p.codePointAt(at + 1)!)}`, at);
-    }
-  }
-
-  /** `\uXXXX` (a surrogate pair as two of them is one code point) or `\u{X...}`. */
-  #unicodeEscape(): { value: number; consumed: number } {
-    const p = this.pattern;
-    const at = this.#i;
-    if (p[at + 2] === '{') {
-      const close = p.indexOf('}', at + 3);
-      const hex = close < 0 ? '' : p.slice(at + 3, close);
-      const value = isHex(hex) && hex.length <= 8 ? parseInt(hex, 16) : -1;
-      if (value < 0 || value > 0x10ffff) throw invalidEscape(p.slice(at, close < 0 ? at + 3 : close + 1), at);
-      if (isSurrogate(value)) throw loneSurrogate(p.slice(at, close + 1), at);
-      return { value, consumed: close + 1 - at };
-    }
-    const hex = p.slice(at + 2, at + 6);
-    if (hex.length !== 4 || !isHex(hex)) throw invalidEscape(p.slice(at, at + 6), at);
-    const unit = parseInt(hex, 16);
-    if (unit >= 0xd800 && unit <= 0xdbff && p[at + 6] === '\\' && p[at + 7] === 'u') {
-      const low = p.slice(at + 8, at + 12);
-      const lowUnit = low.length === 4 && isHex(low) ? parseInt(low, 16) : -1;
-      if (lowUnit >= 0xdc00 && lowUnit <= 0xdfff)
-        return { value: 0x10000 + ((unit - 0xd800) << 10) + (lowUnit - 0xdc00), consumed: 12 };
-    }
-    if (isSurrogate(unit)) throw loneSurrogate(p.slice(at, at + 6), at);
-    return { value: unit, consumed: 6 };
-  }
-
-  #property(inClass: boolean): void {
-    const p = this.pattern;
-    const at = this.#i;
-    const close = p[at + 2] === '{' ? p.indexOf('}', at + 3) : -1;
-    if (close < 0)
-      throw invalid(
-        `${p.slice(at, at + 2)} at character ${at + 1} needs a property in braces, such as \\p{L}`,
-      );
-    const text = translateProperty(p.slice(at + 3, close), p[at + 1] === 'P', inClass);
-    if (text === undefined)
-      throw new Refusal(
-        `uses the Unicode property ${p.slice(at, close + 1)} at character ${at + 1}, which the linear-time engine does not know; use a General_Category such as \\p{L} or \\p{Nd}, or a script such as \\p{Script=Greek}`,
-      );
-    const consumed = close + 1 - at;
-    if (inClass) this.#member('set', text, consumed);
-    else this.#atom(text, consumed);
-  }
-
   /** The literal character at the cursor; a lone surrogate cannot be matched. */
   #literal(): string {
     const p = this.pattern;
@@ -489,78 +345,4 @@ class Translator {
     this.#out.push(text);
     this.#i += consumed;
   }
-}
-
-/** JavaScript's parser rejects it. */
-function invalid(what: string): Refusal {
-  return new Refusal(`is not a valid pattern: ${what}`);
-}
-
-function invalidEscape(text: string, at: number): Refusal {
-  return invalid(
-    `${text} at character ${at + 1} is not an escape JavaScript allows with the u flag, which JSON Schema patterns use`,
-  );
-}
-
-function backreference(text: string, at: number): Refusal {
-  return new Refusal(
-    `uses a backreference ${text} at character ${at + 1}, which the linear-time engine cannot match; rewrite it without backreferences`,
-  );
-}
-
-function loneSurrogate(text: string, at: number): Refusal {
-  return new Refusal(
-    `matches a lone surrogate ${text} at character ${at + 1}, which the linear-time engine cannot match (it reads text as whole code points)`,
-  );
-}
-
-function readDigits(text: string, from: number): { value: number; digits: number; next: number } {
-  let j = from;
-  let value = 0;
-  while (j < text.length && isDigit(text[j])) {
-    // Saturates instead of growing: any count over the limit is refused anyway.
-    value = Math.min(value * 10 + text.charCodeAt(j) - 48, Number.MAX_SAFE_INTEGER);
-    j++;
-  }
-  return { value, digits: j - from, next: j };
-}
-
-function isDigit(c: string | undefined): boolean {
-  return c !== undefined && c >= '0' && c <= '9';
-}
-
-function isAsciiLetter(unit: number): boolean {
-  return (unit >= 65 && unit <= 90) || (unit >= 97 && unit <= 122);
-}
-
-function isHex(text: string): boolean {
-  if (text.length === 0) return false;
-  for (let k = 0; k < text.length; k++) {
-    const c = text[k]!;
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return false;
-  }
-  return true;
-}
-
-function isSurrogate(value: number): boolean {
-  return value >= 0xd800 && value <= 0xdfff;
-}
-
-function codePoint(value: number): string {
-  return `\\x{${value.toString(16)}}`;
-}
-
-function ranges(list: readonly (readonly [number, number])[]): string {
-  return list.map(([a, b]) => (a === b ? codePoint(a) : `${codePoint(a)}-${codePoint(b)}`)).join('');
-}
-
-function complement(list: readonly (readonly [number, number])[]): [number, number][] {
-  const out: [number, number][] = [];
-  let next = 0;
-  for (const [a, b] of list) {
-    if (a > next) out.push([next, a - 1]);
-    next = b + 1;
-  }
-  if (next <= 0x10ffff) out.push([next, 0x10ffff]);
-  return out;
 }
