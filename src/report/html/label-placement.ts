@@ -10,7 +10,7 @@
  * Lookups go through a grid of cells, so the cost grows with the graph, not with its square.
  */
 import { type Direction, edgePolyline, type Point, pointAlong } from './edge-geometry.js';
-import type { Box, GraphLayout, PlacedEdge } from './layout.js';
+import type { Box, GraphLayout, PlacedEdge } from './placed-graph.js';
 
 /** Space kept between a label and any line or box. */
 const PAD = 2;

@@ -14,44 +14,10 @@ import dagre from '@dagrejs/dagre';
 import type { CompiledPlan } from '../../compile/types.js';
 import type { Direction, Point } from './edge-geometry.js';
 import { labelOffset, placeEdgeLabels } from './label-placement.js';
+import type { Box, GraphLayout, PlacedEdge, PlacedNode } from './placed-graph.js';
 import { MAX_DEFAULT_ZOOM, MIN_DEFAULT_ZOOM, TYPICAL_COLUMN_WIDTH } from './zoom.js';
 
-export interface Box {
-  readonly w: number;
-  readonly h: number;
-}
-
-export interface PlacedNode {
-  /** Center. */
-  readonly x: number;
-  readonly y: number;
-  readonly w: number;
-  readonly h: number;
-}
-
-export interface PlacedEdge {
-  /** Indices of the calls: `from` must end before `to` starts. */
-  readonly from: number;
-  readonly to: number;
-  /** The line's points, first at `from`, last at `to`. */
-  readonly points: readonly Point[];
-  /** True: a curve from the first point to the last (see edge-geometry.ts); false: a polyline. */
-  readonly curved: boolean;
-  /** Where the label's center goes. */
-  readonly labelX: number;
-  readonly labelY: number;
-  /** False when no spot clear of every edge was found: the label is left out of the picture. */
-  readonly labelShown?: boolean;
-}
-
-export interface GraphLayout {
-  readonly engine: 'dagre' | 'layered';
-  readonly direction: Direction;
-  readonly width: number;
-  readonly height: number;
-  readonly nodes: readonly PlacedNode[];
-  readonly edges: readonly PlacedEdge[];
-}
+export type { Box, GraphLayout, PlacedEdge, PlacedNode };
 
 export interface LayoutOptions {
   /** Size of each call's box, by call index. */
