@@ -1,5 +1,7 @@
 export * from './diagnostics.js';
 export * from './document.js';
+export { readContextMessages } from './context-messages.js';
+export { readDocument } from './read-document.js';
 export * from './limits.js';
 export * from './parse-plan.js';
 export * from './paths.js';

@@ -5,7 +5,9 @@ import {
   type PendingDiagnostic,
   warning,
 } from './diagnostics.js';
-import { type PlanDocument, readContextMessages, readDocument } from './document.js';
+import { readContextMessages } from './context-messages.js';
+import type { PlanDocument } from './document.js';
+import { readDocument } from './read-document.js';
 import { jsonSyntaxDiagnostic } from './json-error.js';
 import { blankJsonExtensions, type JsonExtension } from './json-extensions.js';
 import { checkJson } from './json-value.js';
