@@ -20,9 +20,9 @@ import {
   schemaCommand,
 } from './commands/schema.js';
 import { type ValidateFlags, validateCommand } from './commands/validate.js';
-import { collect, withMcpServers } from './mcp-servers.js';
+import { collect, withMcpServers } from './flags/mcp-servers.js';
 import { ExitCode } from './exit-codes.js';
-import { formatCliError, oneLine, shouldUseColor } from './format.js';
+import { formatCliError, oneLine, shouldUseColor } from './output/index.js';
 import {
   AGENT_HELP,
   ALL_EXIT_CODES_HELP,

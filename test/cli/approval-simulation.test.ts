@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPlanSimulation } from '../../src/cli/approval-prompt.js';
+import { formatPlanSimulation } from '../../src/cli/approvals/approval-prompt.js';
 import { compile } from '../../src/compile/index.js';
 import type { Tool } from '../../src/tools/tool.js';
 

@@ -5,7 +5,7 @@ import {
   formatSummary,
   oneLine,
   shouldUseColor,
-} from '../../src/cli/format.js';
+} from '../../src/cli/output/format.js';
 import type { Diagnostic } from '../../src/language/diagnostics.js';
 
 const diagnostic: Diagnostic = {

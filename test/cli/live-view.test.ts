@@ -1,7 +1,7 @@
 /** The terminal rendering of `plan run`, in-process: given events, the lines drawn. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { describeArguments, lineReader, Prompter } from '../../src/cli/approval-prompt.js';
-import { formatEventLine } from '../../src/cli/event-lines.js';
+import { describeArguments, lineReader, Prompter } from '../../src/cli/approvals/approval-prompt.js';
+import { formatEventLine } from '../../src/cli/output/event-lines.js';
 import {
   CallBoard,
   formatEndedRow,
@@ -9,8 +9,8 @@ import {
   LiveView,
   SPINNER,
   truncate,
-} from '../../src/cli/live-view.js';
-import { formatRunSummary } from '../../src/cli/run-summary.js';
+} from '../../src/cli/output/live-view.js';
+import { formatRunSummary } from '../../src/cli/output/run-summary.js';
 import { compile } from '../../src/compile/compile.js';
 import type { RunEvent, RunResult } from '../../src/run/types.js';
 

@@ -1,6 +1,6 @@
 /** `plan run` off a terminal: event lines, and a `still running` line when the run goes quiet. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PlainView } from '../../src/cli/event-lines.js';
+import { PlainView } from '../../src/cli/output/event-lines.js';
 import type { RunEvent } from '../../src/run/types.js';
 
 const AT = '2030-01-01T00:00:00.000Z';

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { formatRunSummary } from '../../src/cli/run-summary.js';
+import { formatRunSummary } from '../../src/cli/output/run-summary.js';
 import { toRunJson } from '../../src/cli/commands/run.js';
 import type { RunResult } from '../../src/run/types.js';
 import { tempDir } from './helpers.js';

@@ -16,7 +16,7 @@ import type { TodoChange } from '../../agent/todo-plan-types.js';
 import type { Limits } from '../../language/limits.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { ExitCode } from '../exit-codes.js';
-import { oneLine, paint } from '../format.js';
+import { oneLine, paint } from '../output/index.js';
 import type { CliIo } from '../io.js';
 
 export interface TodoFlowOptions {

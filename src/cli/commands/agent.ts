@@ -19,25 +19,31 @@ import type { ExecutionMode } from '../../language/document.js';
 import type { Limits } from '../../language/limits.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { createProvider } from '../../agent/providers/create.js';
-import { loadTimeoutFlag, loadToolRegistry } from '../compile-inputs.js';
-import { agentApprovals } from '../agent-approvals.js';
-import { unaskedCallsText } from '../approval-lines.js';
-import { lineReader, Prompter } from '../approval-prompt.js';
+import { loadTimeoutFlag, loadToolRegistry } from '../flags/compile-inputs.js';
+import { agentApprovals, unaskedCallsText, lineReader, Prompter } from '../approvals/index.js';
 import { CliInputError } from '../cli-input-error.js';
-import { loadProviderSdk } from '../missing-dependency.js';
-import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
+import { loadProviderSdk } from '../flags/missing-dependency.js';
+import {
+  PlainView,
+  QUIET_VIEW,
+  type RunView,
+  formatCliError,
+  formatDiagnostics,
+  oneLine,
+  paint,
+  shouldUseColor,
+  LiveView,
+  formatRunSummary,
+} from '../output/index.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatCliError, formatDiagnostics, oneLine, paint, shouldUseColor } from '../format.js';
 import { type CliIo, displayName, readText } from '../io.js';
-import { LiveView } from '../live-view.js';
-import { type LimitFlags, limitsFlag } from '../limit-flags.js';
-import type { McpFlags } from '../mcp-servers.js';
-import { formatRunSummary } from '../run-summary.js';
+import { type LimitFlags, limitsFlag } from '../flags/limit-flags.js';
+import type { McpFlags } from '../flags/mcp-servers.js';
 import { runTodoFlow } from './agent-todos.js';
 import { RUN_MODES, toRunJson } from './run.js';
-import { wholeNumber } from '../whole-number.js';
+import { wholeNumber } from '../flags/whole-number.js';
 
-export { readPlanAnswer } from '../agent-approvals.js';
+export { readPlanAnswer } from '../approvals/index.js';
 
 export interface AgentFlags extends McpFlags, LimitFlags {
   /** The tools: an ES module exporting tools with execute functions. Required unless --mcp is given. */

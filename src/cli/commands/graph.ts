@@ -3,11 +3,16 @@ import { compile } from '../../compile/compile.js';
 import type { CompiledPlan } from '../../compile/types.js';
 import { toDot, toGraphJson, toMermaid } from '../../report/graph-export.js';
 import { CliInputError } from '../cli-input-error.js';
-import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
+import { type CommonFlags, loadCompileInputs } from '../flags/compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatCompileReport, formatDiagnostics, shouldUseColor } from '../format.js';
+import {
+  formatCompileReport,
+  formatDiagnostics,
+  shouldUseColor,
+  formatSkippedNote,
+  skippedChecks,
+} from '../output/index.js';
 import type { CliIo } from '../io.js';
-import { formatSkippedNote, skippedChecks } from '../skipped-checks.js';
 
 export const GRAPH_FORMATS = ['mermaid', 'dot', 'json'] as const;
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];

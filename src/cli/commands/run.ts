@@ -16,20 +16,28 @@ import {
   formatPlanSimulation,
   lineReader,
   Prompter,
-} from '../approval-prompt.js';
-import { approvedByYesLine, unaskedCallsText } from '../approval-lines.js';
+  approvedByYesLine,
+  unaskedCallsText,
+} from '../approvals/index.js';
 import { CliInputError } from '../cli-input-error.js';
-import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
-import { PlainView, QUIET_VIEW, type RunView } from '../event-lines.js';
+import { type CommonFlags, loadCompileInputs } from '../flags/compile-inputs.js';
+import {
+  PlainView,
+  QUIET_VIEW,
+  type RunView,
+  formatJournalNotes,
+  formatCompileReport,
+  formatDiagnostics,
+  shouldUseColor,
+  LiveView,
+  checkReportPath,
+  writeReportFile,
+  formatRunSummary,
+} from '../output/index.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatJournalNotes } from '../journal-notes.js';
-import { formatCompileReport, formatDiagnostics, shouldUseColor } from '../format.js';
 import { type CliIo, STDIN } from '../io.js';
-import { LiveView } from '../live-view.js';
-import { checkReportPath, writeReportFile } from '../report-file.js';
-import type { RedisFlags } from '../redis-flags.js';
-import { formatRunSummary } from '../run-summary.js';
-import { concurrencyFlag, millisecondsFlag } from '../whole-number.js';
+import type { RedisFlags } from '../flags/redis-flags.js';
+import { concurrencyFlag, millisecondsFlag } from '../flags/whole-number.js';
 
 export const RUN_MODES = ['eager', 'lazy'] as const;
 
@@ -122,7 +130,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   const timeoutMs = millisecondsFlag(flags.timeout, '--timeout', 0);
   // Distributed, the workers run the tools: here a manifest (schemas) is enough.
   const distributed = flags.redis !== undefined;
-  if (distributed) (await import('../redis-flags.js')).checkRedisFlags(flags);
+  if (distributed) (await import('../flags/redis-flags.js')).checkRedisFlags(flags);
   // With --mcp alone, every tool comes from the servers.
   const toolsFile =
     flags.tools === undefined && flags.mcpTools !== undefined
@@ -151,7 +159,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       ? undefined
       : await latentFrom(toolsFile);
   const dispatcher = distributed
-    ? await (await import('../redis-flags.js')).openDispatcher(flags, io)
+    ? await (await import('../flags/redis-flags.js')).openDispatcher(flags, io)
     : undefined;
 
   // A person can be asked only with a terminal on both ends, and stdin not taken by a file.

@@ -10,10 +10,10 @@ import {
   type PlanSchemaOptions,
 } from '../../compile/plan-schema.js';
 import { CliInputError } from '../cli-input-error.js';
-import { loadTimeoutFlag, loadToolRegistry } from '../compile-inputs.js';
+import { loadTimeoutFlag, loadToolRegistry } from '../flags/compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
-import type { McpFlags } from '../mcp-servers.js';
+import type { McpFlags } from '../flags/mcp-servers.js';
 
 export { PLAN_SCHEMA_FORMATS, PLAN_SCHEMA_MODES, PLAN_SCHEMA_SHAPES };
 

@@ -3,13 +3,18 @@ import { compile } from '../../compile/compile.js';
 import { simulateCompiled } from '../../simulate/simulate.js';
 import type { ArgumentError, Simulation } from '../../simulate/types.js';
 import { CliInputError } from '../cli-input-error.js';
-import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
+import { type CommonFlags, loadCompileInputs } from '../flags/compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatCompileReport, formatDiagnostics, shouldUseColor } from '../format.js';
+import {
+  formatCompileReport,
+  formatDiagnostics,
+  shouldUseColor,
+  checkReportPath,
+  writeReportFile,
+  formatSimulation,
+} from '../output/index.js';
 import type { CliIo } from '../io.js';
-import { checkReportPath, writeReportFile } from '../report-file.js';
-import { formatSimulation } from '../simulation-summary.js';
-import { wholeNumber } from '../whole-number.js';
+import { wholeNumber } from '../flags/whole-number.js';
 
 export interface SimulateFlags extends CommonFlags {
   /**

@@ -2,11 +2,16 @@
 import { type CompileResult, compile } from '../../compile/compile.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
 import type { ExecutionMode } from '../../language/document.js';
-import { type CommonFlags, loadCompileInputs } from '../compile-inputs.js';
+import { type CommonFlags, loadCompileInputs } from '../flags/compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatCompileReport, shouldUseColor } from '../format.js';
+import {
+  formatCompileReport,
+  shouldUseColor,
+  formatSkippedNote,
+  type SkippedCheck,
+  skippedChecks,
+} from '../output/index.js';
 import type { CliIo } from '../io.js';
-import { formatSkippedNote, type SkippedCheck, skippedChecks } from '../skipped-checks.js';
 
 export interface ValidateFlags extends CommonFlags {
   /**

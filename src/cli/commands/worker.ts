@@ -9,13 +9,13 @@ import { ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/tool.js';
 import { CliInputError } from '../cli-input-error.js';
 import { ExitCode } from '../exit-codes.js';
-import { formatDuration, oneLine } from '../format.js';
+import { formatDuration, oneLine } from '../output/index.js';
 import type { CliIo } from '../io.js';
-import { loadTimeoutFlag, loadToolRegistry } from '../compile-inputs.js';
-import { type LimitFlags, limitsFlag } from '../limit-flags.js';
-import type { McpFlags } from '../mcp-servers.js';
-import { checkRedisFlags, lineOnce, reachingRedis, type RedisFlags } from '../redis-flags.js';
-import { concurrencyFlag, millisecondsFlag } from '../whole-number.js';
+import { loadTimeoutFlag, loadToolRegistry } from '../flags/compile-inputs.js';
+import { type LimitFlags, limitsFlag } from '../flags/limit-flags.js';
+import type { McpFlags } from '../flags/mcp-servers.js';
+import { checkRedisFlags, lineOnce, reachingRedis, type RedisFlags } from '../flags/redis-flags.js';
+import { concurrencyFlag, millisecondsFlag } from '../flags/whole-number.js';
 
 export interface WorkerFlags extends RedisFlags, McpFlags, LimitFlags {
   /** A .js/.mjs ES module exporting tools with execute functions. Required. */

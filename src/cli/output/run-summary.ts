@@ -2,8 +2,8 @@
  * The last words of `plan run` on stderr: status, duration, counts per terminal state, what
  * failed and why calls were skipped, then the state.
  */
-import type { CompiledPlan } from '../compile/types.js';
-import { CALL_STATUSES, type CallStatus, type RunResult } from '../run/types.js';
+import type { CompiledPlan } from '../../compile/types.js';
+import { CALL_STATUSES, type CallStatus, type RunResult } from '../../run/types.js';
 import { formatCallOutcomes } from './call-outcomes.js';
 import { formatDuration, paint, plural, type Style } from './format.js';
 

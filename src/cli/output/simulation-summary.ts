@@ -3,7 +3,7 @@
  * are skipped), the argument errors as `file:line:col: error E_SIM_ARGS: ...` lines, then the
  * critical path and the widest level. Used by `plan simulate` and before a lazy plan's prompt.
  */
-import type { Simulation } from '../simulate/types.js';
+import type { Simulation } from '../../simulate/types.js';
 import { formatDiagnostics, paint, plural } from './format.js';
 
 export interface SimulationSummaryOptions {

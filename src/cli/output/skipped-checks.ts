@@ -3,7 +3,7 @@
  * "valid" for a tool that does not exist, with no word of why, misleads: the note says what
  * was skipped and which calls it concerns.
  */
-import type { CompileResult } from '../compile/compile.js';
+import type { CompileResult } from '../../compile/compile.js';
 import { clip, plural } from './format.js';
 
 /**

@@ -2,8 +2,8 @@
  * The lines of `plan run`'s summary that say what went wrong: each failed call with its error,
  * and each call that did not run with the value it lacked and why that value was missing.
  */
-import type { CompiledPlan } from '../compile/types.js';
-import type { CallReport, CallStatus } from '../run/types.js';
+import type { CompiledPlan } from '../../compile/types.js';
+import type { CallReport, CallStatus } from '../../run/types.js';
 import { clip, paint, type Style } from './format.js';
 import { explainMissing } from './skip-reasons.js';
 

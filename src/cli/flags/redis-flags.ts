@@ -1,11 +1,11 @@
 /** The flags of distributed runs (--redis, --queue) checked, and an unreachable Redis as one CLI line. */
-import { isRedisConnectionError } from '../distributed/connection-error.js';
-import { createDispatcher, type Dispatcher } from '../distributed/dispatcher.js';
-import { queueOption } from '../distributed/options.js';
-import { redisOptions } from '../distributed/redis-url.js';
-import { CliInputError } from './cli-input-error.js';
+import { isRedisConnectionError } from '../../distributed/connection-error.js';
+import { createDispatcher, type Dispatcher } from '../../distributed/dispatcher.js';
+import { queueOption } from '../../distributed/options.js';
+import { redisOptions } from '../../distributed/redis-url.js';
+import { CliInputError } from '../cli-input-error.js';
 import { asMissingDependencyUsage } from './missing-dependency.js';
-import type { CliIo } from './io.js';
+import type { CliIo } from '../io.js';
 
 export interface RedisFlags {
   /**

@@ -1,6 +1,6 @@
 /** `--limit name=value` (repeatable): the engine's limits from the command line. */
-import { type Limits, resolveLimits } from '../language/limits.js';
-import { CliInputError } from './cli-input-error.js';
+import { type Limits, resolveLimits } from '../../language/limits.js';
+import { CliInputError } from '../cli-input-error.js';
 
 export interface LimitFlags {
   /**

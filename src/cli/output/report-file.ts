@@ -8,10 +8,10 @@
 import { constants } from 'node:fs';
 import { access, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { ReportInput } from '../report/html/index.js';
-import { CliInputError } from './cli-input-error.js';
+import type { ReportInput } from '../../report/html/index.js';
+import { CliInputError } from '../cli-input-error.js';
 import { formatCliError, oneLine } from './format.js';
-import type { CliIo } from './io.js';
+import type { CliIo } from '../io.js';
 
 /** Throws CliInputError (exit 2) when `file` cannot be written as a report. */
 export async function checkReportPath(file: string): Promise<void> {
@@ -54,7 +54,7 @@ export async function writeReportFile(
   const color = options.color;
   try {
     // Loaded here: the report and its layout engine cost nothing to a run without --report.
-    const { renderReport } = await import('../report/html/index.js');
+    const { renderReport } = await import('../../report/html/index.js');
     await writeFile(file, renderReport(input));
     if (!options.quiet) io.stderr.write(`plan: report written to ${resolve(file)}\n`);
     return true;

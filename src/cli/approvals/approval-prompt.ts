@@ -2,16 +2,15 @@
  * Asking a person on the terminal: the plan (lazy mode) or one call (a tool that needs
  * approval), then `[y/N]` and one line read from standard input.
  */
-import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import type { JsonObject } from '../language/document.js';
-import { splitPointer } from '../language/pointer.js';
-import { resolveExpression } from '../language/resolve.js';
-import type { SourceText } from '../language/source.js';
-import type { CallApprovalRequest } from '../run/approval.js';
-import { simulateCompiled } from '../simulate/simulate.js';
-import { formatDiagnostics, oneLine, paint, plural } from './format.js';
-import type { OutputStream } from './io.js';
-import { formatSimulation } from './simulation-summary.js';
+import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
+import type { JsonObject } from '../../language/document.js';
+import { splitPointer } from '../../language/pointer.js';
+import { resolveExpression } from '../../language/resolve.js';
+import type { SourceText } from '../../language/source.js';
+import type { CallApprovalRequest } from '../../run/approval.js';
+import { simulateCompiled } from '../../simulate/simulate.js';
+import { formatDiagnostics, oneLine, paint, plural, formatSimulation } from '../output/index.js';
+import type { OutputStream } from '../io.js';
 
 /** Lines of text from a stream of chunks, one at a time, without reading ahead of need. */
 export interface LineReader {

@@ -1,6 +1,6 @@
 /** A numeric flag (`--concurrency 4`), read strictly: digits only, and within bounds. */
-import { MAX_DELAY_MS } from '../tools/tool-values.js';
-import { CliInputError } from './cli-input-error.js';
+import { MAX_DELAY_MS } from '../../tools/tool-values.js';
+import { CliInputError } from '../cli-input-error.js';
 
 /**
  * @returns the number, or undefined when the flag was not given.

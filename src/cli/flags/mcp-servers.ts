@@ -3,11 +3,11 @@
  * command. Their tools join those of --tools; the servers are closed (and their processes ended)
  * when the command ends, however it ends.
  */
-import { isMcpServerError, type McpServerConnection } from '../adapters/mcp-stdio.js';
-import type { Tool } from '../tools/tool.js';
-import { CliInputError } from './cli-input-error.js';
+import { isMcpServerError, type McpServerConnection } from '../../adapters/mcp-stdio.js';
+import type { Tool } from '../../tools/tool.js';
+import { CliInputError } from '../cli-input-error.js';
 import { asMissingDependencyUsage } from './missing-dependency.js';
-import type { CliIo } from './io.js';
+import type { CliIo } from '../io.js';
 
 export interface McpFlags {
   /** Command lines of MCP servers to start over stdio. */
@@ -40,7 +40,7 @@ export async function withMcpServers<F extends McpFlags, T>(
 ): Promise<T> {
   const lines = flags.mcp ?? [];
   if (lines.length === 0) return body(flags);
-  const { connectMcpServer } = await import('../adapters/mcp-stdio.js');
+  const { connectMcpServer } = await import('../../adapters/mcp-stdio.js');
   const connections: McpServerConnection[] = [];
   try {
     // One at a time: a failure names its server, and nothing is left starting behind it.

@@ -3,9 +3,9 @@
  * call lacked (its report's `missing`), the calls the compiled plan bound that read to, and
  * how each of them ended. `†state.sunny was never written (weather wrote †state.rainy instead)`.
  */
-import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import { pathsOverlap, type Path } from '../language/paths.js';
-import type { CallReport } from '../run/types.js';
+import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
+import { pathsOverlap, type Path } from '../../language/paths.js';
+import type { CallReport } from '../../run/types.js';
 import { clip } from './format.js';
 
 /** Writers explained per reference; more are counted. */

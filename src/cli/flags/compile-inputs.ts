@@ -1,11 +1,11 @@
 /** The flags every plan command shares (--tools, --input, --state), turned into compile options. */
-import type { CompileOptions } from '../compile/compile.js';
-import { isToolDefinitionError, isToolsFileError } from '../errors.js';
-import { loadToolsFile } from '../tools/load-tools-file.js';
-import { ToolRegistry } from '../tools/registry.js';
-import type { Tool } from '../tools/tool.js';
-import { CliInputError } from './cli-input-error.js';
-import { type CliIo, displayName, readJsonObject, readText, STDIN } from './io.js';
+import type { CompileOptions } from '../../compile/compile.js';
+import { isToolDefinitionError, isToolsFileError } from '../../errors.js';
+import { loadToolsFile } from '../../tools/load-tools-file.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import type { Tool } from '../../tools/tool.js';
+import { CliInputError } from '../cli-input-error.js';
+import { type CliIo, displayName, readJsonObject, readText, STDIN } from '../io.js';
 import { type LimitFlags, limitsFlag } from './limit-flags.js';
 import { joinTools, type McpFlags } from './mcp-servers.js';
 import { millisecondsFlag } from './whole-number.js';

@@ -2,10 +2,10 @@
  * `plan run` off a terminal: quiet but for a `still running` line when nothing happens for a
  * while (the summary follows the run), or with `--events` one plain line per event.
  */
-import type { RunEvent } from '../run/types.js';
-import { MAX_DELAY_MS } from '../tools/tool-values.js';
+import type { RunEvent } from '../../run/types.js';
+import { MAX_DELAY_MS } from '../../tools/tool-values.js';
 import { formatDuration, oneLine } from './format.js';
-import type { OutputStream } from './io.js';
+import type { OutputStream } from '../io.js';
 
 /** Where `plan run` shows progress: the live view, plain lines, or nothing (`--json`). */
 export interface RunView {

@@ -6,9 +6,9 @@
  * prompt would have seen them; every part is bounded (ids, names and arguments come from a
  * model or a plan file, and may be megabytes long or hold line breaks).
  */
-import type { ApprovalRequest } from '../run/approval.js';
-import { jsonExcerptText } from '../language/json-excerpt.js';
-import { clip, plural } from './format.js';
+import type { ApprovalRequest } from '../../run/approval.js';
+import { jsonExcerptText } from '../../language/json-excerpt.js';
+import { clip, plural } from '../output/index.js';
 
 /** Most characters of a call's arguments, and of a plan's text, in the line. */
 export const YES_LINE_CHARS = 200;

@@ -10,9 +10,14 @@
  * Calls turned down are counted: a `plan agent` in which a person (or nobody) turned a call down
  * does not exit 0.
  */
-import type { SolveApprovalRequest } from '../agent/solve-approvals.js';
-import { ApprovalRejectedError } from '../errors.js';
-import type { ApprovalResponse, Approve, CallApprovalRequest, PlanApprovalRequest } from '../run/approval.js';
+import type { SolveApprovalRequest } from '../../agent/solve-approvals.js';
+import { ApprovalRejectedError } from '../../errors.js';
+import type {
+  ApprovalResponse,
+  Approve,
+  CallApprovalRequest,
+  PlanApprovalRequest,
+} from '../../run/approval.js';
 import { approvedByYesLine } from './approval-lines.js';
 import {
   formatCallQuestion,
@@ -20,8 +25,8 @@ import {
   formatPlanSimulation,
   type Prompter,
 } from './approval-prompt.js';
-import type { RunView } from './event-lines.js';
-import type { CliIo } from './io.js';
+import type { RunView } from '../output/index.js';
+import type { CliIo } from '../io.js';
 
 export interface AgentApprovalOptions {
   readonly yes: boolean;

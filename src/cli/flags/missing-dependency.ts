@@ -1,7 +1,7 @@
 /** An optional package that is not installed, as the one-line usage error of the flag that needs it. */
-import { isMissingDependencyError } from '../errors.js';
-import type { ModelProvider } from '../agent/model.js';
-import { CliInputError } from './cli-input-error.js';
+import { isMissingDependencyError } from '../../errors.js';
+import type { ModelProvider } from '../../agent/model.js';
+import { CliInputError } from '../cli-input-error.js';
 
 /**
  * `error` as a CliInputError (exit 2) naming `needs` (a flag, `--model openai:gpt-4o`, or a

@@ -4,9 +4,9 @@
  * place with ANSI cursor movement. Redraws are throttled by one pending timer, which also
  * animates the spinner while anything runs; nothing polls.
  */
-import type { CallStatus, RunEvent } from '../run/types.js';
+import type { CallStatus, RunEvent } from '../../run/types.js';
 import { formatDuration, oneLine, paint, type Style } from './format.js';
-import type { OutputStream } from './io.js';
+import type { OutputStream } from '../io.js';
 import { describeError, type RunView } from './event-lines.js';
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'] as const;

@@ -1,7 +1,7 @@
 /** Terminal rendering: `file:line:col: error CODE: message` lines, hints, summaries, colors. */
-import type { CompileResult } from '../compile/compile.js';
-import type { Diagnostic } from '../language/diagnostics.js';
-import type { OutputStream } from './io.js';
+import type { CompileResult } from '../../compile/compile.js';
+import type { Diagnostic } from '../../language/diagnostics.js';
+import type { OutputStream } from '../io.js';
 
 export interface FormatOptions {
   /**

@@ -2,7 +2,7 @@
  * What `plan run` says about its journal on stderr, one line each: the earlier version of the
  * plan it resumed from (what it reused and what ran again), and stale locks it took over.
  */
-import type { NotReusedCall, RunResult } from '../run/types.js';
+import type { NotReusedCall, RunResult } from '../../run/types.js';
 import { oneLine, paint } from './format.js';
 
 /** Calls named in the resume line; the rest are counted. */
