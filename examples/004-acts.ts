@@ -19,7 +19,7 @@ import { PlanAgent, ScriptedProvider } from '../src/agent/index.js';
 import type { AgentEvent } from '../src/agent/agent-events.js';
 import type { CallReport, Diagnostic, Tool } from '../src/index.js';
 import type { JsonObject } from '../src/language/document.js';
-import { blankJsonExtensions } from '../src/language/json-extensions.js';
+import { blankJsonExtensions } from '../src/language/text/json-extensions.js';
 import type { Example, ExampleOptions, ExampleOutcome } from './example.js';
 
 const SEED = '004';

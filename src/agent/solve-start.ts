@@ -10,7 +10,7 @@ import { compile } from '../compile/compile.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { ExecutionMode, JsonObject } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
-import { parseContext } from '../language/parse-plan.js';
+import { parseContext } from '../language/parse/index.js';
 import type { Tool } from '../tools/tool.js';
 import { describeValue } from './describe-value.js';
 import type { Message } from './model.js';

@@ -13,7 +13,7 @@
 import { type CompileOptions, type CompileResult, compile } from '../compile/compile.js';
 import { schemaCompat } from '../compile/schema-compat.js';
 import { asStrict, compareDiagnostics, hasErrors } from '../language/diagnostics.js';
-import { parsePlan } from '../language/parse-plan.js';
+import { parsePlan } from '../language/parse/index.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { JsonSchema } from '../tools/tool.js';
 

@@ -2,8 +2,7 @@
 import { open } from 'node:fs/promises';
 import { checkJson } from '../language/json-value.js';
 import { DEFAULT_LIMITS, type Limits } from '../language/limits.js';
-import { jsonSyntaxDiagnostic } from '../language/json-error.js';
-import { SourceText } from '../language/source.js';
+import { jsonSyntaxDiagnostic, SourceText } from '../language/text/index.js';
 import { CliInputError } from './cli-input-error.js';
 
 export interface OutputStream {

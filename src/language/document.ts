@@ -5,7 +5,7 @@
  * context-messages.ts (the messages of a context array); this file imports neither, so every
  * layer may name a document without pulling the readers in.
  */
-import type { SourceText } from './source.js';
+import type { SourceText } from './text/index.js';
 
 export type ExecutionMode = 'eager' | 'lazy';
 export type DocumentShape = 'calls' | 'plan' | 'solution' | 'context';

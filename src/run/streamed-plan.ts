@@ -5,8 +5,8 @@ import type { Diagnostic } from '../language/diagnostics.js';
 import { capDiagnostics, error as diagnostic } from '../language/diagnostics.js';
 import { checkJson } from '../language/json-value.js';
 import { joinPointer } from '../language/pointer.js';
-import { positionDiagnostics } from '../language/parse-plan.js';
-import { SourceText } from '../language/source.js';
+import { positionDiagnostics } from '../language/parse/index.js';
+import { SourceText } from '../language/text/index.js';
 import { newRecord } from './call-record.js';
 import type { Runner } from './runner.js';
 

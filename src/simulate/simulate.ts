@@ -11,8 +11,8 @@ import {
   error,
   type PendingDiagnostic,
 } from '../language/diagnostics.js';
-import { positionDiagnostics } from '../language/parse-plan.js';
-import type { SourceText } from '../language/source.js';
+import { positionDiagnostics } from '../language/parse/index.js';
+import type { SourceText } from '../language/text/index.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ArgumentChecker } from './argument-checks.js';
 import { branchGroups } from './branch-groups.js';

@@ -6,7 +6,7 @@ import { SOLVE_PROMPT } from '../../src/agent/prompts.js';
 import { solve } from '../../src/agent/solve.js';
 import { CONTEXT_HEADING } from '../../src/agent/solve-context.js';
 import { parsePlan, type Tool, ToolRegistry } from '../../src/index.js';
-import { blankJsonExtensions } from '../../src/language/json-extensions.js';
+import { blankJsonExtensions } from '../../src/language/text/json-extensions.js';
 
 /** A refund desk (seeds/004): billing history can be read-only, a refund is not. */
 function desk(options: { refundFails?: boolean; repeatable?: boolean; historyReadOnly?: boolean } = {}) {

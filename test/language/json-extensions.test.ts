@@ -1,6 +1,6 @@
 /** Comments and trailing commas: blanked to spaces of the same length, strings left alone, in linear time. */
 import { describe, expect, it } from 'vitest';
-import { blankJsonExtensions } from '../../src/language/json-extensions.js';
+import { blankJsonExtensions } from '../../src/language/text/json-extensions.js';
 import { compile, parsePlan } from '../../src/index.js';
 import { codes, only, positionOf, positionOfText } from '../compile/helpers.js';
 

@@ -6,7 +6,7 @@ import { type AnyNode, parse } from '@humanwhocodes/momoa';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { joinPointer } from '../../src/language/pointer.js';
-import { pointerOffsets } from '../../src/language/pointer-offsets.js';
+import { pointerOffsets } from '../../src/language/text/pointer-offsets.js';
 
 /** Every pointer in the tree with its value's and key's offsets, from momoa (iteratively). */
 function oracle(text: string): Map<string, { value: number; key: number | undefined }> {

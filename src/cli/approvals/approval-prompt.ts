@@ -6,7 +6,7 @@ import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
 import type { JsonObject } from '../../language/document.js';
 import { splitPointer } from '../../language/pointer.js';
 import { resolveExpression } from '../../language/resolve.js';
-import type { SourceText } from '../../language/source.js';
+import type { SourceText } from '../../language/text/index.js';
 import type { CallApprovalRequest } from '../../run/approval.js';
 import { simulateCompiled } from '../../simulate/simulate.js';
 import { formatDiagnostics, oneLine, paint, plural, formatSimulation } from '../output/index.js';

@@ -6,7 +6,7 @@
  * deep is scanned like any other. The text must be JSON (it is only ever given text that
  * JSON.parse accepted); on anything else the scan stops and reports what it found so far.
  */
-import { splitPointer } from './pointer.js';
+import { splitPointer } from '../pointer.js';
 
 /** Where one pointer landed. */
 export interface PointerOffset {

@@ -4,15 +4,13 @@ import {
   error,
   type PendingDiagnostic,
   warning,
-} from './diagnostics.js';
+} from '../diagnostics.js';
 import { readContextMessages } from './context-messages.js';
-import type { PlanDocument } from './document.js';
+import type { PlanDocument } from '../document.js';
 import { readDocument } from './read-document.js';
-import { jsonSyntaxDiagnostic } from './json-error.js';
-import { blankJsonExtensions, type JsonExtension } from './json-extensions.js';
-import { checkJson } from './json-value.js';
-import { type Limits, MAX_DEPTH_CEILING, resolveLimits } from './limits.js';
-import { SourceText } from './source.js';
+import { jsonSyntaxDiagnostic, blankJsonExtensions, type JsonExtension, SourceText } from '../text/index.js';
+import { checkJson } from '../json-value.js';
+import { type Limits, MAX_DEPTH_CEILING, resolveLimits } from '../limits.js';
 
 export interface ParsePlanOptions {
   /**

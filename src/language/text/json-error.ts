@@ -1,6 +1,6 @@
 /** E_JSON: where a text stops being JSON, and what to do about it. */
 import { parse as parseWithPositions } from '@humanwhocodes/momoa';
-import { error, type PendingDiagnostic } from './diagnostics.js';
+import { error, type PendingDiagnostic } from '../diagnostics.js';
 import type { SourceText } from './source.js';
 
 /** Builds the E_JSON diagnostic for a text that JSON.parse rejected with `cause`. */

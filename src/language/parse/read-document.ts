@@ -4,10 +4,10 @@
  * E_SHAPE with the shapes it could have been.
  */
 import { isMessageLike, readContext, readPlanMessage, unknownKeys } from './context-messages.js';
-import { error, type DiagnosticSink } from './diagnostics.js';
-import { describeJson, isJsonObject, type PlanDocument } from './document.js';
-import { DEFAULT_LIMITS, type Limits } from './limits.js';
-import type { SourceText } from './source.js';
+import { error, type DiagnosticSink } from '../diagnostics.js';
+import { describeJson, isJsonObject, type PlanDocument } from '../document.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import type { SourceText } from '../text/index.js';
 
 const SHAPES_HINT =
   'a plan is an array of calls [{"_tool": ...}], a plan message {"type": "plan", "plan": [...]}, ' +

@@ -3,7 +3,7 @@
  * message, read into a {@link PlanDocument}: unknown keys, a misplaced wrapper, a second plan
  * and values over the limits are reported where they are written.
  */
-import { error, type DiagnosticSink } from './diagnostics.js';
+import { error, type DiagnosticSink } from '../diagnostics.js';
 import {
   describeJson,
   type ExecutionMode,
@@ -11,12 +11,12 @@ import {
   type JsonObject,
   type PlanDocument,
   type ToolMention,
-} from './document.js';
-import { checkJson } from './json-value.js';
-import { DEFAULT_LIMITS, type Limits } from './limits.js';
-import { joinPointer } from './pointer.js';
-import { setOwnProperty } from './set-own-property.js';
-import type { SourceText } from './source.js';
+} from '../document.js';
+import { checkJson } from '../json-value.js';
+import { DEFAULT_LIMITS, type Limits } from '../limits.js';
+import { joinPointer } from '../pointer.js';
+import { setOwnProperty } from '../set-own-property.js';
+import type { SourceText } from '../text/index.js';
 
 /** The prefix a context's tool message may put before a tool's name: `Tool.detectLanguage`. */
 const TOOL_PREFIX = 'Tool.';
