@@ -119,7 +119,8 @@ describe('the shape of src/', () => {
     for (const file of graph.files) {
       const entry = governing(file);
       for (const target of file.imports) {
-        if (!mayImport(entry, target)) crossings.push(`${file.path} -> ${target} (${entry} may not import it)`);
+        if (!mayImport(entry, target))
+          crossings.push(`${file.path} -> ${target} (${entry} may not import it)`);
       }
     }
     expect(crossings).toEqual([]);
