@@ -7,28 +7,28 @@
 export * from './model.js';
 export * from './complete.js';
 export * from './providers/index.js';
-export type { Glob } from './glob.js';
+export type { Glob } from './permissions/glob.js';
 export {
   type GuardedCallOptions,
   type GuardedCallResult,
   type GuardedTools,
   type GuardToolsOptions,
   guardTools,
-} from './guard-tools.js';
+} from './plan-mode/guard-tools.js';
 export {
   isPermissionChecker,
   PERMISSION_BEHAVIORS,
   type PermissionBehavior,
   type PermissionChecker,
   type PermissionDecision,
-} from './permission.js';
+} from './permissions/permission.js';
 export {
   PERMISSION_MODES,
   type PermissionMode,
   PermissionPolicy,
   type PermissionPolicyOptions,
-} from './permission-policy.js';
-export { PlanFile } from './plan-file.js';
+} from './permissions/permission-policy.js';
+export { PlanFile } from './plan-mode/plan-file.js';
 export {
   isPlanModeLatch,
   PLAN_MODE_STATES,
@@ -38,19 +38,19 @@ export {
   type PlanModeObserver,
   type PlanModeOptions,
   type PlanModeState,
-} from './plan-mode.js';
+} from './plan-mode/plan-mode.js';
 export {
   type PlanModeChildOptions,
   PlanModeContext,
   type PlanModeContextOptions,
-} from './plan-mode-context.js';
-export { PlanModePolicy, type PlanModePolicyOptions } from './plan-mode-policy.js';
+} from './plan-mode/plan-mode-context.js';
+export { PlanModePolicy, type PlanModePolicyOptions } from './plan-mode/plan-mode-policy.js';
 export {
   isPlanModeSetup,
   type PlanModeSetup,
   type PlanModeSetupOptions,
   setupPlanMode,
-} from './plan-mode-setup.js';
+} from './plan-mode/plan-mode-setup.js';
 export {
   DEFAULT_MAX_PLAN_LENGTH,
   type PlanModeParts,
@@ -59,11 +59,11 @@ export {
   readPlanModeSnapshot,
   type ReadPlanModeSnapshotOptions,
   restorePlanMode,
-} from './plan-mode-snapshot.js';
-export { isPlanToolName, PLAN_TOOL_NAMES, type PlanToolName } from './plan-tool-names.js';
-export { DEFAULT_PLANS_DIR, type PlanToolList, planTools, type PlanToolsOptions } from './plan-tools.js';
-export { strictestOf } from './strictest-policy.js';
-export { TODO_REMINDER_HEADING, todoReminder, todoReminderText } from './todo-reminder.js';
+} from './plan-mode/plan-mode-snapshot.js';
+export { isPlanToolName, PLAN_TOOL_NAMES, type PlanToolName } from './permissions/plan-tool-names.js';
+export { DEFAULT_PLANS_DIR, type PlanToolList, planTools, type PlanToolsOptions } from './plan-mode/plan-tools.js';
+export { strictestOf } from './permissions/strictest-policy.js';
+export { TODO_REMINDER_HEADING, todoReminder, todoReminderText } from './plan-mode/todo-reminder.js';
 export {
   MAX_TODO_CONTENT,
   MAX_TODOS,
@@ -72,8 +72,8 @@ export {
   TODO_STATUSES,
   TodoList,
   type TodoStatus,
-} from './todos.js';
-export { ToolClassifier, type ToolClassifierOptions } from './tool-classifier.js';
+} from './plan-mode/todos.js';
+export { ToolClassifier, type ToolClassifierOptions } from './permissions/tool-classifier.js';
 export {
   type AgentEvent,
   type AgentEventListener,
@@ -89,33 +89,33 @@ export {
 } from './plan-agent.js';
 export { type PlanAgentPlanModeOptions } from './plan-agent-plan-mode.js';
 export { EXIT_PLAN_TOOL, LATENT_PROMPT, PLAN_MODE_ADVICE, PLANNING_PROMPT, SOLVE_PROMPT } from './prompts.js';
-export { solutionSchema, type SolutionSchemaOptions } from './solution-schema.js';
-export { type FailedCallRecord, type SolveOptions, type SolveResult } from './solve.js';
-export { type SolveApprovalRequest, type SolvePlanApprovalRequest } from './solve-approvals.js';
-export { RESULT_SHOWN_CHARS, RESULTS_SHOWN_CHARS } from './solve-results.js';
+export { solutionSchema, type SolutionSchemaOptions } from './plan-loop/solution-schema.js';
+export { type FailedCallRecord, type SolveOptions, type SolveResult } from './plan-loop/solve.js';
+export { type SolveApprovalRequest, type SolvePlanApprovalRequest } from './plan-loop/solve-approvals.js';
+export { RESULT_SHOWN_CHARS, RESULTS_SHOWN_CHARS } from './plan-loop/solve-results.js';
 export {
   type BudgetName,
   type BudgetReport,
   type BudgetSpent,
   DEFAULT_BUDGET,
   type SolveBudget,
-} from './budget.js';
+} from './plan-loop/budget.js';
 export {
   DEFAULT_MAX_REPLY_BYTES,
   DEFAULT_MAX_RESPONSE_BYTES,
   isReplyTooLargeError,
   ReplyTooLargeError,
 } from './providers/reply-bytes.js';
-export { MAX_APPROVAL_ROUNDS, planTodos, TodoPlan, type TodoPlanOutcome } from './todo-plan.js';
+export { MAX_APPROVAL_ROUNDS, planTodos, TodoPlan, type TodoPlanOutcome } from './todo-plan/todo-plan.js';
 export {
   TODO_PLAN_HOOK_NAMES,
   type TodoPlanEvent,
   type TodoPlanHooks,
   type TodoPlanListener,
-} from './todo-plan-events.js';
-export { MAX_TODOS_CEILING, TODO_PLAN_DEFAULTS, type TodoPlanOptions } from './todo-plan-options.js';
-export { TODO_EXECUTOR_PROMPT, TODO_PLANNER_PROMPT, TODO_REFLECTOR_PROMPT } from './todo-plan-prompts.js';
-export { MAX_GOAL_LENGTH } from './todo-plan-snapshot.js';
+} from './todo-plan/todo-plan-events.js';
+export { MAX_TODOS_CEILING, TODO_PLAN_DEFAULTS, type TodoPlanOptions } from './todo-plan/todo-plan-options.js';
+export { TODO_EXECUTOR_PROMPT, TODO_PLANNER_PROMPT, TODO_REFLECTOR_PROMPT } from './todo-plan/todo-plan-prompts.js';
+export { MAX_GOAL_LENGTH } from './todo-plan/todo-plan-snapshot.js';
 export {
   PLANNED_TODO_STATUSES,
   type PlannedTodo,
@@ -129,4 +129,4 @@ export {
   type TodoResult,
   type TodoToolCall,
   type TodoToolCallOutcome,
-} from './todo-plan-types.js';
+} from './todo-plan/todo-plan-types.js';

@@ -4,16 +4,16 @@
  */
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../run/approval.js';
-import { describeValue } from './describe-value.js';
-import { type GuardedTools, guardTools } from './guard-tools.js';
-import type { PermissionPolicyOptions } from './permission-policy.js';
-import { PlanModeContext } from './plan-mode-context.js';
+import { describeValue } from '../language/describe-value.js';
+import { type GuardedTools, guardTools } from './plan-mode/guard-tools.js';
+import type { PermissionPolicyOptions } from './permissions/permission-policy.js';
+import { PlanModeContext } from './plan-mode/plan-mode-context.js';
 import {
   isPlanModeSetup,
   type PlanModeSetup,
   type PlanModeSetupOptions,
   setupPlanMode,
-} from './plan-mode-setup.js';
+} from './plan-mode/plan-mode-setup.js';
 
 /** What `planMode: {...}` may set; the rest comes from the agent's own options. */
 export type PlanAgentPlanModeOptions = Pick<
