@@ -4,12 +4,9 @@
  * policy's classifier as the word on which tools are read-only.
  */
 import type { Approve, CallApprovalRequest } from '../run/approval.js';
-import type { SolveBudget } from './plan-loop/budget.js';
-import type { PermissionChecker } from './permissions/permission.js';
-import { PermissionPolicy } from './permissions/permission-policy.js';
-import { PlanModePolicy } from './plan-mode/plan-mode-policy.js';
-import type { SolveOptions } from './plan-loop/solve.js';
-import type { ToolClassifier } from './permissions/tool-classifier.js';
+import type { SolveBudget, SolveOptions } from './plan-loop/index.js';
+import { type PermissionChecker, PermissionPolicy, type ToolClassifier } from './permissions/index.js';
+import { PlanModePolicy } from './plan-mode/index.js';
 
 export interface AgentSolveDefaults {
   /** The agent's budget: a field the call's own `budget` sets wins. */

@@ -27,19 +27,26 @@ import {
 } from '../run/approval.js';
 import { converse, type ToolAnswer } from './conversation.js';
 import { describeValue } from '../language/describe-value.js';
-import { type GuardedTools, guardTools } from './plan-mode/guard-tools.js';
+import {
+  defaultPlanModeContext,
+  type GuardedTools,
+  guardTools,
+  PlanMode,
+  PlanModeContext,
+  type PlanModeSetup,
+} from './plan-mode/index.js';
 import type { Message, ModelProvider, ModelToolCall } from './model.js';
-import type { PermissionChecker } from './permissions/permission.js';
-import type { PermissionPolicyOptions } from './permissions/permission-policy.js';
-import { PlanMode } from './plan-mode/plan-mode.js';
+import type { PermissionChecker, PermissionPolicyOptions } from './permissions/index.js';
 import { type PlanAgentPlanModeOptions, wirePlanMode } from './plan-agent-plan-mode.js';
-import { PlanModeContext } from './plan-mode/plan-mode-context.js';
-import type { PlanModeSetup } from './plan-mode/plan-mode-setup.js';
 import { EXIT_PLAN_TOOL, PLAN_MODE_ADVICE, PLANNING_PROMPT } from './prompts.js';
-import { resolveBudget, type SolveBudget } from './plan-loop/budget.js';
-import { type SolveOptions, type SolveResult, solve } from './plan-loop/solve.js';
+import {
+  resolveBudget,
+  solve,
+  type SolveBudget,
+  type SolveOptions,
+  type SolveResult,
+} from './plan-loop/index.js';
 import { agentSolveOptions, classifierOf } from './plan-agent-solve.js';
-import { defaultPlanModeContext } from './plan-mode/default-context.js';
 
 export interface PlanAgentOptions {
   /** The model. Required. */

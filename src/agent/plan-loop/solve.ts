@@ -37,7 +37,7 @@ import { type BudgetReport, resolveBudget, type SolveBudget } from './budget.js'
 import { BudgetMeter } from './budget-meter.js';
 import { complete } from '../complete.js';
 import type { Message, ModelProvider } from '../model.js';
-import { DEFAULT_MAX_REPLY_BYTES, isReplyTooLargeError } from '../providers/reply-bytes.js';
+import { DEFAULT_MAX_REPLY_BYTES, isReplyTooLargeError } from '../providers/index.js';
 import { SOLVE_PROMPT } from '../prompts.js';
 import { annotatedReadOnly, SideEffectLedger } from './side-effect-ledger.js';
 import {

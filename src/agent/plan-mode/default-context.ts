@@ -1,6 +1,6 @@
 /** The plan-mode context an agent makes when it is given none: one of its own, over its tools. */
 import type { ToolRegistry } from '../../tools/registry.js';
-import { PermissionPolicy, type PermissionPolicyOptions } from '../permissions/permission-policy.js';
+import { PermissionPolicy, type PermissionPolicyOptions } from '../permissions/index.js';
 import { PlanMode } from './plan-mode.js';
 import { PlanModeContext } from './plan-mode-context.js';
 import { PlanModePolicy } from './plan-mode-policy.js';

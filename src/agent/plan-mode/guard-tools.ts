@@ -31,11 +31,16 @@ import { type Approve, type CallApprovalRequest, readApproval } from '../../run/
 import { contractError } from '../../run/error-origin.js';
 import { describeValue } from '../../language/describe-value.js';
 import type { ModelToolCall, ModelToolDefinition, ToolResultMessage } from '../model.js';
-import { isPermissionChecker, type PermissionChecker } from '../permissions/permission.js';
+import {
+  isGenuinePlanTool,
+  isPermissionChecker,
+  isPlanToolName,
+  markPlanTool,
+  markWrapperOf,
+  type PermissionChecker,
+} from '../permissions/index.js';
 import { isPlanModeLatch, type PlanMode } from './plan-mode.js';
-import { isGenuinePlanTool, isPlanToolName, markPlanTool } from '../permissions/plan-tool-names.js';
 import { PLAN_MODE_ADVICE } from '../prompts.js';
-import { markWrapperOf } from '../permissions/tool-identity.js';
 
 export interface GuardToolsOptions {
   /**

@@ -5,10 +5,9 @@
  * which can only make it stricter.
  */
 import { describeValue } from '../../language/describe-value.js';
-import { isPermissionChecker, type PermissionChecker } from '../permissions/permission.js';
+import { isPermissionChecker, type PermissionChecker, strictestOf } from '../permissions/index.js';
 import { isPlanModeLatch, type PlanMode } from './plan-mode.js';
 import { PlanModePolicy } from './plan-mode-policy.js';
-import { strictestOf } from '../permissions/strictest-policy.js';
 
 export interface PlanModeContextOptions {
   /** The latch shared by the whole agent tree. Required. */

@@ -9,15 +9,17 @@
  */
 import type { Tool } from '../../tools/tool.js';
 import { describeValue } from '../../language/describe-value.js';
-import { isPermissionChecker, type PermissionChecker, type PermissionDecision } from '../permissions/permission.js';
-import { PermissionPolicy } from '../permissions/permission-policy.js';
-import { isPlanModeLatch as isLatch, type PlanMode } from './plan-mode.js';
 import {
   checkPresented,
+  isPermissionChecker,
+  type PermissionChecker,
+  type PermissionDecision,
+  PermissionPolicy,
   planModeDenialReason,
   ToolClassifier,
   type ToolClassifierOptions,
-} from '../permissions/tool-classifier.js';
+} from '../permissions/index.js';
+import { isPlanModeLatch as isLatch, type PlanMode } from './plan-mode.js';
 
 export type PlanModePolicyOptions = Omit<ToolClassifierOptions, 'edits'>;
 

@@ -11,8 +11,7 @@ import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../../ru
 import { describeValue } from '../../language/describe-value.js';
 import { type GuardedTools, guardTools } from './guard-tools.js';
 import type { Message } from '../model.js';
-import type { PermissionChecker } from '../permissions/permission.js';
-import type { PermissionPolicyOptions } from '../permissions/permission-policy.js';
+import type { PermissionChecker, PermissionPolicyOptions } from '../permissions/index.js';
 import type { PlanFile } from './plan-file.js';
 import { PlanMode } from './plan-mode.js';
 import { PlanModeContext } from './plan-mode-context.js';

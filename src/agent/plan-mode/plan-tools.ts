@@ -10,7 +10,7 @@ import { type Approve, type PlanApprovalRequest, readApproval } from '../../run/
 import { describeValue } from '../../language/describe-value.js';
 import { PlanFile } from './plan-file.js';
 import { isPlanModeLatch, type PlanMode } from './plan-mode.js';
-import { markPlanTool } from '../permissions/plan-tool-names.js';
+import { markPlanTool } from '../permissions/index.js';
 import { type Todo, TODO_STATUSES, TodoList } from './todos.js';
 
 export interface PlanToolsOptions {

@@ -9,17 +9,20 @@ import type { Tool } from '../../tools/tool.js';
 import type { AgentEvent } from '../agent-events.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../../run/approval.js';
 import { describeValue } from '../../language/describe-value.js';
-import { type GuardedTools, guardTools } from '../plan-mode/guard-tools.js';
+import {
+  defaultPlanModeContext,
+  type GuardedTools,
+  guardTools,
+  PlanModeContext,
+} from '../plan-mode/index.js';
 import type { ModelProvider } from '../model.js';
-import type { PermissionPolicyOptions } from '../permissions/permission-policy.js';
-import { PlanModeContext } from '../plan-mode/plan-mode-context.js';
+import type { PermissionPolicyOptions } from '../permissions/index.js';
 import {
   TODO_PLAN_HOOK_NAMES,
   type TodoPlanEvent,
   type TodoPlanHooks,
   type TodoPlanListener,
 } from './todo-plan-events.js';
-import { defaultPlanModeContext } from '../plan-mode/default-context.js';
 
 export interface TodoPlanOptions {
   /** The model: it makes the todos, carries each out and reflects after each. Required. */

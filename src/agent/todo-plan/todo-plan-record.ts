@@ -7,7 +7,7 @@
  */
 import { copyJson } from '../../language/json-value.js';
 import type { Limits } from '../../language/limits.js';
-import type { GuardedCallResult } from '../plan-mode/guard-tools.js';
+import type { GuardedCallResult } from '../plan-mode/index.js';
 import type { AssistantMessage, Message, ModelToolCall } from '../model.js';
 import type { TodoToolCall } from './todo-plan-types.js';
 

@@ -22,7 +22,7 @@ import { converse } from '../conversation.js';
 import type { AgentEvent } from '../agent-events.js';
 import { describeValue } from '../../language/describe-value.js';
 import type { Message, ResponseFormat } from '../model.js';
-import type { PlanModeContext } from '../plan-mode/plan-mode-context.js';
+import type { PlanModeContext } from '../plan-mode/index.js';
 import { readReflection, readTodoList, REFLECTION_FORMAT, TODO_LIST_FORMAT } from './todo-plan-answers.js';
 import type { TodoPlanEvent } from './todo-plan-events.js';
 import { resolveTodoPlanOptions, type TodoPlanOptions, type TodoPlanRuntime } from './todo-plan-options.js';

@@ -11,14 +11,12 @@ import { isModelProviderError, isPlanError, isApprovalRejectedError } from '../.
 import type { AgentEvent } from '../../agent/agent-events.js';
 import type { Message } from '../../agent/model.js';
 import type { CompiledPlan } from '../../compile/types.js';
-import { resolveBudget } from '../../agent/plan-loop/budget.js';
+import { resolveBudget, type SolveResult, solveStart } from '../../agent/plan-loop/index.js';
 import { PlanAgent } from '../../agent/plan-agent.js';
-import type { SolveResult } from '../../agent/plan-loop/solve.js';
-import { solveStart } from '../../agent/plan-loop/solve-start.js';
 import type { ExecutionMode } from '../../language/document.js';
 import type { Limits } from '../../language/limits.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import { createProvider } from '../../agent/providers/create.js';
+import { createProvider } from '../../agent/providers/index.js';
 import { loadTimeoutFlag, loadToolRegistry } from '../compile-inputs.js';
 import { agentApprovals } from '../agent-approvals.js';
 import { unaskedCallsText } from '../approval-lines.js';
