@@ -12,7 +12,8 @@ export {
   type SolveBudget,
 } from './budget.js';
 export { solutionSchema, type SolutionSchemaOptions } from './solution-schema.js';
-export { type FailedCallRecord, type SolveOptions, type SolveResult, solve } from './solve.js';
+export { solve } from './solve.js';
+export type { FailedCallRecord, SolveOptions, SolveResult } from './solve-types.js';
 export { type SolveApprovalRequest, type SolvePlanApprovalRequest } from './solve-approvals.js';
 export { RESULT_SHOWN_CHARS, RESULTS_SHOWN_CHARS } from './solve-results.js';
 export { solveStart } from './solve-start.js';

@@ -12,7 +12,7 @@
  */
 import type { JsonObject } from '../../language/document.js';
 import type { CallStatus, CallReport } from '../../run/types.js';
-import type { FailedCallRecord } from './solve.js';
+import type { FailedCallRecord } from './solve-types.js';
 import { failuresText, ResultAllowance, resultLines } from './solve-results.js';
 
 export interface SolveContextParts {

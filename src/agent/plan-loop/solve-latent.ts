@@ -6,7 +6,7 @@ import type { LatentFunction } from '../../run/types.js';
 import type { BudgetMeter } from './budget-meter.js';
 import { complete } from '../complete.js';
 import { LATENT_PROMPT } from '../prompts.js';
-import type { SolveDependencies } from './solve.js';
+import type { SolveDependencies } from './solve-types.js';
 
 /**
  * Lazy mode: a latent tool's result is asked of the model, in the tool's output schema. Each

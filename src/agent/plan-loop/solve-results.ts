@@ -11,7 +11,7 @@
  */
 import { groupedDigits, jsonExcerpt, omissionMarker } from '../../language/json-excerpt.js';
 import type { CallReport } from '../../run/types.js';
-import type { FailedCallRecord } from './solve.js';
+import type { FailedCallRecord } from './solve-types.js';
 
 /** Most characters of one call's result (or error) shown to the model: the start of its JSON. */
 export const RESULT_SHOWN_CHARS = 2_000;

@@ -14,7 +14,7 @@ import { parseContext } from '../../language/parse-plan.js';
 import type { Tool } from '../../tools/tool.js';
 import { describeValue } from '../../language/describe-value.js';
 import type { Message } from '../model.js';
-import type { SolveOptions } from './solve.js';
+import type { SolveOptions } from './solve-types.js';
 
 export interface SolveStart {
   readonly input: JsonObject;
