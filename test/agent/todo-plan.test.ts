@@ -16,9 +16,10 @@ import {
   type ScriptedReply,
   type ScriptedTurn,
 } from '../../src/agent/providers/scripted.js';
-import { planTodos, TodoPlan } from '../../src/agent/todo-plan/todo-plan.js';
+import { planTodos } from '../../src/agent/todo-plan/plan-todos.js';
+import { TodoPlan } from '../../src/agent/todo-plan/todo-plan.js';
 import type { TodoPlanEvent } from '../../src/agent/todo-plan/todo-plan-events.js';
-import type { TodoPlanOptions } from '../../src/agent/todo-plan/todo-plan-options.js';
+import type { TodoPlanOptions } from '../../src/agent/todo-plan/todo-plan.js';
 import {
   TODO_EXECUTOR_PROMPT,
   TODO_PLANNER_PROMPT,

@@ -10,7 +10,6 @@
  *   consistent and resumable: `execute()` again carries on.
  */
 import type { AgentEvent } from '../agent-events.js';
-import type { TodoPlan } from './todo-plan.js';
 import type { PlannedTodo, ReflectionAction, TodoChange, TodoPlanState } from './todo-plan-types.js';
 
 export type TodoPlanEvent =
@@ -39,34 +38,38 @@ export type TodoPlanEvent =
 /** Receives the plan's events and the agent events of each todo's turn. */
 export type TodoPlanListener = (event: TodoPlanEvent | AgentEvent) => void;
 
-/** gollem's plan hooks. Each is awaited; a throw stops the plan there (see the file's note). */
-export interface TodoPlanHooks {
+/**
+ * gollem's plan hooks. Each is awaited; a throw stops the plan there (see the file's note).
+ * Generic in the plan each hook is given so that this file sits beneath the plan it reports
+ * on: `TodoPlanHooks` (todo-plan.ts) is these hooks over a TodoPlan.
+ */
+export interface TodoPlanHooksOf<Plan> {
   /**
    * The todos are made and approved; `planTodos()` returns the plan after this.
    * @default none
    */
-  readonly onCreated?: (plan: TodoPlan) => void | Promise<void>;
+  readonly onCreated?: (plan: Plan) => void | Promise<void>;
   /**
    * A todo is about to run (its status is executing). A throw here leaves it pending.
    * @default none
    */
-  readonly onTodoStart?: (plan: TodoPlan, todo: PlannedTodo) => void | Promise<void>;
+  readonly onTodoStart?: (plan: Plan, todo: PlannedTodo) => void | Promise<void>;
   /**
    * A todo's turn ended (completed or failed); its reflection comes next.
    * @default none
    */
-  readonly onTodoDone?: (plan: TodoPlan, todo: PlannedTodo) => void | Promise<void>;
+  readonly onTodoDone?: (plan: Plan, todo: PlannedTodo) => void | Promise<void>;
   /**
    * A reflection changed the pending todos.
    * @default none
    */
-  readonly onRevised?: (plan: TodoPlan, changes: readonly TodoChange[]) => void | Promise<void>;
+  readonly onRevised?: (plan: Plan, changes: readonly TodoChange[]) => void | Promise<void>;
   /**
    * The plan ended: `plan.state` says how (completed, failed, max_iterations); `result` is the
    * final result when it completed, else null.
    * @default none
    */
-  readonly onCompleted?: (plan: TodoPlan, result: string | null) => void | Promise<void>;
+  readonly onCompleted?: (plan: Plan, result: string | null) => void | Promise<void>;
 }
 
 export const TODO_PLAN_HOOK_NAMES = [

@@ -20,11 +20,15 @@ import type { PermissionPolicyOptions } from '../permissions/index.js';
 import {
   TODO_PLAN_HOOK_NAMES,
   type TodoPlanEvent,
-  type TodoPlanHooks,
+  type TodoPlanHooksOf,
   type TodoPlanListener,
 } from './todo-plan-events.js';
 
-export interface TodoPlanOptions {
+/**
+ * The options of a todo plan, generic in the plan its hooks are given (see TodoPlanHooksOf):
+ * `TodoPlanOptions` (todo-plan.ts) is these over a TodoPlan.
+ */
+export interface TodoPlanOptionsOf<Plan> {
   /** The model: it makes the todos, carries each out and reflects after each. Required. */
   readonly provider: ModelProvider;
   /** The tools the todos may use (subject to the policy). Required. */
@@ -97,7 +101,7 @@ export interface TodoPlanOptions {
    * gollem's hooks, awaited at each stage; a throw stops the plan there (resumable).
    * @default {}
    */
-  readonly hooks?: TodoPlanHooks;
+  readonly hooks?: TodoPlanHooksOf<Plan>;
   /**
    * Aborts model requests and tool calls; the todo running goes back to pending.
    * @default undefined
@@ -106,7 +110,7 @@ export interface TodoPlanOptions {
 }
 
 /** What a plan runs with, once the options are checked. */
-export interface TodoPlanRuntime {
+export interface TodoPlanRuntime<Plan> {
   readonly provider: ModelProvider;
   readonly guarded: GuardedTools;
   readonly context: PlanModeContext;
@@ -119,7 +123,7 @@ export interface TodoPlanRuntime {
   readonly maxTurnsPerTodo: number;
   readonly maxRepairs: number;
   readonly limits: Limits;
-  readonly hooks: TodoPlanHooks;
+  readonly hooks: TodoPlanHooksOf<Plan>;
   readonly signal: AbortSignal | undefined;
   /** Tells the listener; never throws. */
   readonly emit: (event: TodoPlanEvent | AgentEvent) => void;
@@ -139,7 +143,10 @@ export const MAX_TODOS_CEILING = 1_000;
  * @param where The function, for messages: `planTodos`, `TodoPlan.from`.
  * @throws {TypeError} naming the option and the bad value; {@link ToolDefinitionError} for bad tools.
  */
-export function resolveTodoPlanOptions(options: TodoPlanOptions, where: string): TodoPlanRuntime {
+export function resolveTodoPlanOptions<Plan>(
+  options: TodoPlanOptionsOf<Plan>,
+  where: string,
+): TodoPlanRuntime<Plan> {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${where}: options must be an object, not ${describeValue(options)}`);
   }
@@ -207,7 +214,7 @@ export function resolveTodoPlanOptions(options: TodoPlanOptions, where: string):
   };
 }
 
-function readHooks(hooks: TodoPlanHooks | undefined, where: string): TodoPlanHooks {
+function readHooks<Plan>(hooks: TodoPlanHooksOf<Plan> | undefined, where: string): TodoPlanHooksOf<Plan> {
   if (hooks === undefined) return {};
   if (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks)) {
     throw new TypeError(`${where}: hooks must be an object of hook functions, not ${describeValue(hooks)}`);

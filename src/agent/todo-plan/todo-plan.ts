@@ -1,6 +1,6 @@
 /**
- * A todo plan, gollem's plan mode: `planTodos(goal)` asks the model for todos (structured
- * output), a person may approve them, and `execute()` carries them out one at a time. Each todo
+ * A todo plan, gollem's plan mode: `planTodos(goal)` (plan-todos.ts) asks the model for todos
+ * (structured output), a person may approve them, and `execute()` carries them out one at a time. Each todo
  * is its own agent turn with the tools the policy allows (the conversation loop of PlanAgent,
  * behind the same guard); after each, the model reflects (structured output again): continue
  * with the next pending todo, revise the pending todos, or finish with a result.
@@ -14,29 +14,25 @@
  * error and leaves the plan as it was before the stage that failed: the todo that was running
  * goes back to pending, so `execute()` again carries on.
  */
-import { ApprovalRejectedError, PlanAlreadyExecutedError } from '../../errors.js';
+import { PlanAlreadyExecutedError } from '../../errors.js';
 import { cloneJson } from '../../language/json-value.js';
-import { readApproval } from '../../run/approval.js';
-import { complete } from '../complete.js';
 import { converse } from '../conversation.js';
 import type { AgentEvent } from '../agent-events.js';
-import { describeValue } from '../../language/describe-value.js';
-import type { Message, ResponseFormat } from '../model.js';
+import type { Message } from '../model.js';
 import type { PlanModeContext } from '../plan-mode/index.js';
-import { readReflection, readTodoList, REFLECTION_FORMAT, TODO_LIST_FORMAT } from './todo-plan-answers.js';
-import type { TodoPlanEvent } from './todo-plan-events.js';
-import { resolveTodoPlanOptions, type TodoPlanOptions, type TodoPlanRuntime } from './todo-plan-options.js';
+import { readReflection, REFLECTION_FORMAT } from './todo-plan-answers.js';
+import { ask, systemMessages } from './todo-plan-asking.js';
+import type { TodoPlanEvent, TodoPlanHooksOf } from './todo-plan-events.js';
+import { resolveTodoPlanOptions, type TodoPlanOptionsOf, type TodoPlanRuntime } from './todo-plan-options.js';
 import {
-  goalText,
   reflectionText,
   TODO_EXECUTOR_PROMPT,
-  TODO_PLANNER_PROMPT,
   TODO_REFLECTOR_PROMPT,
   todoListMarkdown,
   todoText,
 } from './todo-plan-prompts.js';
 import { historyMessages, ToolCallRecorder } from './todo-plan-record.js';
-import { MAX_GOAL_LENGTH, readTodoPlanJson } from './todo-plan-snapshot.js';
+import { readTodoPlanJson } from './todo-plan-snapshot.js';
 import {
   FINISHED_STATES,
   type PlannedTodo,
@@ -58,98 +54,20 @@ export interface TodoPlanOutcome {
   readonly iterations: number;
 }
 
-/** Rounds of feedback on the todo list before the approval gives up. */
-export const MAX_APPROVAL_ROUNDS = 5;
+/** The options of planTodos() and TodoPlan.from(): TodoPlanOptionsOf, its hooks given a TodoPlan. */
+export type TodoPlanOptions = TodoPlanOptionsOf<TodoPlan>;
 
-// Set by TodoPlan's static block: how planTodos() makes a plan and ends one, without a public
-// constructor or a public way to end a plan.
-let construct: (runtime: TodoPlanRuntime, json: TodoPlanJson) => TodoPlan;
-let announceEnd: (plan: TodoPlan) => Promise<void>;
+/** gollem's plan hooks (todo-plan-events.ts), each given the TodoPlan it reports on. */
+export type TodoPlanHooks = TodoPlanHooksOf<TodoPlan>;
 
-/**
- * Asks the model for todos toward `goal` and returns the plan, ready to `execute()`. When the
- * todo list cannot be read even after `maxRepairs` repairs, the plan comes back `failed` (its
- * `error` says why) and runs nothing.
- *
- * @throws {TypeError} for a bad goal or option; {@link ToolDefinitionError} for bad tools;
- *   {@link ApprovalRejectedError} when `approvePlan` says no; what the model's API or a hook throws.
- */
-export async function planTodos(goal: string, options: TodoPlanOptions): Promise<TodoPlan> {
-  if (typeof goal !== 'string' || goal.trim() === '') {
-    throw new TypeError(`planTodos: the goal must be a non-empty string, not ${describeValue(goal)}`);
-  }
-  if (goal.length > MAX_GOAL_LENGTH) {
-    throw new TypeError(
-      `planTodos: the goal has ${goal.length} characters; at most ${MAX_GOAL_LENGTH} are allowed`,
-    );
-  }
-  const runtime = resolveTodoPlanOptions(options, 'planTodos');
-  const { latch } = runtime.context;
-  // The tools the todos will have, before the latch hides the mutating ones for planning.
-  const tools = runtime.guarded.definitions();
-  if (runtime.ownsLatch) latch.enter();
-  const messages: Message[] = [
-    ...systemMessages(runtime, TODO_PLANNER_PROMPT),
-    { role: 'user', content: goalText(goal, tools) },
-  ];
-  const bounds = { maxTodos: runtime.maxTodos, limits: runtime.limits };
-  const base = { version: 1, goal, iterations: 0, reflectionDue: false, result: null } as const;
-  for (let round = 1; ; round++) {
-    const todos = await ask(runtime, messages, TODO_LIST_FORMAT, (text) => readTodoList(text, bounds));
-    if (typeof todos === 'string') {
-      if (runtime.ownsLatch) latch.reset();
-      const error = `the model's todo list could not be read after ${runtime.maxRepairs} repairs: ${todos}`;
-      const plan = construct(runtime, {
-        ...base,
-        state: 'failed',
-        todos: [],
-        error,
-        history: [createExchange(messages)],
-      });
-      await announceEnd(plan);
-      return plan;
-    }
-    const markdown = todoListMarkdown(todos);
-    if (runtime.approvePlan) {
-      const answer = readApproval(
-        await runtime.approvePlan({
-          kind: 'plan',
-          plan: markdown,
-          reason: 'the todo list runs only once approved',
-        }),
-      );
-      if (!answer.approved) {
-        if (!answer.feedback) throw new ApprovalRejectedError('the todos');
-        if (round >= MAX_APPROVAL_ROUNDS) {
-          throw new ApprovalRejectedError(
-            'the todos',
-            answer.feedback,
-            `They were rejected ${round} times; start again with a clearer goal`,
-          );
-        }
-        messages.push({
-          role: 'user',
-          content: `A person rejected this list. Their feedback: ${answer.feedback}\nAnswer again with the whole corrected list.`,
-        });
-        continue;
-      }
-    }
-    if (runtime.ownsLatch) latch.exit(markdown);
-    const plan = construct(runtime, {
-      ...base,
-      state: 'created',
-      todos,
-      error: null,
-      history: [createExchange(messages)],
-    });
-    runtime.emit({ type: 'todos-created', todos });
-    await runtime.hooks.onCreated?.(plan);
-    return plan;
-  }
-}
+// Set by TodoPlan's static block: how planTodos() (plan-todos.ts) makes a plan and ends one,
+// without a public constructor or a public way to end a plan. The package's faces do not
+// export them.
+export let construct: (runtime: TodoPlanRuntime<TodoPlan>, json: TodoPlanJson) => TodoPlan;
+export let announceEnd: (plan: TodoPlan) => Promise<void>;
 
 export class TodoPlan {
-  readonly #runtime: TodoPlanRuntime;
+  readonly #runtime: TodoPlanRuntime<TodoPlan>;
   readonly #goal: string;
   #state: TodoPlanState;
   #todos: readonly PlannedTodo[];
@@ -165,7 +83,7 @@ export class TodoPlan {
     announceEnd = (plan) => plan.#announceEnd();
   }
 
-  private constructor(runtime: TodoPlanRuntime, json: TodoPlanJson) {
+  private constructor(runtime: TodoPlanRuntime<TodoPlan>, json: TodoPlanJson) {
     this.#runtime = runtime;
     this.#goal = json.goal;
     this.#state = json.state;
@@ -433,42 +351,4 @@ export class TodoPlan {
   #emit(event: TodoPlanEvent | AgentEvent): void {
     this.#runtime.emit(event);
   }
-}
-
-/**
- * One structured answer, sent back with what is wrong with it up to `maxRepairs` times.
- * @returns what `read` made of the answer, or the last problem when no answer could be read.
- */
-async function ask<T>(
-  runtime: TodoPlanRuntime,
-  messages: Message[],
-  format: ResponseFormat,
-  read: (text: string) => T | string,
-): Promise<T | string> {
-  for (let repairs = 0; ; repairs++) {
-    const turn = await complete(runtime.provider, {
-      messages: [...messages],
-      tools: [],
-      responseFormat: format,
-      ...(runtime.signal && { signal: runtime.signal }),
-    });
-    const text = turn.message.content;
-    messages.push({ role: 'assistant', content: text });
-    const answer = read(text);
-    if (typeof answer !== 'string' || repairs >= runtime.maxRepairs) return answer;
-    messages.push({ role: 'user', content: `${answer} Answer again with the whole JSON object.` });
-  }
-}
-
-function systemMessages(runtime: TodoPlanRuntime, prompt: string): Message[] {
-  return [
-    ...(runtime.systemPrompt === undefined
-      ? []
-      : [{ role: 'system' as const, content: runtime.systemPrompt }]),
-    { role: 'system', content: prompt },
-  ];
-}
-
-function createExchange(messages: readonly Message[]): TodoPlanExchange {
-  return { phase: 'create', todo: null, messages: [...messages] };
 }
