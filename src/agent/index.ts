@@ -97,13 +97,13 @@ export {
   type AgentPhase,
   type ToolCallOutcome,
 } from './agent-events.js';
+export { PlanAgent } from './plan-agent.js';
 export {
   type ExecuteOutcome,
-  PlanAgent,
   type PlanAgentChildOptions,
   type PlanAgentOptions,
   type PlanOutcome,
-} from './plan-agent.js';
+} from './plan-agent-options.js';
 export { type PlanAgentPlanModeOptions } from './plan-agent-plan-mode.js';
 export { EXIT_PLAN_TOOL, LATENT_PROMPT, PLAN_MODE_ADVICE, PLANNING_PROMPT, SOLVE_PROMPT } from './prompts.js';
 export {
