@@ -11,7 +11,7 @@
  *   first. A latch put in planning by anything else (a parent, enter_plan_mode) is left alone,
  *   so a child never writes while its parent plans.
  * - `solve(input)`: the plan loop: the model writes a solution `{calls, output}`, its calls run,
- *   and it is asked again with the state until it gives an output (see solve.ts).
+ *   and it is asked again with the state until it gives an output (see plan-loop/solve.ts).
  *
  * The same message array flows through both phases: each appends to it. Children share the
  * parent's latch and policy, so no subagent can write while the parent plans.
