@@ -12,7 +12,7 @@
  * a `readOnly` allowlist or a `trustAnnotations` function names it.
  */
 import type { JsonSchema, Tool, ToolContext } from '../tools/tool.js';
-import { describeValue } from '../agent/describe-value.js';
+import { describeValue } from '../language/describe-value.js';
 
 /** The part of an AI SDK `Tool` this adapter uses. */
 export interface AiSdkToolLike {

@@ -9,7 +9,7 @@
 import { isMcpServerError, McpServerError } from '../errors.js';
 import { importOptional } from '../optional-dependencies.js';
 import type { Tool } from '../tools/tool.js';
-import { describeValue } from '../agent/describe-value.js';
+import { describeValue } from '../language/describe-value.js';
 import { type FromMcpClientOptions, fromMcpClient } from './mcp.js';
 import { joinCommandLine, splitCommandLine } from './shell-words.js';
 

@@ -13,7 +13,7 @@
  * a tool only reads.
  */
 import type { JsonSchema, Tool, ToolAnnotations, ToolContext } from '../tools/tool.js';
-import { describeValue } from '../agent/describe-value.js';
+import { describeValue } from '../language/describe-value.js';
 
 /** A tool as `tools/list` describes it (the fields planmode uses). */
 export interface McpToolDefinition {

@@ -13,7 +13,7 @@
  * them.
  */
 import type { JsonSchema, Tool, ToolContext } from '../tools/tool.js';
-import { describeValue } from '../agent/describe-value.js';
+import { describeValue } from '../language/describe-value.js';
 
 /** The part of an Agents SDK `FunctionTool` this adapter uses. */
 export interface OpenAIAgentsToolLike {

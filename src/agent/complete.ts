@@ -1,7 +1,7 @@
 /** One assistant turn without the stream, for callers that only want the result. */
 import { ModelProviderError } from '../errors.js';
 import type { AssistantTurn, ModelProvider, ModelRequest } from './model.js';
-import { checkMaxReplyBytes, ReplyBytes } from './providers/reply-bytes.js';
+import { checkMaxReplyBytes, ReplyBytes } from './providers/index.js';
 
 export interface CompleteOptions {
   /**

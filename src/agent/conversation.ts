@@ -14,7 +14,7 @@ import type {
   ModelToolDefinition,
   ToolResultMessage,
 } from './model.js';
-import { checkMaxReplyBytes, ReplyBytes } from './providers/reply-bytes.js';
+import { checkMaxReplyBytes, ReplyBytes } from './providers/index.js';
 
 /** The answer to one tool call. */
 export interface ToolAnswer {

@@ -6,127 +6,148 @@
  */
 export * from './model.js';
 export * from './complete.js';
-export * from './providers/index.js';
-export type { Glob } from './glob.js';
 export {
-  type GuardedCallOptions,
-  type GuardedCallResult,
-  type GuardedTools,
-  type GuardToolsOptions,
-  guardTools,
-} from './guard-tools.js';
+  ANTHROPIC_DEFAULT_MAX_TOKENS,
+  AnthropicProvider,
+  type AnthropicProviderOptions,
+  createProvider,
+  type CreateProviderOptions,
+  DEFAULT_MAX_REPLY_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type Environment,
+  isReplyTooLargeError,
+  OpenAICompatibleProvider,
+  type OpenAICompatibleProviderOptions,
+  PROVIDER_NAMES,
+  type RecordedRequest,
+  ReplyTooLargeError,
+  ScriptedProvider,
+  type ScriptedProviderOptions,
+  type ScriptedReply,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+} from './providers/index.js';
 export {
+  type Glob,
   isPermissionChecker,
+  isPlanToolName,
   PERMISSION_BEHAVIORS,
+  PERMISSION_MODES,
   type PermissionBehavior,
   type PermissionChecker,
   type PermissionDecision,
-} from './permission.js';
-export {
-  PERMISSION_MODES,
   type PermissionMode,
   PermissionPolicy,
   type PermissionPolicyOptions,
-} from './permission-policy.js';
-export { PlanFile } from './plan-file.js';
+  PLAN_TOOL_NAMES,
+  type PlanToolName,
+  strictestOf,
+  ToolClassifier,
+  type ToolClassifierOptions,
+} from './permissions/index.js';
 export {
+  DEFAULT_MAX_PLAN_LENGTH,
+  DEFAULT_PLANS_DIR,
+  type GuardedCallOptions,
+  type GuardedCallResult,
+  type GuardedTools,
+  guardTools,
+  type GuardToolsOptions,
   isPlanModeLatch,
+  isPlanModeSetup,
+  MAX_TODO_CONTENT,
+  MAX_TODOS,
   PLAN_MODE_STATES,
+  PlanFile,
   PlanMode,
   type PlanModeChange,
-  type PlanModeJson,
-  type PlanModeObserver,
-  type PlanModeOptions,
-  type PlanModeState,
-} from './plan-mode.js';
-export {
   type PlanModeChildOptions,
   PlanModeContext,
   type PlanModeContextOptions,
-} from './plan-mode-context.js';
-export { PlanModePolicy, type PlanModePolicyOptions } from './plan-mode-policy.js';
-export {
-  isPlanModeSetup,
+  type PlanModeJson,
+  type PlanModeObserver,
+  type PlanModeOptions,
+  type PlanModeParts,
+  PlanModePolicy,
+  type PlanModePolicyOptions,
   type PlanModeSetup,
   type PlanModeSetupOptions,
-  setupPlanMode,
-} from './plan-mode-setup.js';
-export {
-  DEFAULT_MAX_PLAN_LENGTH,
-  type PlanModeParts,
   type PlanModeSnapshot,
   planModeSnapshot,
+  type PlanModeState,
+  type PlanToolList,
+  planTools,
+  type PlanToolsOptions,
   readPlanModeSnapshot,
   type ReadPlanModeSnapshotOptions,
-  restorePlanMode,
-} from './plan-mode-snapshot.js';
-export { isPlanToolName, PLAN_TOOL_NAMES, type PlanToolName } from './plan-tool-names.js';
-export { DEFAULT_PLANS_DIR, type PlanToolList, planTools, type PlanToolsOptions } from './plan-tools.js';
-export { strictestOf } from './strictest-policy.js';
-export { TODO_REMINDER_HEADING, todoReminder, todoReminderText } from './todo-reminder.js';
-export {
-  MAX_TODO_CONTENT,
-  MAX_TODOS,
   readTodos,
+  restorePlanMode,
+  setupPlanMode,
   type Todo,
+  TODO_REMINDER_HEADING,
   TODO_STATUSES,
   TodoList,
+  todoReminder,
+  todoReminderText,
   type TodoStatus,
-} from './todos.js';
-export { ToolClassifier, type ToolClassifierOptions } from './tool-classifier.js';
+} from './plan-mode/index.js';
 export {
   type AgentEvent,
   type AgentEventListener,
   type AgentPhase,
   type ToolCallOutcome,
 } from './agent-events.js';
+export { PlanAgent } from './plan-agent.js';
 export {
   type ExecuteOutcome,
-  PlanAgent,
   type PlanAgentChildOptions,
   type PlanAgentOptions,
   type PlanOutcome,
-} from './plan-agent.js';
+} from './plan-agent-options.js';
 export { type PlanAgentPlanModeOptions } from './plan-agent-plan-mode.js';
 export { EXIT_PLAN_TOOL, LATENT_PROMPT, PLAN_MODE_ADVICE, PLANNING_PROMPT, SOLVE_PROMPT } from './prompts.js';
-export { solutionSchema, type SolutionSchemaOptions } from './solution-schema.js';
-export { type FailedCallRecord, type SolveOptions, type SolveResult } from './solve.js';
-export { type SolveApprovalRequest, type SolvePlanApprovalRequest } from './solve-approvals.js';
-export { RESULT_SHOWN_CHARS, RESULTS_SHOWN_CHARS } from './solve-results.js';
 export {
   type BudgetName,
   type BudgetReport,
   type BudgetSpent,
   DEFAULT_BUDGET,
+  type FailedCallRecord,
+  RESULT_SHOWN_CHARS,
+  RESULTS_SHOWN_CHARS,
+  solutionSchema,
+  type SolutionSchemaOptions,
+  type SolveApprovalRequest,
   type SolveBudget,
-} from './budget.js';
+  type SolveOptions,
+  type SolvePlanApprovalRequest,
+  type SolveResult,
+} from './plan-loop/index.js';
 export {
-  DEFAULT_MAX_REPLY_BYTES,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  isReplyTooLargeError,
-  ReplyTooLargeError,
-} from './providers/reply-bytes.js';
-export { MAX_APPROVAL_ROUNDS, planTodos, TodoPlan, type TodoPlanOutcome } from './todo-plan.js';
-export {
-  TODO_PLAN_HOOK_NAMES,
-  type TodoPlanEvent,
-  type TodoPlanHooks,
-  type TodoPlanListener,
-} from './todo-plan-events.js';
-export { MAX_TODOS_CEILING, TODO_PLAN_DEFAULTS, type TodoPlanOptions } from './todo-plan-options.js';
-export { TODO_EXECUTOR_PROMPT, TODO_PLANNER_PROMPT, TODO_REFLECTOR_PROMPT } from './todo-plan-prompts.js';
-export { MAX_GOAL_LENGTH } from './todo-plan-snapshot.js';
-export {
+  MAX_APPROVAL_ROUNDS,
+  MAX_GOAL_LENGTH,
+  MAX_TODOS_CEILING,
   PLANNED_TODO_STATUSES,
   type PlannedTodo,
   type PlannedTodoStatus,
+  planTodos,
   type ReflectionAction,
+  TODO_EXECUTOR_PROMPT,
+  TODO_PLAN_DEFAULTS,
+  TODO_PLAN_HOOK_NAMES,
   TODO_PLAN_STATES,
+  TODO_PLANNER_PROMPT,
+  TODO_REFLECTOR_PROMPT,
   type TodoChange,
+  TodoPlan,
+  type TodoPlanEvent,
   type TodoPlanExchange,
+  type TodoPlanHooks,
   type TodoPlanJson,
+  type TodoPlanListener,
+  type TodoPlanOptions,
+  type TodoPlanOutcome,
   type TodoPlanState,
   type TodoResult,
   type TodoToolCall,
   type TodoToolCallOutcome,
-} from './todo-plan-types.js';
+} from './todo-plan/index.js';

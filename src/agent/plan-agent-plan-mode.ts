@@ -4,16 +4,17 @@
  */
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../run/approval.js';
-import { describeValue } from './describe-value.js';
-import { type GuardedTools, guardTools } from './guard-tools.js';
-import type { PermissionPolicyOptions } from './permission-policy.js';
-import { PlanModeContext } from './plan-mode-context.js';
+import { describeValue } from '../language/describe-value.js';
 import {
+  type GuardedTools,
+  guardTools,
   isPlanModeSetup,
+  PlanModeContext,
   type PlanModeSetup,
   type PlanModeSetupOptions,
   setupPlanMode,
-} from './plan-mode-setup.js';
+} from './plan-mode/index.js';
+import type { PermissionPolicyOptions } from './permissions/index.js';
 
 /** What `planMode: {...}` may set; the rest comes from the agent's own options. */
 export type PlanAgentPlanModeOptions = Pick<

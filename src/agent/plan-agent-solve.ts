@@ -4,12 +4,9 @@
  * policy's classifier as the word on which tools are read-only.
  */
 import type { Approve, CallApprovalRequest } from '../run/approval.js';
-import type { SolveBudget } from './budget.js';
-import type { PermissionChecker } from './permission.js';
-import { PermissionPolicy } from './permission-policy.js';
-import { PlanModePolicy } from './plan-mode-policy.js';
-import type { SolveOptions } from './solve.js';
-import type { ToolClassifier } from './tool-classifier.js';
+import type { SolveBudget, SolveOptions } from './plan-loop/index.js';
+import { type PermissionChecker, PermissionPolicy, type ToolClassifier } from './permissions/index.js';
+import { PlanModePolicy } from './plan-mode/index.js';
 
 export interface AgentSolveDefaults {
   /** The agent's budget: a field the call's own `budget` sets wins. */

@@ -11,151 +11,44 @@
  *   first. A latch put in planning by anything else (a parent, enter_plan_mode) is left alone,
  *   so a child never writes while its parent plans.
  * - `solve(input)`: the plan loop: the model writes a solution `{calls, output}`, its calls run,
- *   and it is asked again with the state until it gives an output (see solve.ts).
+ *   and it is asked again with the state until it gives an output (see plan-loop/solve.ts).
  *
  * The same message array flows through both phases: each appends to it. Children share the
  * parent's latch and policy, so no subagent can write while the parent plans.
  */
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
-import type { AgentEvent, AgentEventListener } from './agent-events.js';
-import {
-  type Approve,
-  type CallApprovalRequest,
-  type PlanApprovalRequest,
-  readApproval,
-} from '../run/approval.js';
+import type { AgentEvent } from './agent-events.js';
+import { readApproval } from '../run/approval.js';
 import { converse, type ToolAnswer } from './conversation.js';
-import { describeValue } from './describe-value.js';
-import { type GuardedTools, guardTools } from './guard-tools.js';
+import { describeValue } from '../language/describe-value.js';
+import {
+  defaultPlanModeContext,
+  type GuardedTools,
+  guardTools,
+  PlanMode,
+  PlanModeContext,
+  type PlanModeSetup,
+} from './plan-mode/index.js';
 import type { Message, ModelProvider, ModelToolCall } from './model.js';
-import type { PermissionChecker } from './permission.js';
-import type { PermissionPolicyOptions } from './permission-policy.js';
-import { PlanMode } from './plan-mode.js';
-import { type PlanAgentPlanModeOptions, wirePlanMode } from './plan-agent-plan-mode.js';
-import { PlanModeContext } from './plan-mode-context.js';
-import type { PlanModeSetup } from './plan-mode-setup.js';
+import { wirePlanMode } from './plan-agent-plan-mode.js';
 import { EXIT_PLAN_TOOL, PLAN_MODE_ADVICE, PLANNING_PROMPT } from './prompts.js';
-import { resolveBudget, type SolveBudget } from './budget.js';
-import { type SolveOptions, type SolveResult, solve } from './solve.js';
+import { resolveBudget, solve, type SolveOptions, type SolveResult } from './plan-loop/index.js';
 import { agentSolveOptions, classifierOf } from './plan-agent-solve.js';
-import { defaultPlanModeContext } from './default-context.js';
-
-export interface PlanAgentOptions {
-  /** The model. Required. */
-  readonly provider: ModelProvider;
-  /** The tools the agent may use (subject to the policy). Required. */
-  readonly tools: Iterable<Tool> | ToolRegistry;
-  /**
-   * The plan-mode latch and policy. Children get the same objects.
-   * @default a new PlanMode with a PlanModePolicy over a PermissionPolicy built from `permissions`
-   */
-  readonly context?: PlanModeContext;
-  /**
-   * The rules and mode of the default policy (ignored when `context` is given); `tools` is
-   * filled in with the agent's tools.
-   * @default { mode: 'bypassPermissions' }: every tool given is allowed, except mutating ones while planning
-   */
-  readonly permissions?: PermissionPolicyOptions;
-  /**
-   * Plan mode in one option: the plan tools (enter_plan_mode, exit_plan_mode, plan_write,
-   * todo_write) added to `tools`, the guard and the plan-mode policy, and the todo list shown to
-   * the model before each turn. `true` takes the defaults (plans in `plans` under the working
-   * directory, reminders on); an object sets `plansDir`, `planFile`, `todos`, `maxPlanLength`,
-   * `reminders`; a `setupPlanMode()` result shares that plan mode (latch, plan tools, todos).
-   * Needs `approvePlan` (asked by exit_plan_mode). The setup is `agent.planMode`.
-   * @default false: no plan tools, no reminders
-   */
-  readonly planMode?: boolean | PlanAgentPlanModeOptions | PlanModeSetup;
-  /**
-   * Asked when the policy says `ask` about a call, and about each call of a tool that
-   * `needsApproval` (in plan(), execute(), and in solve() when its own `approve` is not given).
-   * @default undefined: asks are denied, with a reason the model can read
-   */
-  readonly approveTool?: Approve<CallApprovalRequest>;
-  /**
-   * Asked when the model submits its plan in plan(): with exit_plan, or as a plain-text answer.
-   * A no (with feedback, handed to the model) keeps planning.
-   * @default undefined: the plan is accepted as submitted (the caller approves it afterwards)
-   */
-  readonly approvePlan?: Approve<PlanApprovalRequest<string>>;
-  /**
-   * The planning instructions, injected once as a system message by `plan()`.
-   * @default PLANNING_PROMPT
-   */
-  readonly planningPrompt?: string;
-  /**
-   * Most model turns per `plan()` or `execute()`.
-   * @default 20
-   */
-  readonly maxTurns?: number;
-  /**
-   * Receives every event (text-delta, tool-call, tool-result, done, error, ...).
-   * @default undefined
-   */
-  readonly onEvent?: AgentEventListener;
-  /**
-   * Aborts model requests, tool calls and runs.
-   * @default undefined
-   */
-  readonly signal?: AbortSignal;
-  /**
-   * The budget of every `solve()`: calls per plan and in total, model turns, tokens, wall time.
-   * A field that solve()'s own `budget` option sets wins over this one.
-   * @default DEFAULT_BUDGET
-   */
-  readonly budget?: SolveBudget;
-}
-
-export interface PlanOutcome {
-  /**
-   * `planned`: the model submitted a plan, with exit_plan (exit_plan_mode under `planMode`) or
-   * as its plain-text answer (approved when `approvePlan` is set), and the latch left planning; `answered`: it ended
-   * with an empty turn, so there is no plan; `max_turns`: it ran out of turns while planning.
-   */
-  readonly status: 'planned' | 'answered' | 'max_turns';
-  /** The plan submitted, or null. */
-  readonly plan: string | null;
-  /**
-   * How the plan came: `exit_plan` (the tool), `exit_plan_mode` (the plan tools, when the
-   * `planMode` option installed them; approved by `approvePlan`), `text` (a plain-text answer),
-   * or null.
-   */
-  readonly submittedWith: 'exit_plan' | 'exit_plan_mode' | 'text' | null;
-  /** The text of the model's last turn. */
-  readonly text: string;
-  /** The conversation (the array passed in, appended to). */
-  readonly messages: Message[];
-}
-
-export interface ExecuteOutcome {
-  readonly status: 'answered' | 'max_turns';
-  readonly text: string;
-  readonly messages: Message[];
-}
-
-/** What a child may differ in; latch and policy are always the parent's. */
-export interface PlanAgentChildOptions {
-  /**
-   * The child's tools.
-   * @default the parent's tools
-   */
-  readonly tools?: Iterable<Tool> | ToolRegistry;
-  /**
-   * The child's model.
-   * @default the parent's provider
-   */
-  readonly provider?: ModelProvider;
-  /**
-   * A policy of the child's own, checked with the parent's; the stricter answer wins.
-   * @default none
-   */
-  readonly policy?: PermissionChecker;
-  /**
-   * @default the parent's maxTurns
-   */
-  readonly maxTurns?: number;
-}
+import {
+  checkMessages,
+  injectSystemPromptOnce,
+  lastAssistantText,
+  notRun,
+  rejectionText,
+  toolResult,
+} from './plan-agent-messages.js';
+import type {
+  ExecuteOutcome,
+  PlanAgentChildOptions,
+  PlanAgentOptions,
+  PlanOutcome,
+} from './plan-agent-options.js';
 
 const DEFAULT_MAX_TURNS = 20;
 
@@ -484,50 +377,4 @@ export class PlanAgent {
       // An observer's failure is its own: the agent goes on.
     }
   }
-}
-
-/**
- * Adds the planning prompt after the caller's own system messages, unless this conversation
- * has it already (a second plan() on the same array, or a resumed one): never twice.
- */
-function injectSystemPromptOnce(messages: Message[], prompt: string): void {
-  if (messages.some((m) => m.role === 'system' && m.content === prompt)) return;
-  let at = 0;
-  while (at < messages.length && messages[at]!.role === 'system') at++;
-  messages.splice(at, 0, { role: 'system', content: prompt });
-}
-
-function checkMessages(messages: unknown, method: string): asserts messages is Message[] {
-  if (!Array.isArray(messages)) {
-    throw new TypeError(
-      `PlanAgent.${method}: messages must be an array of messages, not ${describeValue(messages)}`,
-    );
-  }
-}
-
-function toolResult(call: ModelToolCall, content: string, isError: boolean): ToolAnswer['message'] {
-  return { role: 'tool', toolCallId: call.id, name: call.name, content, ...(isError && { isError: true }) };
-}
-
-/** What the model reads when its plan is not approved: the feedback, and that it still plans. */
-function rejectionText(feedback: string | undefined, next: string): string {
-  return `The plan was not approved.${feedback ? ` Feedback: ${feedback}` : ''} You are still in plan mode: revise the plan and ${next}.`;
-}
-
-/**
- * The text of the conversation's last assistant turn (`skipEmpty`: the last one that said
- * something). During a turn, that turn is the one being answered: converse adds it before its
- * tool results. A walk back over the caller's array, one message at a time.
- */
-function lastAssistantText(messages: readonly Message[], skipEmpty = false): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i]!;
-    if (message.role !== 'assistant') continue;
-    if (!skipEmpty || message.content.trim() !== '') return message.content;
-  }
-  return '';
-}
-
-function notRun(call: ModelToolCall, why: string): Promise<ToolAnswer> {
-  return Promise.resolve({ outcome: 'failed', message: toolResult(call, `Not run: ${why}.`, true) });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlob } from '../../src/agent/glob.js';
+import { compileGlob } from '../../src/agent/permissions/glob.js';
 
 describe('compileGlob: * and ? on tool names', () => {
   const cases: [string, string, boolean][] = [

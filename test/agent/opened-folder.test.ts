@@ -4,7 +4,11 @@ import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type FolderStrategy, OpenedFolder, OutsideFolderError } from '../../src/agent/opened-folder.js';
+import {
+  type FolderStrategy,
+  OpenedFolder,
+  OutsideFolderError,
+} from '../../src/agent/plan-mode/opened-folder.js';
 
 let root: string;
 const opened: OpenedFolder[] = [];

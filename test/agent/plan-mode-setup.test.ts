@@ -10,8 +10,8 @@ import {
   PermissionPolicy,
   TodoList,
 } from '../../src/agent/index.js';
-import { type PlanModeSetup, setupPlanMode } from '../../src/agent/plan-mode-setup.js';
-import { TODO_REMINDER_HEADING } from '../../src/agent/todo-reminder.js';
+import { type PlanModeSetup, setupPlanMode } from '../../src/agent/plan-mode/plan-mode-setup.js';
+import { TODO_REMINDER_HEADING } from '../../src/agent/plan-mode/todo-reminder.js';
 import type { Approve, Tool } from '../../src/index.js';
 
 let dir: string;

@@ -8,7 +8,7 @@ import {
   planModeSnapshot,
   readPlanModeSnapshot,
   restorePlanMode,
-} from '../../src/agent/plan-mode-snapshot.js';
+} from '../../src/agent/plan-mode/plan-mode-snapshot.js';
 
 let dir: string;
 const opened: { close(): void }[] = [];

@@ -18,7 +18,7 @@ function latchIn(state: PlanModeState): PlanMode {
 type Action = 'enter' | 'exit' | 'reset';
 type Outcome = { state: PlanModeState; plan: string | null; changed: boolean } | 'error';
 
-// Every cell of the transition table in src/agent/plan-mode.ts (and the README).
+// Every cell of the transition table in src/agent/plan-mode/plan-mode.ts (and the README).
 const TABLE: Record<PlanModeState, Record<Action, Outcome>> = {
   off: {
     enter: { state: 'planning', plan: null, changed: true },

@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { solutionSchema } from '../../src/agent/solution-schema.js';
+import { solutionSchema } from '../../src/agent/plan-loop/solution-schema.js';
 import type { Tool } from '../../src/index.js';
 
 const tools: Tool[] = [

@@ -5,7 +5,8 @@
  */
 import { afterEach } from 'vitest';
 import { OpenAICompatibleProvider } from '../../src/agent/providers/openai.js';
-import { solve, type SolveOptions } from '../../src/agent/solve.js';
+import { solve } from '../../src/agent/plan-loop/solve.js';
+import type { SolveOptions } from '../../src/agent/plan-loop/solve-types.js';
 import type { AgentEvent } from '../../src/agent/agent-events.js';
 import type { Tool } from '../../src/index.js';
 import { type ChatServer, chatServer, type Play } from './chat-server.js';

@@ -11,8 +11,8 @@ import type { Message } from '../../src/agent/model.js';
 import { PlanAgent } from '../../src/agent/plan-agent.js';
 import { OpenAICompatibleProvider } from '../../src/agent/providers/openai.js';
 import { ScriptedProvider } from '../../src/agent/providers/scripted.js';
-import { solve } from '../../src/agent/solve.js';
-import type { SolveApprovalRequest } from '../../src/agent/solve-approvals.js';
+import { solve } from '../../src/agent/plan-loop/solve.js';
+import type { SolveApprovalRequest } from '../../src/agent/plan-loop/solve-approvals.js';
 import type { ApprovalResponse, Tool } from '../../src/index.js';
 import { type ChatServer, chatServer } from './chat-server.js';
 

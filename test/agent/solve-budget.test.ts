@@ -3,12 +3,12 @@
  * held for whole turns (a provider that streams nothing), and for lazy mode's latent answers.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BUDGET } from '../../src/agent/budget.js';
+import { DEFAULT_BUDGET } from '../../src/agent/plan-loop/budget.js';
 import { complete } from '../../src/agent/complete.js';
 import { PlanAgent } from '../../src/agent/plan-agent.js';
 import { ScriptedProvider } from '../../src/agent/providers/scripted.js';
 import { boundedFetch, isReplyTooLargeError } from '../../src/agent/providers/reply-bytes.js';
-import { solve } from '../../src/agent/solve.js';
+import { solve } from '../../src/agent/plan-loop/solve.js';
 import type { Tool } from '../../src/index.js';
 import { chatServer } from './chat-server.js';
 

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { PlanAgent } from '../../src/agent/plan-agent.js';
 import { ScriptedProvider } from '../../src/agent/providers/scripted.js';
-import { CONTEXT_HEADING } from '../../src/agent/solve-context.js';
-import { RESULT_SHOWN_CHARS, RESULTS_SHOWN_CHARS } from '../../src/agent/solve-results.js';
+import { CONTEXT_HEADING } from '../../src/agent/plan-loop/solve-context.js';
+import { RESULT_SHOWN_CHARS, RESULTS_SHOWN_CHARS } from '../../src/agent/plan-loop/solve-results.js';
 import { parsePlan, type Tool } from '../../src/index.js';
 
 const json = (value: unknown) => ({ text: JSON.stringify(value) });

@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PlanAgent } from '../../src/agent/plan-agent.js';
 import { OpenAICompatibleProvider } from '../../src/agent/providers/openai.js';
-import { dropStrictNulls } from '../../src/agent/strict-nulls.js';
+import { dropStrictNulls } from '../../src/agent/plan-loop/strict-nulls.js';
 import { planSchema, type Tool, ToolRegistry } from '../../src/index.js';
 import { chatServer } from './chat-server.js';
 import type { FakeServer } from './providers/fake-server.js';

@@ -3,8 +3,8 @@ import { PlanAgent } from '../../src/agent/plan-agent.js';
 import { ScriptedProvider } from '../../src/agent/providers/scripted.js';
 import type { Message } from '../../src/agent/model.js';
 import { SOLVE_PROMPT } from '../../src/agent/prompts.js';
-import { solve } from '../../src/agent/solve.js';
-import { CONTEXT_HEADING } from '../../src/agent/solve-context.js';
+import { solve } from '../../src/agent/plan-loop/solve.js';
+import { CONTEXT_HEADING } from '../../src/agent/plan-loop/solve-context.js';
 import { parsePlan, type Tool, ToolRegistry } from '../../src/index.js';
 import { blankJsonExtensions } from '../../src/language/text/json-extensions.js';
 

@@ -6,25 +6,26 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/agent-events.js';
 import type { AssistantMessage, ModelToolCall } from '../../src/agent/model.js';
-import { PermissionPolicy } from '../../src/agent/permission-policy.js';
-import { PlanMode } from '../../src/agent/plan-mode.js';
-import { PlanModeContext } from '../../src/agent/plan-mode-context.js';
-import { PlanModePolicy } from '../../src/agent/plan-mode-policy.js';
+import { PermissionPolicy } from '../../src/agent/permissions/permission-policy.js';
+import { PlanMode } from '../../src/agent/plan-mode/plan-mode.js';
+import { PlanModeContext } from '../../src/agent/plan-mode/plan-mode-context.js';
+import { PlanModePolicy } from '../../src/agent/plan-mode/plan-mode-policy.js';
 import {
   type RecordedRequest,
   ScriptedProvider,
   type ScriptedReply,
   type ScriptedTurn,
 } from '../../src/agent/providers/scripted.js';
-import { planTodos, TodoPlan } from '../../src/agent/todo-plan.js';
-import type { TodoPlanEvent } from '../../src/agent/todo-plan-events.js';
-import type { TodoPlanOptions } from '../../src/agent/todo-plan-options.js';
+import { planTodos } from '../../src/agent/todo-plan/plan-todos.js';
+import { TodoPlan } from '../../src/agent/todo-plan/todo-plan.js';
+import type { TodoPlanEvent } from '../../src/agent/todo-plan/todo-plan-events.js';
+import type { TodoPlanOptions } from '../../src/agent/todo-plan/todo-plan.js';
 import {
   TODO_EXECUTOR_PROMPT,
   TODO_PLANNER_PROMPT,
   TODO_REFLECTOR_PROMPT,
-} from '../../src/agent/todo-plan-prompts.js';
-import type { TodoPlanJson } from '../../src/agent/todo-plan-types.js';
+} from '../../src/agent/todo-plan/todo-plan-prompts.js';
+import type { TodoPlanJson } from '../../src/agent/todo-plan/todo-plan-types.js';
 import {
   ApprovalRejectedError,
   isPlanAlreadyExecutedError,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { example } from '../../examples/002-agentscope.js';
 import type { ExampleOutcome } from '../../examples/example.js';
-import { TODO_REMINDER_HEADING } from '../../src/agent/todo-reminder.js';
+import { TODO_REMINDER_HEADING } from '../../src/agent/plan-mode/todo-reminder.js';
 
 let workDir: string;
 let outcome: ExampleOutcome;

@@ -1,4 +1,7 @@
-/** Model providers: the contract of ../model.ts over a script, Chat Completions and the Messages API. */
+/**
+ * Model providers: the contract of ../model.ts over a script, Chat Completions and the Messages
+ * API, and the bound on how many bytes one reply may take, which every caller of a provider keeps.
+ */
 export {
   AnthropicProvider,
   type AnthropicProviderOptions,
@@ -15,3 +18,11 @@ export {
   type ScriptedToolCall,
   type ScriptedTurn,
 } from './scripted.js';
+export {
+  checkMaxReplyBytes,
+  DEFAULT_MAX_REPLY_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  isReplyTooLargeError,
+  ReplyBytes,
+  ReplyTooLargeError,
+} from './reply-bytes.js';

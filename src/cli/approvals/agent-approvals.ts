@@ -10,7 +10,7 @@
  * Calls turned down are counted: a `plan agent` in which a person (or nobody) turned a call down
  * does not exit 0.
  */
-import type { SolveApprovalRequest } from '../../agent/solve-approvals.js';
+import type { SolveApprovalRequest } from '../../agent/plan-loop/index.js';
 import { ApprovalRejectedError } from '../../errors.js';
 import type {
   ApprovalResponse,

@@ -8,11 +8,13 @@
 import type { AgentEvent } from '../../agent/agent-events.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../../run/approval.js';
 import type { ModelProvider } from '../../agent/model.js';
-import type { PermissionPolicyOptions } from '../../agent/permission-policy.js';
-import { planTodos } from '../../agent/todo-plan.js';
-import type { TodoPlanEvent } from '../../agent/todo-plan-events.js';
-import { TODO_PLAN_DEFAULTS } from '../../agent/todo-plan-options.js';
-import type { TodoChange } from '../../agent/todo-plan-types.js';
+import type { PermissionPolicyOptions } from '../../agent/permissions/index.js';
+import {
+  planTodos,
+  TODO_PLAN_DEFAULTS,
+  type TodoChange,
+  type TodoPlanEvent,
+} from '../../agent/todo-plan/index.js';
 import type { Limits } from '../../language/limits.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { ExitCode } from '../exit-codes.js';

@@ -11,14 +11,8 @@ import { isModelProviderError, isPlanError, isApprovalRejectedError } from '../.
 import type { AgentEvent } from '../../agent/agent-events.js';
 import type { Message } from '../../agent/model.js';
 import type { CompiledPlan } from '../../compile/types.js';
-import { resolveBudget } from '../../agent/budget.js';
 import { PlanAgent } from '../../agent/plan-agent.js';
-import type { SolveResult } from '../../agent/solve.js';
-import { solveStart } from '../../agent/solve-start.js';
-import type { ExecutionMode } from '../../language/document.js';
-import type { Limits } from '../../language/limits.js';
-import type { ToolRegistry } from '../../tools/registry.js';
-import { createProvider } from '../../agent/providers/create.js';
+import { createProvider } from '../../agent/providers/index.js';
 import { loadTimeoutFlag, loadToolRegistry } from '../flags/compile-inputs.js';
 import { agentApprovals, unaskedCallsText, lineReader, Prompter } from '../approvals/index.js';
 import { CliInputError } from '../cli-input-error.js';
@@ -28,7 +22,6 @@ import {
   QUIET_VIEW,
   type RunView,
   formatCliError,
-  formatDiagnostics,
   oneLine,
   paint,
   shouldUseColor,
@@ -36,11 +29,13 @@ import {
   formatRunSummary,
 } from '../output/index.js';
 import { ExitCode } from '../exit-codes.js';
-import { type CliIo, displayName, readText } from '../io.js';
+import { type CliIo, displayName } from '../io.js';
 import { type LimitFlags, limitsFlag } from '../flags/limit-flags.js';
 import type { McpFlags } from '../flags/mcp-servers.js';
+import { budgetFlag, readContext } from './agent-solve-flags.js';
+import { giveUpText, solveExitCode, solveJson } from './agent-solve-result.js';
 import { runTodoFlow } from './agent-todos.js';
-import { RUN_MODES, toRunJson } from './run.js';
+import { RUN_MODES } from './run.js';
 import { wholeNumber } from '../flags/whole-number.js';
 
 export { readPlanAnswer } from '../approvals/index.js';
@@ -358,106 +353,6 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
   }
 }
 
-function solveExitCode(result: SolveResult): number {
-  switch (result.status) {
-    case 'done':
-      return ExitCode.OK;
-    case 'invalid':
-      return ExitCode.INVALID;
-    case 'rejected':
-      return ExitCode.REJECTED;
-    case 'cancelled':
-      return ExitCode.INTERRUPTED;
-    case 'budget_exceeded':
-      return ExitCode.BUDGET_EXCEEDED;
-    case 'stalled':
-      return ExitCode.STALLED;
-    default:
-      return ExitCode.RUN_FAILED;
-  }
-}
-
-/**
- * Why the plan loop gave up, for stderr: the diagnostics of the reply that could not be used,
- * located in it as `plan validate` prints a plan's, and which budget ran out or that the model
- * repeated itself. Nothing when it ended otherwise.
- */
-function giveUpText(result: SolveResult, color: boolean): string {
-  const { spent, budget, exceeded } = result.budget;
-  let text = '';
-  if (result.status === 'invalid') {
-    text += formatCliError(
-      `the model's reply could not be used, even after repairs (${plural(spent.turns, 'model turn')}); why, at line:column in its last reply:`,
-      { color },
-    );
-  } else if (result.status === 'budget_exceeded' && exceeded) {
-    const used: Record<string, string> = {
-      maxCalls: `${spent.calls} calls run`,
-      maxTurns: plural(spent.turns, 'model turn'),
-      maxTokens: `${spent.tokens} tokens`,
-      maxWallMs: `${spent.wallMs} ms`,
-    };
-    text += formatCliError(
-      `the plan loop's budget ${exceeded} (${budget[exceeded]}) ran out after ${used[exceeded]}: what was running then was cancelled, and the state so far is kept; raise it with --budget ${exceeded}=<n>`,
-      { color },
-    );
-  } else if (result.status === 'stalled') {
-    text += formatCliError(
-      'stalled: the model gave a plan that had already run from the same state, again after being told so; nothing new would happen',
-      { color },
-    );
-  }
-  if (result.diagnostics.length > 0 && result.status !== 'done') {
-    text += formatDiagnostics(result.diagnostics, { file: 'reply', color });
-  }
-  return text;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/**
- * `--budget name=value` (repeatable): the plan loop's budget; solve() checks the names and
- * values, and says what is wrong with the flag's name.
- * @throws {CliInputError} (exit 2) for a pair that is not `name=value` with a whole number.
- */
-function budgetFlag(pairs: readonly string[] | undefined): Record<string, number> | undefined {
-  if (pairs === undefined) return undefined;
-  const given: Record<string, number> = {};
-  for (const pair of pairs) {
-    const equals = pair.indexOf('=');
-    const name = equals < 0 ? '' : pair.slice(0, equals).trim();
-    const text = equals < 0 ? '' : pair.slice(equals + 1).trim();
-    if (name === '' || !/^\d+$/.test(text)) {
-      throw new CliInputError(
-        `--budget '${pair}' is not name=value; write, for example, --budget maxWallMs=60000 (a whole number)`,
-      );
-    }
-    given[name] = Number(text);
-  }
-  try {
-    resolveBudget(given, '--budget');
-  } catch (e) {
-    throw new CliInputError(
-      (e as Error).message.replace(/^--budget: budget\./, '--budget ').replace(/^--budget: /, ''),
-    );
-  }
-  return given;
-}
-
-function solveJson(result: SolveResult): Record<string, unknown> {
-  return {
-    status: result.status,
-    output: result.output,
-    state: result.state,
-    iterations: result.iterations,
-    runs: result.runs.map(toRunJson),
-    diagnostics: result.diagnostics,
-    budget: result.budget,
-  };
-}
-
 /** The answer goes to stdout (the product); with --json, the one object. */
 function finish(io: CliIo, flags: AgentFlags, outcome: Record<string, unknown>, code: number): number {
   if (flags.json) io.stdout.write(`${JSON.stringify(outcome)}\n`);
@@ -467,26 +362,4 @@ function finish(io: CliIo, flags: AgentFlags, outcome: Record<string, unknown>, 
     );
   } else if (typeof outcome.text === 'string' && outcome.text !== '') io.stdout.write(`${outcome.text}\n`);
   return code;
-}
-
-/**
- * The --context file's text, checked before any model is asked: it must parse as a context and
- * fit the tools (its tool messages name tools that exist, its plan compiles).
- * @throws {CliInputError} (exit 2) naming the file and every problem, on one line.
- */
-async function readContext(
-  task: string,
-  file: string,
-  tools: ToolRegistry,
-  limits: Limits,
-  io: CliIo,
-): Promise<{ readonly text: string; readonly mode: ExecutionMode }> {
-  const text = await readText(file, { io, what: 'context file', limits });
-  try {
-    return { text, mode: solveStart(task, { context: text }, tools.tools(), limits).mode };
-  } catch (e) {
-    if (e instanceof TypeError)
-      throw new CliInputError(`context file '${displayName(file)}': ${oneLine(e.message)}`);
-    throw e;
-  }
 }

@@ -1,0 +1,59 @@
+/**
+ * What the plan loop remembers so that a side effect happens once per `solve()`. The model
+ * sees its previous plan and often lists a call that already ran again (asked again after a
+ * refund, a model lists `issueRefund` again): run again, the customer would be
+ * refunded twice. So each call of a mutating tool that succeeded is recorded under its tool and
+ * its resolved arguments (canonical JSON: key order does not matter), and a later turn's call
+ * with the same key is not run; its earlier result is written in its place (RunOptions.reuse).
+ *
+ * Not recorded, so always run: read-only tools (running them again only reads again), latent
+ * tools (the model answers; nothing happens in the world), tools marked `repeatable`, and
+ * calls that did not succeed. Within one run nothing is reused: a plan that lists a call twice
+ * means it twice.
+ */
+import { canonicalJson } from '../../run/journal-format.js';
+import type { CallReport, ReusedResult, ReuseRequest, RunOptions } from '../../run/types.js';
+import { trustedReadOnlyHint } from '../../tools/effects.js';
+import type { Tool } from '../../tools/tool.js';
+
+/** Whether a tool is read-only: the policy's classifier's word, by definition. */
+export type IsReadOnly = (tool: Tool) => boolean;
+
+/**
+ * Without a classifier: read-only only when the definition says `readOnlyHint: true` and its
+ * annotations are trusted (not an MCP server's claim), as the default policy decides.
+ */
+export const annotatedReadOnly: IsReadOnly = trustedReadOnlyHint;
+
+export class SideEffectLedger {
+  readonly #done = new Map<string, ReusedResult>();
+
+  constructor(private readonly isReadOnly: IsReadOnly) {}
+
+  /** Records the side effects of a finished run: its mutating calls that succeeded. */
+  record(calls: readonly CallReport[], tools: readonly Tool[]): void {
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    for (const call of calls) {
+      const tool = byName.get(call.tool);
+      if (call.status !== 'succeeded' || !tool || !call.args || !this.#hasSideEffect(tool)) continue;
+      this.#done.set(keyOf(tool.name, call.args), { output: call.output, branch: call.branch });
+    }
+  }
+
+  /** The hook for run(): the earlier result of the same side effect, if there is one. */
+  readonly reuse: NonNullable<RunOptions['reuse']> = ({ tool, args }: ReuseRequest) =>
+    this.#done.size === 0 || !this.#hasSideEffect(tool) ? undefined : this.#done.get(keyOf(tool.name, args));
+
+  /** How many distinct side effects were recorded. */
+  get size(): number {
+    return this.#done.size;
+  }
+
+  #hasSideEffect(tool: Tool): boolean {
+    return tool.latent !== true && tool.repeatable !== true && !this.isReadOnly(tool);
+  }
+}
+
+function keyOf(tool: string, args: unknown): string {
+  return `${tool}\n${canonicalJson(args)}`;
+}

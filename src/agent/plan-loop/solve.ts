@@ -1,0 +1,284 @@
+/**
+ * The plan loop: the model answers with a solution `{calls, output}` in a JSON
+ * Schema generated from the tools; the solution is compiled (comments and trailing commas read
+ * as space), and its diagnostics go back for a bounded number of repairs; the calls run
+ * (eager), or are simulated, approved and run (lazy); then the model is asked again with the
+ * input, the state and its plan as context (each call marked with how it ended and what it
+ * returned, see solve-results.ts), until it gives a non-null `output` or the iterations run
+ * out. Calls that did not succeed also go back as `{call, tool, status, error}` records, never
+ * as strings posing as data.
+ *
+ * The loop is lazy when the `mode` option or the context's plan message says so (the lazier
+ * wins). A call of a tool that needs approval is put to `approve` by itself, with its resolved
+ * arguments, in either mode; a call a person turns down ends the loop `rejected`
+ * (solve-approvals.ts).
+ *
+ * A side effect happens once per solve(): a mutating call that succeeded in an earlier turn is
+ * not run again with the same arguments; its result is reused (see side-effect-ledger.ts).
+ *
+ * The model is not trusted to behave: every reply is bounded in bytes before it is read
+ * (maxReplyBytes), every reply that cannot be used is explained with located diagnostics
+ * (solve-reply.ts), the loop as a whole spends within a budget (calls, turns, tokens, wall time:
+ * budget.ts), and a plan that already ran from the same state is not run again (solve-repeats.ts).
+ */
+import type { CompiledPlan } from '../../compile/types.js';
+import { planSchema } from '../../compile/plan-schema.js';
+import type { Diagnostic } from '../../language/diagnostics.js';
+import type { JsonObject } from '../../language/document.js';
+import { DEFAULT_LIMITS, type Limits } from '../../language/limits.js';
+import { run } from '../../run/run.js';
+import type { CallReport, RunResult } from '../../run/types.js';
+import { simulate } from '../../simulate/simulate.js';
+import { lazierMode } from '../../language/execution-mode.js';
+import type { JsonSchema } from '../../tools/tool.js';
+import { resolveBudget } from './budget.js';
+import { BudgetMeter } from './budget-meter.js';
+import { complete } from '../complete.js';
+import type { Message } from '../model.js';
+import { DEFAULT_MAX_REPLY_BYTES, isReplyTooLargeError } from '../providers/index.js';
+import { SOLVE_PROMPT } from '../prompts.js';
+import { annotatedReadOnly, SideEffectLedger } from './side-effect-ledger.js';
+import { askAboutSolution, hasRejectedCall, runApprover } from './solve-approvals.js';
+import { latentFromModel } from './solve-latent.js';
+import { solveContextText } from './solve-context.js';
+import { RepeatWatch, REPEAT_NOTE } from './solve-repeats.js';
+import { type ReadReply, readReply, tooLargeReply } from './solve-reply.js';
+import { checkSolveOptions, solveStart } from './solve-start.js';
+import type { FailedCallRecord, SolveDependencies, SolveOptions, SolveResult } from './solve-types.js';
+
+const DEFAULTS = { maxIterations: 5, maxRepairs: 2 } as const;
+
+const WHERE = 'PlanAgent.solve';
+
+export async function solve(
+  task: string | Record<string, unknown>,
+  options: SolveOptions,
+  deps: SolveDependencies,
+): Promise<SolveResult> {
+  checkSolveOptions(task, options);
+  const budget = resolveBudget(options.budget, WHERE);
+  const meter = new BudgetMeter(budget, deps.signal);
+  try {
+    return await loop(task, options, deps, meter);
+  } finally {
+    meter.end();
+  }
+}
+
+async function loop(
+  task: string | Record<string, unknown>,
+  options: SolveOptions,
+  deps: SolveDependencies,
+  meter: BudgetMeter,
+): Promise<SolveResult> {
+  const maxIterations = options.maxIterations ?? DEFAULTS.maxIterations;
+  const maxRepairs = options.maxRepairs ?? DEFAULTS.maxRepairs;
+  const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+  const start = solveStart(task, options, deps.tools(), options.limits);
+  const { input, stateSchema, toolNames } = start;
+  const mode = lazierMode(start.mode, options.mode);
+  const offered = () => (toolNames ? deps.tools().filter((tool) => toolNames.has(tool.name)) : deps.tools());
+  const system = options.systemPrompt ? `${options.systemPrompt}\n\n${SOLVE_PROMPT}` : SOLVE_PROMPT;
+  const ledger = new SideEffectLedger(deps.isReadOnly ?? annotatedReadOnly);
+  const repeats = new RepeatWatch();
+  // The per-plan budget is one more bound on what compile reads: a plan over it is E_LIMIT.
+  const maxCalls = options.limits?.maxCalls ?? DEFAULT_LIMITS.maxCalls;
+  const perPlan = meter.budget.maxCallsPerPlan < maxCalls ? meter.budget.maxCallsPerPlan : null;
+  const limits: Partial<Limits> = {
+    ...options.limits,
+    maxCalls: Math.min(maxCalls, meter.budget.maxCallsPerPlan),
+  };
+  let state: JsonObject = structuredClone(start.state);
+  let previous: readonly unknown[] = start.plan;
+  let progress: readonly CallReport[] | null = null;
+  let failures: FailedCallRecord[] = [];
+  let note: string | null = null;
+  const runs: RunResult[] = [];
+  const end = (
+    status: SolveResult['status'],
+    iterations: number,
+    output: unknown = null,
+    diagnostics: readonly Diagnostic[] = [],
+  ): SolveResult => {
+    meter.end();
+    return { status, output, state, iterations, runs, diagnostics, budget: meter.report() };
+  };
+
+  for (let iteration = 1; iteration <= maxIterations; iteration++) {
+    if (deps.signal?.aborted) return end('cancelled', iteration - 1);
+    const tools = offered();
+    const context = { input, state, stateSchema, plan: previous, progress, failures, note };
+    const messages: Message[] = [
+      { role: 'system', content: system },
+      ...(options.history ?? []),
+      { role: 'user', content: solveContextText(context) },
+    ];
+    // Over exactly the tools offered now, so the model cannot name one that does not exist.
+    const strict = deps.provider.strictSchemas === true;
+    const schema = planSchema(tools, {
+      shape: 'solution',
+      mode,
+      format: strict ? 'openai-strict' : 'json-schema',
+      ...outputSchemaOf(options),
+    });
+    const format = { name: 'solution', schema };
+    const answer = await askForSolution(deps, meter, messages, format, {
+      compile: {
+        tools,
+        input,
+        state,
+        mode,
+        limits,
+        ...(stateSchema && { stateSchema }),
+        ...(options.strict === true && { strict: true }),
+      },
+      maxCallsPerPlan: perPlan,
+      maxRepairs,
+      maxReplyBytes,
+      strict,
+    });
+    if (answer.ended === 'budget') return end('budget_exceeded', iteration, null, answer.diagnostics);
+    if (!answer.ok) return end('invalid', iteration, null, answer.diagnostics);
+    const { plan, calls, output, repairs } = answer;
+    // A plan is remembered once it runs: one a person turned down may come back unchanged.
+    const key = calls.length > 0 ? repeats.key(calls, output, state) : '';
+    if (calls.length > 0) {
+      const seen = repeats.check(key);
+      if (seen === 'stalled') return end('stalled', iteration);
+      if (seen === 'warn') {
+        // Nothing runs; the context stays as it was, with the reason.
+        note = REPEAT_NOTE;
+        continue;
+      }
+    }
+    deps.emit({ type: 'solution', phase: 'solve', iteration, plan, calls, output, repairs });
+    if (calls.length === 0) return end('done', iteration, output);
+
+    if (mode === 'lazy') {
+      const simulation = simulate(plan, { tools, input, state });
+      deps.emit({ type: 'simulation', phase: 'solve', simulation });
+      const decision = await askAboutSolution(options.approve, { plan, simulation, iteration });
+      if (!decision.approved) {
+        if (!decision.feedback) return end('rejected', iteration);
+        // A no with reasons is something the model can act on: ask again with them.
+        previous = calls;
+        progress = null;
+        failures = [];
+        note = `A person rejected this plan before it ran. Their feedback: ${decision.feedback}`;
+        continue;
+      }
+    }
+    if (!meter.mayRun(plan.calls.length)) return end('budget_exceeded', iteration);
+    repeats.remember(key);
+    const result = await run(plan, {
+      tools,
+      input,
+      state,
+      mode,
+      reuse: ledger.reuse,
+      approve: runApprover(options.approve),
+      ...(mode === 'lazy' && { latent: latentFromModel(deps, meter, maxReplyBytes) }),
+      ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      limits,
+      // The loop's signal: the caller's, and the budgets' (wall time, tokens of latent answers).
+      signal: meter.signal,
+      onEvent: (event) => {
+        if (event.type === 'call:start' && event.attempt === 1) meter.ran(1);
+        deps.emit({ type: 'run', phase: 'solve', iteration, event });
+      },
+    });
+    runs.push(result);
+    ledger.record(result.calls, tools);
+    deps.emit({ type: 'run-end', phase: 'solve', iteration, result });
+    state = result.state;
+    // The state the cancelled run wrote is kept: it is what the calls that finished did.
+    if (meter.exceeded) return end('budget_exceeded', iteration);
+    if (result.status === 'cancelled' && deps.signal?.aborted) return end('cancelled', iteration);
+    // A person turned a call down: the loop stops there, as after a plain no to a plan.
+    if (hasRejectedCall(result)) return end('rejected', iteration);
+    failures = result.calls
+      .filter((c) => c.status !== 'succeeded' && c.status !== 'skipped')
+      .map((c) => ({ call: c.id, tool: c.tool, status: c.status, error: c.error }));
+    // An answer given together with calls stands only if those calls did what it claims.
+    if (output !== null && result.status === 'succeeded') return end('done', iteration, output);
+    previous = calls;
+    progress = result.calls;
+    note = null;
+  }
+  return end('max_iterations', maxIterations);
+}
+
+type Solution =
+  | {
+      ok: true;
+      ended?: undefined;
+      plan: CompiledPlan;
+      calls: unknown[];
+      output: unknown;
+      repairs: number;
+    }
+  | {
+      ok: false;
+      /** budget: a budget ran out; undefined: out of repairs. */
+      ended?: 'budget';
+      diagnostics: readonly Diagnostic[];
+    };
+
+/**
+ * One solution, repaired with its diagnostics up to maxRepairs times. Each request is a turn
+ * of the budget, its usage counted; a request cut by a budget or the caller's signal ends the
+ * loop with the diagnostics of the last reply that could not be used.
+ */
+async function askForSolution(
+  deps: SolveDependencies,
+  meter: BudgetMeter,
+  messages: Message[],
+  format: { name: string; schema: JsonSchema },
+  how: {
+    compile: Parameters<typeof readReply>[1]['compile'];
+    maxCallsPerPlan: number | null;
+    maxRepairs: number;
+    maxReplyBytes: number;
+    /** The reply follows the strict plan schema: its nulls for left-out keys are dropped. */
+    strict: boolean;
+  },
+): Promise<Solution> {
+  let diagnostics: readonly Diagnostic[] = [];
+  for (let repairs = 0; repairs <= how.maxRepairs; repairs++) {
+    if (!meter.ask()) return { ok: false, ended: 'budget', diagnostics };
+    let reply: ReadReply;
+    try {
+      const turn = await complete(
+        deps.provider,
+        { messages, tools: [], responseFormat: format, signal: meter.signal },
+        { maxReplyBytes: how.maxReplyBytes },
+      );
+      if (!meter.used(turn.usage)) return { ok: false, ended: 'budget', diagnostics };
+      const text = turn.message.content;
+      messages.push({ role: 'assistant', content: text });
+      reply = readReply(text, {
+        compile: how.compile,
+        maxCallsPerPlan: how.maxCallsPerPlan,
+        strict: how.strict,
+      });
+    } catch (error) {
+      if (meter.exceeded) return { ok: false, ended: 'budget', diagnostics };
+      if (deps.signal?.aborted) throw error;
+      if (!isReplyTooLargeError(error)) throw error;
+      // Nothing of a cut reply is kept: the model is told, as for any reply it must fix.
+      reply = tooLargeReply(error.maxBytes);
+    }
+    if (reply.ok) {
+      meter.wrote(reply.calls.length);
+      return { ok: true, plan: reply.plan, calls: reply.calls, output: reply.output, repairs };
+    }
+    diagnostics = reply.diagnostics;
+    messages.push({ role: 'user', content: reply.repair });
+  }
+  return { ok: false, diagnostics };
+}
+
+function outputSchemaOf(options: SolveOptions) {
+  return options.outputSchema !== undefined ? { outputSchema: options.outputSchema } : {};
+}
