@@ -15,8 +15,16 @@
  * the frontier (attached), its children in the order they came.
  */
 import type { PathSegment } from '../language/paths.js';
-import type { StringParser } from '../language/reference.js';
-import type { ReferenceFacts } from './reference-facts.js';
+import type { Reference, StringParser } from '../language/reference.js';
+
+/**
+ * Where a node first seen by its string's number finds that string's one reference: the
+ * compile's ReferenceFacts. Declared here, so that this file need not import the facts, which
+ * import MAX_CANONICAL_LENGTH from it.
+ */
+export interface SingleReferences {
+  single(n: number): Reference;
+}
 
 // Int32 fields per node.
 const PARENT = 0;
@@ -105,7 +113,7 @@ export class PathNodes {
    * The node of the string numbered `n`, written in its path's canonical text: `n` itself.
    * Its one reference's segments are read from `facts` only the first time the node is seen.
    */
-  ofCanonical(n: number, facts: ReferenceFacts): number {
+  ofCanonical(n: number, facts: SingleReferences): number {
     this.#grow(n);
     if (this.#fields[FIELDS * n + STATE] === UNSEEN && this.#segments[n] === undefined)
       this.#segments[n] = facts.single(n).segments as readonly PathSegment[];
