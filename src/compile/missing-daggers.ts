@@ -4,7 +4,8 @@
  * to the tool as those very characters, which is rarely what a model meant. It is a warning
  * (W_MISSING_DAGGER), never an error: the text may be meant.
  *
- * Two steps keep it cheap and quiet. While the arguments are scanned, {@link mayBeBareReference}
+ * Two steps keep it cheap and quiet. While the arguments are scanned, mayBeBareReference
+ * (bare-references.ts)
  * looks at the first few characters of each string, so almost every string costs one or two
  * character reads. When every call is in, each candidate is parsed as the reference it would be
  * with a dagger (the reference scanner is linear, no regex) and reported only when the whole
@@ -16,19 +17,11 @@
 import { type DiagnosticSink, countedIfFull, warning } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import { coveredPath, formatPath, getAtPath, type PathSegment } from '../language/paths.js';
-import { DAGGER, type StringParser } from '../language/reference.js';
+import type { StringParser } from '../language/reference.js';
 import { PathTrie, type TrieNode } from './path-trie.js';
 import type { CallSpec } from './call-spec.js';
 import { checkStatePath } from './state-schema.js';
-
-/** A string argument that may be a reference without its dagger, noted while arguments are scanned. */
-export interface BareReference {
-  /** Index of the call. */
-  readonly call: number;
-  /** JSON pointer of the string inside the call's arguments. */
-  readonly at: string;
-  readonly text: string;
-}
+import { type BareReference, withDagger } from './bare-references.js';
 
 /** What the plan knows, for deciding whether a candidate's path resolves. */
 export interface KnownValues {
@@ -36,37 +29,6 @@ export interface KnownValues {
   readonly input: JsonObject | undefined;
   readonly state: JsonObject;
   readonly stateSchema: JsonObject | undefined;
-}
-
-/** Longer strings are prose or data, not a forgotten reference; they are not looked at again. */
-export const MAX_BARE_REFERENCE_LENGTH = 1_000;
-
-const SPACE = 32;
-const TAB = 9;
-const NEWLINE = 10;
-const RETURN = 13;
-const DOLLAR = 36;
-const AT = 64;
-const DOT = 46;
-const OPEN_BRACKET = 91;
-
-/**
- * True when `value` starts (after blanks) like a reference without its dagger: an optional `$`
- * or `@`, then `state` or `input`, then `.` or `[`. A cheap filter, not the decision: see
- * {@link reportMissingDaggers}.
- */
-export function mayBeBareReference(value: string): boolean {
-  if (value.length > MAX_BARE_REFERENCE_LENGTH) return false;
-  let i = 0;
-  for (; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c !== SPACE && c !== TAB && c !== NEWLINE && c !== RETURN) break;
-  }
-  const c = value.charCodeAt(i);
-  if (c === DOLLAR || c === AT) i++;
-  if (!value.startsWith('state', i) && !value.startsWith('input', i)) return false;
-  const next = value.charCodeAt(i + 5);
-  return next === DOT || next === OPEN_BRACKET;
 }
 
 /**
@@ -84,9 +46,7 @@ export function reportMissingDaggers(
   if (candidates.length === 0) return;
   const written = writtenPaths(calls);
   for (const candidate of candidates) {
-    const trimmed = candidate.text.trim();
-    const first = trimmed.charCodeAt(0);
-    const corrected = DAGGER + (first === DOLLAR || first === AT ? trimmed.slice(1) : trimmed);
+    const corrected = withDagger(candidate.text);
     const parsed = parser.parseString(corrected);
     if (parsed.kind !== 'expression' || parsed.expression.op !== null) continue;
     const ref = parsed.expression.refs[0]!;

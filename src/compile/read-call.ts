@@ -7,7 +7,7 @@ import { joinPointer } from '../language/pointer.js';
 import { checkJson } from '../language/json-value.js';
 import type { Limits } from '../language/limits.js';
 import { DAGGER, type ParsedString, type Reference, type StringParser } from '../language/reference.js';
-import { type BareReference, mayBeBareReference } from './missing-daggers.js';
+import { type BareReference, mayBeBareReference } from './bare-references.js';
 import { type ReferenceFacts, UNCHECKED } from './reference-facts.js';
 import type { ArgumentColumns } from './argument-columns.js';
 import { CallSpec } from './call-spec.js';
