@@ -8,8 +8,7 @@
  * comparison.
  */
 import { dependencyIndices, type ProgramOrderFacts, programOrderOf } from '../compile/compiled-plan.js';
-import { EffectOrder, type OrderEdgeSink } from '../compile/effect-order.js';
-import { NO_GATES, OrderGates } from '../compile/order-gates.js';
+import { EffectOrder, type OrderEdgeSink, NO_GATES, OrderGates } from '../compile/order/index.js';
 import type { CompiledPlan } from '../compile/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { planSuccessors, Successors } from './successors.js';
