@@ -1,22 +1,21 @@
-/** One raw call object to a checked call: meta keys, tool name, references, output path. */
+/**
+ * One raw call object to a checked call: meta keys, tool name, references (the argument scan
+ * below), output path (output-path.ts).
+ */
 import { countedIfFull, error, type DiagnosticSink, warning } from '../../language/diagnostics.js';
 import { describeJson, isJsonObject, type JsonObject, type ExecutionMode } from '../../language/document.js';
-import { type Path, WILDCARD } from '../../language/paths.js';
 import { exactCopy } from '../../language/exact-copy.js';
 import { joinPointer } from '../../language/pointer.js';
-import { checkJson } from '../../language/json-value.js';
 import type { Limits } from '../../language/limits.js';
-import { DAGGER, type ParsedString, type Reference, type StringParser } from '../../language/reference.js';
+import { DAGGER, type ParsedString, type StringParser } from '../../language/reference.js';
 import { type BareReference, mayBeBareReference } from './bare-references.js';
 import { type ReferenceFacts, UNCHECKED, type ArgumentColumns } from '../storage/index.js';
 import { CallSpec } from './call-spec.js';
-import { callPointer } from './call-pointer.js';
+import { place } from './call-place.js';
+import { checkOutputValue, checkPathLimits, readOutputPath } from './output-path.js';
 import { readOnError } from './on-error.js';
-import type { OutputPath } from '../types.js';
 
 const DAGGER_CODE = DAGGER.charCodeAt(0);
-
-type ParseError = Extract<ParsedString, { kind: 'error' }>;
 
 const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id', '_onError', '_after', '_independent']);
 
@@ -42,34 +41,6 @@ export interface ReadCallOptions {
    */
   readonly bareReferences?: BareReference[];
 }
-
-/**
- * Where the call being read sits and what it is called, for its diagnostics. Its pointer
- * (`/123`) and id (`"123"` when it has no `_id`) are made only when a diagnostic needs them:
- * made for every call, they were 100k strings each on a 100k-call plan, kept for nothing. One
- * serves every call, as the scanner does: readCall never re-enters.
- */
-class CallPlace {
-  index = 0;
-  callsPointer = '';
-  /** `_id`, when the call has a usable one. */
-  explicitId: string | undefined = undefined;
-
-  get id(): string {
-    return this.explicitId ?? String(this.index);
-  }
-
-  get pointer(): string {
-    return callPointer(this.callsPointer, this.index);
-  }
-
-  /** The pointer of a place inside the call: `at` is `/key...` (already escaped). */
-  inside(at: string): string {
-    return this.pointer + at;
-  }
-}
-
-const place = new CallPlace();
 
 /**
  * Checks call `index` (at `/index` in the calls array at `callsPointer`) on its own. Returns
@@ -367,172 +338,3 @@ function topLevelPointer(key: string): string {
 }
 
 const NO_LITERALS: string[] = [];
-
-function readOutputPath(
-  raw: unknown,
-  { parser, limits, facts }: ReadCallOptions,
-  diagnostics: DiagnosticSink,
-): OutputPath | null {
-  const hint =
-    '_outputPath names where the result goes: "†state.result", "†state.ok || †state.error" or "†state.a && †state.b"';
-  if (typeof raw !== 'string') {
-    diagnostics.push(
-      error(
-        'E_OUTPUT_PATH',
-        place.inside('/_outputPath'),
-        `_outputPath must be a string, not ${describeJson(raw)}`,
-        {
-          call: place.id,
-          hint,
-        },
-      ),
-    );
-    return null;
-  }
-  if (!raw.startsWith('†') || raw.startsWith('††')) {
-    diagnostics.push(
-      error(
-        'E_OUTPUT_PATH',
-        place.inside('/_outputPath'),
-        `_outputPath must be a reference to state, not text`,
-        {
-          call: place.id,
-          hint,
-          offset: 0,
-        },
-      ),
-    );
-    return null;
-  }
-  // Numbered once: the calls that read this path later find it parsed and checked.
-  // Parsed at once when new (an output path is mostly new): not noted as unparsed first.
-  const n = parser.numberOf(raw);
-  const scanned = parser.parsed(n);
-  const parsed = scanned.kind === 'expression' ? scanned.expression : (scanned as ParseError);
-  if (!('kind' in parsed)) {
-    if (facts.kindOf(n) === UNCHECKED) {
-      if (!checkPathLimits(parsed.refs, '/_outputPath', limits, diagnostics)) return null;
-      facts.fits(n, parsed, raw);
-    }
-    facts.output = n;
-  }
-  if ('kind' in parsed) {
-    diagnostics.push(
-      error(parsed.code, place.inside('/_outputPath'), parsed.message, {
-        call: place.id,
-        offset: parsed.offset,
-        ...(parsed.hint && { hint: parsed.hint }),
-      }),
-    );
-    return null;
-  }
-  let ok = true;
-  for (const ref of parsed.refs) {
-    if (ref.root !== 'state') {
-      diagnostics.push(
-        error(
-          'E_OUTPUT_PATH',
-          place.inside('/_outputPath'),
-          `_outputPath cannot write ${ref.text}: input is read-only`,
-          {
-            call: place.id,
-            offset: ref.start,
-            hint: `write to state instead: "†state${ref.text.slice('†input'.length)}"`,
-          },
-        ),
-      );
-      ok = false;
-    } else if (ref.segments.includes(WILDCARD)) {
-      diagnostics.push(
-        error(
-          'E_OUTPUT_PATH',
-          place.inside('/_outputPath'),
-          `_outputPath cannot use [*]: ${ref.text} names no single place to write`,
-          {
-            call: place.id,
-            offset: ref.start + ref.text.indexOf('[*]'),
-            hint: 'write the whole array to one path, e.g. "†state.items"',
-          },
-        ),
-      );
-      ok = false;
-    }
-  }
-  if (!ok) return null;
-  return {
-    op: parsed.op,
-    paths: parsed.refs as readonly Path[],
-    refs: parsed.refs,
-    text: raw,
-  };
-}
-
-/**
- * A path may not be longer than `limits.maxDepth` segments (a write there nests as deep) nor
- * name an index past `limits.maxArrayIndex` (a write there fills the gap with holes that print
- * as null: 20 characters of plan could otherwise make megabytes of state). Reports each
- * reference over a limit at `place.inside(at)` (joined only then); true when none is.
- */
-function checkPathLimits(
-  refs: readonly Reference[],
-  at: string,
-  limits: Limits,
-  diagnostics: DiagnosticSink,
-): boolean {
-  let ok = true;
-  for (const ref of refs) {
-    if (ref.segments.length > limits.maxDepth) {
-      diagnostics.push(
-        error(
-          'E_LIMIT',
-          place.inside(at),
-          `${ref.text.slice(0, 60)}… has ${ref.segments.length} segments; the limit is ${limits.maxDepth}`,
-          {
-            call: place.id,
-            offset: ref.start,
-            hint: 'use a shorter path, or raise limits.maxDepth',
-          },
-        ),
-      );
-      ok = false;
-      continue;
-    }
-    for (const segment of ref.segments) {
-      if (typeof segment === 'number' && !(segment <= limits.maxArrayIndex)) {
-        diagnostics.push(
-          error(
-            'E_LIMIT',
-            place.inside(at),
-            `${ref.text} names index ${segment}; the largest index allowed is ${limits.maxArrayIndex}`,
-            {
-              call: place.id,
-              offset: ref.start,
-              hint: 'use a smaller index (or a key: ["123"]), or raise limits.maxArrayIndex',
-            },
-          ),
-        );
-        ok = false;
-        break;
-      }
-    }
-  }
-  return ok;
-}
-
-/** `_output` is the model's own result: bounded like any tool's, one level inside its call. */
-function checkOutputValue(value: unknown, limits: Limits, diagnostics: DiagnosticSink): void {
-  const checked = checkJson(value, { limits, depth: 1 });
-  if (!('problem' in checked)) return;
-  const { problem } = checked;
-  diagnostics.push(
-    error(
-      problem.code === 'LIMIT' ? 'E_LIMIT' : 'E_SHAPE',
-      place.inside(`/_output${problem.pointer}`),
-      `_output ${problem.message}`,
-      {
-        call: place.id,
-        hint: problem.hint,
-      },
-    ),
-  );
-}
