@@ -12,11 +12,11 @@
  * amortized constant. The *full* index of every
  * writer is only needed for forward references and hints, so it is built when first needed.
  */
-import { error, type DiagnosticSink } from '../../language/diagnostics.js';
+import type { DiagnosticSink } from '../../language/diagnostics.js';
 import { AlternativeReads } from './alternative-reads.js';
 import type { JsonObject } from '../../language/document.js';
 import { coveredPath, getAtPath, type Path, type PathSegment } from '../../language/paths.js';
-import type { Reference } from '../../language/reference.js';
+import type { Reference, StringParser } from '../../language/reference.js';
 import {
   EdgeList,
   EARLIER,
@@ -28,7 +28,6 @@ import {
   UNSET,
   PathTrie,
   ReaderLists,
-  type TrieNode,
   PathNodes,
   CANONICAL_STATE,
   type ReferenceFacts,
@@ -36,9 +35,10 @@ import {
   SINGLE_STATE,
 } from '../storage/index.js';
 import { BranchGuards } from './exclusive-branches.js';
+import { declaredIn, type PendingRead, selfReadCycle, writersAfter, writesByPath } from './forward-reads.js';
+import { FrontierQueries, NO_WRITER, NO_WRITERS } from './frontier-queries.js';
+import { isEmptyObject, stateEmptyAt } from './initial-state.js';
 import type { CallSpec } from '../read/index.js';
-import type { StringParser } from '../../language/reference.js';
-import { checkStatePath } from '../state-schema.js';
 import { type KnownPaths, reportUnresolved } from './unresolved-reads.js';
 
 export interface DataFlowOptions {
@@ -60,18 +60,6 @@ export interface OverlappingWrite {
   readonly path: string;
 }
 
-interface PendingRead {
-  readonly call: number;
-  /** The read's number in the columns. */
-  readonly read: number;
-  readonly pointer: string;
-  /** Its `||` expression's group in #alternatives, or -1. */
-  readonly group: number;
-}
-
-const NO_WRITER = -1;
-const NO_WRITERS: number[] = [];
-
 export class DataFlow {
   /** The frontier: per state path, its last writer and its readers since (see PathNodes). */
   readonly #nodes: PathNodes;
@@ -86,15 +74,6 @@ export class DataFlow {
   readonly edges = new EdgeList();
   /** Every read and the kind and path of every edge: what the calls' lists are made from. */
   readonly columns: FlowColumns;
-  /**
-   * The writers a read found: the first #foundCount entries. Reused from read to read and
-   * never emptied by `length = 0`, which drops the array's storage (the next push makes it
-   * again): on a 100k-call plan that was an allocation and a runtime call per read.
-   */
-  readonly #scratchWriters: number[] = [];
-  #foundCount = 0;
-  /** A node and its ancestors, reused as #scratchWriters is. */
-  readonly #scratchChain: number[] = [];
   #adding = -1;
   /** Which calls run only on one alternative of a branching call. */
   readonly #branches = new BranchGuards();
@@ -103,6 +82,8 @@ export class DataFlow {
    * (they never both run): the node's writer and these share it, and a reader waits for all.
    */
   readonly #coWriters = new Map<number, number[]>();
+  /** The frontier's queries: who a read or write at a node must order itself after. */
+  readonly #frontier: FrontierQueries;
   /** The calls the writers of a node were ordered after there: an exclusive writer inherits them. */
   readonly #base = new Map<number, number[]>();
   #collected: number[] | null = null;
@@ -124,17 +105,18 @@ export class DataFlow {
   /** What "did you mean" searches. */
   readonly #known: KnownPaths;
 
-  /** True when the initial state holds nothing at all. */
-  readonly #noState: boolean;
-  /** {@link DataFlow.#stateEmptyAt} for a path, made once rather than for every call. */
-  readonly #emptyAt = (path: Path): boolean => this.#stateEmptyAt(path.segments);
+  /** The initial state, or null when it holds nothing at all (see stateEmptyAt). */
+  readonly #state: JsonObject | null;
+  /** {@link stateEmptyAt} for a path, made once rather than for every call. */
+  readonly #emptyAt = (path: Path): boolean => stateEmptyAt(this.#state, path.segments);
 
   constructor(
     private readonly options: DataFlowOptions,
     private readonly diagnostics: DiagnosticSink,
   ) {
-    this.#noState = isEmptyObject(options.state);
+    this.#state = isEmptyObject(options.state) ? null : options.state;
     this.#nodes = new PathNodes(options.parser);
+    this.#frontier = new FrontierQueries(this.#nodes, this.#coWriters, this.#base);
     this.columns = new FlowColumns(this.edges, options.facts);
     this.#known = { input: options.input, state: options.state, writes: () => this.#fullIndex().root };
   }
@@ -215,12 +197,6 @@ export class DataFlow {
     return this.#branches.exclusive(a, b);
   }
 
-  #stateEmptyAt(segments: readonly PathSegment[]): boolean {
-    // Most plans start from no state: then no lookup (each hashes a key string seen once).
-    // The empty path is the state object itself, which is there even when it is empty.
-    return (this.#noState && segments.length > 0) || getAtPath(this.options.state, segments) === undefined;
-  }
-
   /** True when call i reads a path only a later call writes (bound by `finish`, not before). */
   waitsForLater(i: number): boolean {
     return this.columns.hasLaterRead(i);
@@ -282,12 +258,15 @@ export class DataFlow {
   ): void {
     const nodes = this.#nodes;
     const columns = this.columns;
-    this.#findOverlapping(node, i);
-    const found = this.#scratchWriters;
-    const count = this.#foundCount;
+    const frontier = this.#frontier;
+    const count = frontier.findOverlapping(node, i);
+    const found = frontier.found;
     // The reference's segments are read only where needed: for a read of a path written
     // before, the reference object itself (anywhere in the heap) is never loaded.
-    if (count === 0 && this.#stateEmptyAt((path ?? this.options.facts.single(n)).segments as PathSegment[])) {
+    if (
+      count === 0 &&
+      stateEmptyAt(this.#state, (path ?? this.options.facts.single(n)).segments as PathSegment[])
+    ) {
       const read =
         n >= 0
           ? columns.addNumberedRead(n, at, LATER, NO_WRITERS, 0)
@@ -309,8 +288,8 @@ export class DataFlow {
     const nodes = this.#nodes;
     const segments = ref.segments as PathSegment[];
     nodes.attach(target);
-    if (!this.#stateEmptyAt(segments)) this.#branches.unclean(i);
-    if (!this.#branches.guarded(i) && !nodes.hasChildren(target) && this.#nothingAbove(target, i)) {
+    if (!stateEmptyAt(this.#state, segments)) this.#branches.unclean(i);
+    if (!this.#branches.guarded(i) && !nodes.hasChildren(target) && this.#frontier.nothingAbove(target, i)) {
       // The common write, of a path nothing overlapping was written or read at since: no
       // edge to add, only the node to take (and no closures or lists made for nothing).
       if (this.#coWriters.size > 0) this.#coWriters.delete(target);
@@ -339,7 +318,7 @@ export class DataFlow {
       lastWriter !== i &&
       !nodes.hasChildren(target) &&
       this.#branches.guarded(i) &&
-      this.#writersAt(target).every((w) => w === i || this.#branches.exclusive(i, w));
+      this.#frontier.writersAt(target).every((w) => w === i || this.#branches.exclusive(i, w));
     const keepBase = this.#branches.guarded(i);
     const collected: number[] = [];
     if (keepBase) this.#collected = collected;
@@ -351,7 +330,7 @@ export class DataFlow {
           const base = this.#base.get(node);
           if (base) for (const from of base) this.#depend(i, from, -1, ref);
         } else {
-          for (const v of this.#writersAt(node)) {
+          for (const v of this.#frontier.writersAt(node)) {
             if (v === i) continue;
             if (this.#marked[v] !== i) this.overlappingWrites.push({ earlier: v, later: i, path: ref.text });
             this.#depend(i, v, -1, ref);
@@ -371,112 +350,16 @@ export class DataFlow {
     });
     nodes.dropBelow(target);
     this.#collected = null;
-    if (exclusive) {
-      const co = this.#coWriters.get(target);
-      if (co) co.push(lastWriter);
-      else this.#coWriters.set(target, [lastWriter]);
-      const base = this.#base.get(target);
-      if (base) base.push(...collected);
-      else if (collected.length > 0) this.#base.set(target, collected);
-    } else {
-      if (this.#coWriters.size > 0) this.#coWriters.delete(target);
-      if (keepBase) this.#base.set(target, collected);
-      else if (this.#base.size > 0) this.#base.delete(target);
-    }
+    if (exclusive) this.#frontier.addExclusiveWriter(target, lastWriter, collected);
+    else this.#frontier.replaceWriters(target, keepBase ? collected : null);
     nodes.setReaders(target, -1);
     nodes.setWriter(target, i);
     this.#all = undefined; // the full index, if built, is stale now
   }
 
-  /** True when no call but `self` wrote or read at `node` or above it (in the frontier). */
-  #nothingAbove(node: number, self: number): boolean {
-    const nodes = this.#nodes;
-    for (let up = node; up >= 0; up = nodes.parentOf(up)) {
-      const w = nodes.writer(up);
-      if ((w !== NO_WRITER && w !== self) || nodes.readers(up) >= 0) return false;
-    }
-    return true;
-  }
-
-  /** The node's last writer and the exclusive writers beside it. */
-  #writersAt(node: number): readonly number[] {
-    const co = this.#coWriters.size > 0 ? this.#coWriters.get(node) : undefined;
-    const w = this.#nodes.writer(node);
-    if (!co) return w === NO_WRITER ? NO_WRITERS : [w];
-    return [...co, w];
-  }
-
-  /**
-   * Finds the last writers at, above and below the read path's node, other than call `self`,
-   * and leaves them in #scratchWriters (#foundCount of them). A node in the frontier is walked
-   * up from itself; one that is not (nothing was written or read at it since a write above
-   * dropped it, or ever) has no writers of its own, and its ancestors in the frontier are
-   * taken from the root down.
-   */
-  #findOverlapping(node: number, self: number): void {
-    const nodes = this.#nodes;
-    const out = this.#scratchWriters;
-    let count = 0;
-    if (nodes.isAttached(node)) {
-      for (let up = node; up >= 0; up = nodes.parentOf(up)) {
-        // Exclusive writers beside the last one came before it: array order.
-        if (this.#coWriters.size > 0) count = this.#addCoWriters(up, self, out, count);
-        const w = nodes.writer(up);
-        if (w !== NO_WRITER && w !== self) out[count++] = w;
-      }
-      if (nodes.hasChildren(node)) count = this.#addWritersBelow(node, self, out, count);
-    } else {
-      const chain = this.#scratchChain;
-      let length = 0;
-      for (let up = node; up >= 0; up = nodes.parentOf(up)) if (nodes.isAttached(up)) chain[length++] = up;
-      for (let k = length - 1; k >= 0; k--) {
-        const up = chain[k]!;
-        if (this.#coWriters.size > 0) count = this.#addCoWriters(up, self, out, count);
-        const w = nodes.writer(up);
-        if (w !== NO_WRITER && w !== self) out[count++] = w;
-      }
-    }
-    this.#foundCount = count;
-  }
-
-  /**
-   * Adds the writers (but `self`) of every node below `node` to `out` from `count` on; returns
-   * the new count. Apart, so that the closure's variables are not made for every read.
-   */
-  #addWritersBelow(node: number, self: number, out: number[], count: number): number {
-    const nodes = this.#nodes;
-    nodes.forEachDescendant(node, (d) => {
-      if (this.#coWriters.size > 0) count = this.#addCoWriters(d, self, out, count);
-      const w = nodes.writer(d);
-      if (w !== NO_WRITER && w !== self) out[count++] = w;
-    });
-    return count;
-  }
-
-  /**
-   * Adds the node's exclusive co-writers (but `self`) to `out` from `count` on; returns the new
-   * count.
-   */
-  #addCoWriters(node: number, self: number, out: number[], count: number): number {
-    const co = this.#coWriters.get(node);
-    if (co) for (const w of co) if (w !== self) out[count++] = w;
-    return count;
-  }
-
   /** Every write of every call so far, by path. */
   #fullIndex(): PathTrie {
-    if (this.#all) return this.#all;
-    const all = new PathTrie();
-    this.#calls.forEach((call, i) => {
-      if (!call.outputPath) return;
-      for (const path of call.outputPath.paths) {
-        const node = all.ensure(path.segments);
-        node.writers ??= [];
-        if (node.writers[node.writers.length - 1] !== i) node.writers.push(i);
-      }
-    });
-    this.#all = all;
-    return all;
+    return (this.#all ??= writesByPath(this.#calls));
   }
 
   #bindForward(pending: PendingRead): void {
@@ -484,29 +367,8 @@ export class DataFlow {
     const columns = this.columns;
     const ref = columns.refOf(pending.read);
     const path = columns.pathOf(pending.read);
-    const writers: number[] = [];
-    let selfWrites = false;
-    const take = (node: TrieNode) => {
-      const list = node.writers;
-      if (!list) return;
-      // Every writer here comes after the reader (none came before, or the read would be
-      // bound already), and writers of one path are chained, so the last one stands for all,
-      // along with the ones just before it on other alternatives (not ordered before it).
-      let k = list.length - 1;
-      if (list[k] === i) {
-        selfWrites = true;
-        k--;
-      }
-      if (k < 0) return;
-      const last = list[k]!;
-      let first = k;
-      while (first > 0 && list[first - 1] !== i && this.#branches.exclusive(last, list[first - 1]!)) first--;
-      for (let j = first; j <= k; j++) writers.push(list[j]!);
-    };
-    const all = this.#fullIndex();
-    const node = all.walk(path.segments, take);
-    if (node) PathTrie.forEachDescendant(node, take);
-    if (writers.length > 0 || selfWrites || this.#declared(path)) {
+    const { writers, selfWrites } = writersAfter(this.#fullIndex(), path.segments, i, this.#branches);
+    if (writers.length > 0 || selfWrites || declaredIn(this.options.stateSchema, path)) {
       if (pending.group >= 0) this.#alternatives.settable(pending.group);
     } else return this.#unset(pending.group, i, pending.read, columns.atOf(pending.read));
     if (writers.length > 0) {
@@ -517,28 +379,11 @@ export class DataFlow {
     }
     const id = this.#calls[i]!.id;
     if (selfWrites) {
-      this.diagnostics.push(
-        error(
-          'E_CYCLE',
-          pending.pointer,
-          `dependency cycle: ${id} -> ${id} (call ${id} reads ${ref.text}, which only it writes)`,
-          {
-            call: id,
-            offset: ref.start,
-            hint: 'give the value a start in the initial state, or write it in an earlier call',
-          },
-        ),
-      );
+      this.diagnostics.push(selfReadCycle(pending.pointer, id, ref));
       return;
     }
     columns.setKind(pending.read, SCHEMA);
     this.#calls[i]!.forget();
-  }
-
-  /** True when the state schema declares the path (a read of it is missing at run time, not an error). */
-  #declared(path: Path): boolean {
-    const schema = this.options.stateSchema;
-    return schema !== undefined && checkStatePath(schema, path.segments).declared;
   }
 
   /** Read `read` of call i (in the string at `at`) can never be set: E_UNRESOLVED, or an alternative of `group`'s. */
@@ -548,10 +393,4 @@ export class DataFlow {
     if (group >= 0) this.#alternatives.unset(group, { call: i, read, ref, path, at });
     else reportUnresolved(this.#calls[i]!, ref, path, at, false, this.#known, this.diagnostics);
   }
-}
-
-/** No own enumerable key (asked once per compile). */
-function isEmptyObject(value: JsonObject): boolean {
-  for (const key in value) if (Object.hasOwn(value, key)) return false;
-  return true;
 }
