@@ -1,6 +1,6 @@
 /**
  * Who waits for whom in a run of a whole plan: the compile's edges, and the gates of program
- * order (see compile/order-gates.ts). Effects follow program order by the tools the run has:
+ * order (see compile/order/order-gates.ts). Effects follow program order by the tools the run has:
  * when the plan was compiled without tools, or with tools that say otherwise of effects, the
  * effect edges are derived here from the run's tools (the plan's own edges all still hold).
  * The common case, a plan compiled with the tools it runs with (or with tools of the same

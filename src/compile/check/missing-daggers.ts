@@ -5,14 +5,14 @@
  * (W_MISSING_DAGGER), never an error: the text may be meant.
  *
  * Two steps keep it cheap and quiet. While the arguments are scanned, mayBeBareReference
- * (bare-references.ts)
- * looks at the first few characters of each string, so almost every string costs one or two
- * character reads. When every call is in, each candidate is parsed as the reference it would be
- * with a dagger (the reference scanner is linear, no regex) and reported only when the whole
- * string, trimmed, is that one reference and its path is one the plan knows: some call's
- * `_outputPath` writes it, a path above it or a path below it; the initial state or the input
- * holds it; or the state schema declares it. Prose that mentions `state.x` in a sentence, and a
- * file name such as `input.txt` when the input has no `txt`, are left alone.
+ * (read/bare-references.ts) looks at the first few characters of each string, so almost every
+ * string costs one or two character reads. When every call is in, each candidate is parsed as
+ * the reference it would be with a dagger (the reference scanner is linear, no regex) and
+ * reported only when the whole string, trimmed, is that one reference and its path is one the
+ * plan knows: some call's `_outputPath` writes it, a path above it or a path below it; the
+ * initial state or the input holds it; or the state schema declares it. Prose that mentions
+ * `state.x` in a sentence, and a file name such as `input.txt` when the input has no `txt`, are
+ * left alone.
  */
 import { type DiagnosticSink, countedIfFull, warning } from '../../language/diagnostics.js';
 import type { JsonObject } from '../../language/document.js';

@@ -1,5 +1,5 @@
 /**
- * The first step of the missing-dagger check (missing-daggers.ts), taken while a call's
+ * The first step of the missing-dagger check (check/missing-daggers.ts), taken while a call's
  * arguments are read: a look at the first few characters of each string, so that almost every
  * string costs one or two character reads, and the few that start like a reference without its
  * `†` are noted for the judgement made when every call is in.
@@ -30,7 +30,7 @@ const OPEN_BRACKET = 91;
 /**
  * True when `value` starts (after blanks) like a reference without its dagger: an optional `$`
  * or `@`, then `state` or `input`, then `.` or `[`. A cheap filter, not the decision: see
- * reportMissingDaggers (missing-daggers.ts).
+ * reportMissingDaggers (check/missing-daggers.ts).
  */
 export function mayBeBareReference(value: string): boolean {
   if (value.length > MAX_BARE_REFERENCE_LENGTH) return false;
