@@ -42,7 +42,7 @@ export {
   type OutputPath,
   type ReadBinding,
 } from './compile/index.js';
-export { planSchema, type PlanSchemaOptions } from './compile/plan-schema.js';
+export { planSchema, type PlanSchemaOptions } from './compile/plan-schema/index.js';
 
 // Tools.
 export {

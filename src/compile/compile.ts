@@ -21,7 +21,7 @@ import type { Tool } from '../tools/tool.js';
 import { keepEdgeLists, keepProgramOrder, Plan } from './compiled-plan.js';
 import { PlanBuilder } from './plan-builder.js';
 import { checkStateSchemaPatterns } from './state-schema.js';
-import { checkToolMessages } from './tool-messages.js';
+import { checkToolMessages } from './check/index.js';
 import type { CompiledCall, CompiledPlan } from './types.js';
 
 export interface CompileOptions {

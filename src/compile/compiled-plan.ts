@@ -2,8 +2,7 @@
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { type DependencyLists, dependencyLists } from './order.js';
-import type { OrderGates } from './order-gates.js';
+import { type DependencyLists, dependencyLists, type OrderGates } from './order/index.js';
 import type { CompiledCall, CompiledPlan } from './types.js';
 
 export class Plan implements CompiledPlan {

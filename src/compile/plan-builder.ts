@@ -7,23 +7,37 @@ import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
 import { createStringParser } from '../language/reference.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { ArgumentColumns } from './argument-columns.js';
-import { checkOutputAgainstSchema, checkTool, placeholder } from './call-checks.js';
-import { AfterOrder, afterOf } from './after.js';
-import { DataFlow } from './data-flow.js';
-import { EffectOrder, optsOut } from './effect-order.js';
-import { OrderGates } from './order-gates.js';
-import { DuplicateIds } from './duplicate-ids.js';
-import { reportErrorPathReads } from './error-reads.js';
-import { reportCycles, reportMultipleWriters } from './graph-checks.js';
-import { type BareReference, reportMissingDaggers } from './missing-daggers.js';
-import { type Ordering, orderCalls } from './order.js';
-import type { CallSpec } from './call-spec.js';
-import { toolErrorAlternative } from './on-error.js';
-import { readCall, type ReadCallOptions } from './read-call.js';
-import { ReferenceFacts } from './reference-facts.js';
-import { checkStateTypes } from './state-types.js';
-import { checkCallTypes, type TypeFlowOptions } from './type-flow.js';
+import { ArgumentColumns, ReferenceFacts } from './storage/index.js';
+import {
+  checkOutputAgainstSchema,
+  checkTool,
+  placeholder,
+  DuplicateIds,
+  reportErrorPathReads,
+  reportCycles,
+  reportMultipleWriters,
+  reportMissingDaggers,
+  checkStateTypes,
+  checkCallTypes,
+  type TypeFlowOptions,
+} from './check/index.js';
+import {
+  AfterOrder,
+  afterOf,
+  EffectOrder,
+  optsOut,
+  OrderGates,
+  type Ordering,
+  orderCalls,
+} from './order/index.js';
+import { DataFlow } from './bind/index.js';
+import {
+  type BareReference,
+  type CallSpec,
+  toolErrorAlternative,
+  readCall,
+  type ReadCallOptions,
+} from './read/index.js';
 
 export interface PlanBuilderOptions {
   /** Tools to check names and literal arguments against; none means those checks are skipped. */

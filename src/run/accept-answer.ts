@@ -1,5 +1,5 @@
 /** A tool's (or the model's) answer made into what the run keeps: the alternative and a JSON copy. */
-import { plainAlternative } from '../compile/on-error.js';
+import { plainAlternative } from '../compile/read/index.js';
 import type { CompiledCall } from '../compile/types.js';
 import { copyJson, type JsonProblem, type JsonWalkOptions } from '../language/json-value.js';
 import type { Limits } from '../language/limits.js';

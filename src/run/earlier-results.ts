@@ -1,5 +1,5 @@
 /** Results a call gets without its tool running: journaled by an earlier run, or reused. */
-import { plainAlternative } from '../compile/on-error.js';
+import { plainAlternative } from '../compile/read/index.js';
 import { copyJson } from '../language/json-value.js';
 import { acceptAnswer, type Accepted, describeProblem, longestPath } from './accept-answer.js';
 import { BRANCH_KEY } from './branch.js';

@@ -5,7 +5,7 @@
  * was skipped (a branch not taken), succeeded, was rejected or had its failure handled does
  * not hold it back. Write-after-write order keeps its own rule (timing only).
  */
-import { GATE_AFTER, GATE_EFFECT, type GateKind } from '../compile/order-gates.js';
+import { GATE_AFTER, GATE_EFFECT, type GateKind } from '../compile/order/index.js';
 import type { CompiledCall } from '../compile/types.js';
 import type { CallRecord } from './call-record.js';
 import type { Runner } from './runner.js';

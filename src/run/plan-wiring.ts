@@ -1,6 +1,6 @@
 /**
  * Who waits for whom in a run of a whole plan: the compile's edges, and the gates of program
- * order (see compile/order-gates.ts). Effects follow program order by the tools the run has:
+ * order (see compile/order/order-gates.ts). Effects follow program order by the tools the run has:
  * when the plan was compiled without tools, or with tools that say otherwise of effects, the
  * effect edges are derived here from the run's tools (the plan's own edges all still hold).
  * The common case, a plan compiled with the tools it runs with (or with tools of the same
@@ -8,8 +8,7 @@
  * comparison.
  */
 import { dependencyIndices, type ProgramOrderFacts, programOrderOf } from '../compile/compiled-plan.js';
-import { EffectOrder, type OrderEdgeSink } from '../compile/effect-order.js';
-import { NO_GATES, OrderGates } from '../compile/order-gates.js';
+import { EffectOrder, type OrderEdgeSink, NO_GATES, OrderGates } from '../compile/order/index.js';
 import type { CompiledPlan } from '../compile/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { planSuccessors, Successors } from './successors.js';

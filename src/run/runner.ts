@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import type { OrderGates } from '../compile/order-gates.js';
+import type { OrderGates } from '../compile/order/index.js';
 import { RunCancelledError, ToolExecutionError, type ToolErrorCode } from '../errors.js';
 import { PlanBuilder } from '../compile/plan-builder.js';
 import type { Limits } from '../language/limits.js';

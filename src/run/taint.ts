@@ -5,7 +5,7 @@
  * clears its path and what lies under it.
  */
 import type { PathSegment } from '../language/paths.js';
-import { PathTrie, type TrieNode } from '../compile/path-trie.js';
+import { PathTrie, type TrieNode } from '../compile/storage/index.js';
 
 export class FailureTaint {
   readonly #trie = new PathTrie();

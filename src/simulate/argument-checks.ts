@@ -6,7 +6,7 @@
  * in every walk and every seed: every sample of `{type: number}` is a number.
  */
 import type { ErrorObject } from 'ajv';
-import { ReferenceIndex, withoutBranchNoise } from '../compile/check-arguments.js';
+import { ReferenceIndex, withoutBranchNoise } from '../compile/check/index.js';
 import { cloneJson } from '../language/json-value.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';

@@ -6,7 +6,7 @@
  * overlapping path it was ordered after. Iterative, and it stops behind a writer that surely
  * wrote, so a path written by a long chain of calls costs one step per read.
  */
-import { CallSpec } from '../compile/call-spec.js';
+import { CallSpec } from '../compile/read/index.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import { type Path, pathsOverlap } from '../language/paths.js';
 import type { Reference } from '../language/reference.js';

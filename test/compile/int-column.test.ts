@@ -3,7 +3,7 @@
  * either side of each boundary must read back as written.
  */
 import { describe, expect, it } from 'vitest';
-import { IntColumn } from '../../src/compile/int-column.js';
+import { IntColumn } from '../../src/compile/storage/int-column.js';
 
 describe('IntColumn', () => {
   it('keeps every entry across the first chunk growing and the chunks added after it', () => {

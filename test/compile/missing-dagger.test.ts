@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compile, type Diagnostic, parsePlan } from '../../src/index.js';
-import { MAX_BARE_REFERENCE_LENGTH, mayBeBareReference } from '../../src/compile/missing-daggers.js';
+import { MAX_BARE_REFERENCE_LENGTH, mayBeBareReference } from '../../src/compile/read/bare-references.js';
 import { compileErrors, compileOk, doc, expectWellFormed, only, positionOfText } from './helpers.js';
 
 function at(d: Diagnostic) {

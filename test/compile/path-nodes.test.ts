@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/index.js';
-import { canonicalText, MAX_CANONICAL_LENGTH } from '../../src/compile/path-nodes.js';
+import { canonicalText, MAX_CANONICAL_LENGTH } from '../../src/compile/storage/path-nodes.js';
 import { createStringParser } from '../../src/language/reference.js';
 import type { CompiledPlan } from '../../src/compile/index.js';
 

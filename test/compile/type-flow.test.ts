@@ -1,7 +1,7 @@
 /** Type flow in compile: E_REF_TYPE, W_REF_TYPE and W_REF_OPTIONAL, and schemaCompat's verdicts. */
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile/index.js';
-import { schemaCompat } from '../../src/compile/schema-compat.js';
+import { schemaCompat } from '../../src/compile/check/schema-compat.js';
 import type { Tool } from '../../src/tools/index.js';
 
 const search: Tool = {

@@ -22,7 +22,7 @@
  * budget.ts), and a plan that already ran from the same state is not run again (solve-repeats.ts).
  */
 import type { CompiledPlan } from '../../compile/types.js';
-import { planSchema } from '../../compile/plan-schema.js';
+import { planSchema } from '../../compile/plan-schema/index.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
 import type { JsonObject } from '../../language/document.js';
 import { DEFAULT_LIMITS, type Limits } from '../../language/limits.js';

@@ -11,7 +11,7 @@
  * every diagnostic still points at the right place in the reply).
  */
 import { type CompileOptions, type CompileResult, compile } from '../../compile/compile.js';
-import { schemaCompat } from '../../compile/schema-compat.js';
+import { schemaCompat } from '../../compile/check/index.js';
 import { asStrict, compareDiagnostics, hasErrors } from '../../language/diagnostics.js';
 import { parsePlan } from '../../language/parse/index.js';
 import { ToolRegistry } from '../../tools/registry.js';

@@ -8,7 +8,7 @@ import {
   PLAN_SCHEMA_SHAPES,
   planSchema,
   type PlanSchemaOptions,
-} from '../../compile/plan-schema.js';
+} from '../../compile/plan-schema/index.js';
 import { CliInputError } from '../cli-input-error.js';
 import { loadTimeoutFlag, loadToolRegistry } from '../flags/compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';

@@ -1,0 +1,130 @@
+/**
+ * What a newcomer at a path must order itself after, read off the data flow's frontier (see
+ * data-flow.ts): the last writers at, above and below a node (and the exclusive writers beside
+ * them), and whether anything overlapping was written or read there since. Apart, so that the
+ * binding reads as reads and writes; the frontier's storage (its PathNodes and co-writers) is
+ * the data flow's own, shared and not copied, so a query costs what it did inside DataFlow.
+ */
+import type { PathNodes } from '../storage/index.js';
+
+/** No writer at a node (PathNodes.writer). */
+export const NO_WRITER = -1;
+/** A read bound to no writer. */
+export const NO_WRITERS: number[] = [];
+
+export class FrontierQueries {
+  /**
+   * The writers the last findOverlapping found: as many as it returned. Reused from
+   * read to read and never emptied by `length = 0`, which drops the array's storage (the next
+   * push makes it again): on a 100k-call plan that was an allocation and a runtime call per read.
+   */
+  readonly found: number[] = [];
+  /** A node and its ancestors, reused as `found` is. */
+  readonly #chain: number[] = [];
+  readonly #nodes: PathNodes;
+  /** The data flow's exclusive co-writers per node (see DataFlow). */
+  readonly #coWriters: Map<number, number[]>;
+  /** Per node, the calls its writers were ordered after there (see DataFlow). */
+  readonly #base: Map<number, number[]>;
+
+  constructor(nodes: PathNodes, coWriters: Map<number, number[]>, base: Map<number, number[]>) {
+    this.#nodes = nodes;
+    this.#coWriters = coWriters;
+    this.#base = base;
+  }
+
+  /**
+   * A write at `target` on one alternative over writers only on others: `lastWriter` stays
+   * beside it, and what the write was ordered after (`collected`) joins the node's base.
+   */
+  addExclusiveWriter(target: number, lastWriter: number, collected: number[]): void {
+    const co = this.#coWriters.get(target);
+    if (co) co.push(lastWriter);
+    else this.#coWriters.set(target, [lastWriter]);
+    const base = this.#base.get(target);
+    if (base) base.push(...collected);
+    else if (collected.length > 0) this.#base.set(target, collected);
+  }
+
+  /** A write at `target` that supersedes its writers; `base`: what it was ordered after, kept when it is on a branch. */
+  replaceWriters(target: number, base: number[] | null): void {
+    if (this.#coWriters.size > 0) this.#coWriters.delete(target);
+    if (base) this.#base.set(target, base);
+    else if (this.#base.size > 0) this.#base.delete(target);
+  }
+
+  /** True when no call but `self` wrote or read at `node` or above it (in the frontier). */
+  nothingAbove(node: number, self: number): boolean {
+    const nodes = this.#nodes;
+    for (let up = node; up >= 0; up = nodes.parentOf(up)) {
+      const w = nodes.writer(up);
+      if ((w !== NO_WRITER && w !== self) || nodes.readers(up) >= 0) return false;
+    }
+    return true;
+  }
+
+  /** The node's last writer and the exclusive writers beside it. */
+  writersAt(node: number): readonly number[] {
+    const co = this.#coWriters.size > 0 ? this.#coWriters.get(node) : undefined;
+    const w = this.#nodes.writer(node);
+    if (!co) return w === NO_WRITER ? NO_WRITERS : [w];
+    return [...co, w];
+  }
+
+  /**
+   * Finds the last writers at, above and below the read path's node, other than call `self`,
+   * leaves them in `found` and returns how many. A node in the frontier is walked up from
+   * itself; one that is not (nothing was written or read at it since a write above dropped it,
+   * or ever) has no writers of its own, and its ancestors in the frontier are taken from the
+   * root down.
+   */
+  findOverlapping(node: number, self: number): number {
+    const nodes = this.#nodes;
+    const out = this.found;
+    let count = 0;
+    if (nodes.isAttached(node)) {
+      for (let up = node; up >= 0; up = nodes.parentOf(up)) {
+        // Exclusive writers beside the last one came before it: array order.
+        if (this.#coWriters.size > 0) count = this.#addCoWriters(up, self, out, count);
+        const w = nodes.writer(up);
+        if (w !== NO_WRITER && w !== self) out[count++] = w;
+      }
+      if (nodes.hasChildren(node)) count = this.#addWritersBelow(node, self, out, count);
+    } else {
+      const chain = this.#chain;
+      let length = 0;
+      for (let up = node; up >= 0; up = nodes.parentOf(up)) if (nodes.isAttached(up)) chain[length++] = up;
+      for (let k = length - 1; k >= 0; k--) {
+        const up = chain[k]!;
+        if (this.#coWriters.size > 0) count = this.#addCoWriters(up, self, out, count);
+        const w = nodes.writer(up);
+        if (w !== NO_WRITER && w !== self) out[count++] = w;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * Adds the writers (but `self`) of every node below `node` to `out` from `count` on; returns
+   * the new count. Apart, so that the closure's variables are not made for every read.
+   */
+  #addWritersBelow(node: number, self: number, out: number[], count: number): number {
+    const nodes = this.#nodes;
+    nodes.forEachDescendant(node, (d) => {
+      if (this.#coWriters.size > 0) count = this.#addCoWriters(d, self, out, count);
+      const w = nodes.writer(d);
+      if (w !== NO_WRITER && w !== self) out[count++] = w;
+    });
+    return count;
+  }
+
+  /**
+   * Adds the node's exclusive co-writers (but `self`) to `out` from `count` on; returns the new
+   * count.
+   */
+  #addCoWriters(node: number, self: number, out: number[], count: number): number {
+    const co = this.#coWriters.get(node);
+    if (co) for (const w of co) if (w !== self) out[count++] = w;
+    return count;
+  }
+}
