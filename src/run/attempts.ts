@@ -5,13 +5,40 @@
 import { RunCancelledError, ToolTimeoutError } from '../errors.js';
 import type { JsonObject } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { acceptAnswer, type Accepted } from './accept-answer.js';
+import { acceptAnswer, type Accepted, type AnswerHost } from './accept-answer.js';
 import { toCallError } from './call-error.js';
+import type { CallRecord } from './call-record.js';
 import { contractError, isContractError } from './error-origin.js';
 import { retriesOf, retryDelay, sleep } from './retry.js';
-import type { Runner } from './runner.js';
+import type { RunEventDraft } from './run-event.js';
 import { describeSchemaErrors } from './schema-errors.js';
-import type { RemoteCall } from './types.js';
+import type { CallStatus, RemoteCall, RemoteInvoker, RunOptions } from './types.js';
+
+/** What a call's attempts need of the run (the Runner is one). */
+export interface AttemptHost extends AnswerHost {
+  readonly records: readonly CallRecord[];
+  readonly tools: ToolRegistry;
+  readonly options: RunOptions;
+  readonly mode: 'eager' | 'lazy';
+  readonly runId: string;
+  readonly remote: RemoteInvoker | undefined;
+  readonly listening: boolean;
+  readonly stopping: boolean;
+  aborted: boolean;
+  /** See Runner.drainClock. */
+  readonly drainClock: number;
+  drainClockFresh: boolean;
+  readonly controllers: Set<AbortController>;
+  readonly shared: AbortController;
+  readonly racingOrder: number[];
+  readonly outputPathTexts: (readonly string[] | undefined)[];
+  event(event: RunEventDraft): void;
+  end(i: number, status: CallStatus): void;
+  fail(i: number, error: unknown, toolsOwn?: boolean): void;
+  succeed(i: number, accepted: Accepted): void;
+  asyncEnded(): void;
+  asyncFailed(i: number, error: unknown): void;
+}
 
 /** The signal of a run without one: never aborted. */
 const NEVER_ABORTED = new AbortController().signal;
@@ -23,7 +50,7 @@ type Registered = NonNullable<ReturnType<ToolRegistry['get']>>;
  * goes on asynchronously: it then reports its end once, to `run.asyncEnded` (or
  * `run.asyncFailed` should the run's own code throw), with no promise per call to carry it.
  */
-export function executeCall(run: Runner, i: number, args: JsonObject): boolean {
+export function executeCall(run: AttemptHost, i: number, args: JsonObject): boolean {
   const call = run.calls[i]!;
   const record = run.records[i]!;
   const registered = run.tools.get(call.tool);
@@ -51,7 +78,7 @@ export function executeCall(run: Runner, i: number, args: JsonObject): boolean {
 
 /** Attempt number `attempt` and the retries after it; true while it goes on (see executeCall). */
 export function tryAttempt(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   registered: Registered,
   args: JsonObject,
@@ -99,7 +126,7 @@ export function tryAttempt(
  * The next step of a call that went asynchronous, from a promise's callback: the call's end is
  * reported once, when no step is left running.
  */
-function goOn(run: Runner, i: number, step: () => boolean): void {
+function goOn(run: AttemptHost, i: number, step: () => boolean): void {
   let running: boolean;
   try {
     running = step();
@@ -110,7 +137,7 @@ function goOn(run: Runner, i: number, step: () => boolean): void {
 }
 
 export function attemptAnswered(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   registered: Registered,
   args: JsonObject,
@@ -136,7 +163,7 @@ export function attemptAnswered(
 }
 
 export function attemptFailed(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   registered: Registered,
   args: JsonObject,
@@ -180,7 +207,7 @@ export function attemptFailed(
 
 /** One attempt: the tool (or the model, for a latent tool), bounded by timeout and abort. */
 export function runAttempt(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   tool: Registered['tool'],
   args: JsonObject,
@@ -274,7 +301,7 @@ export function runAttempt(
  * handled as soon as it arrives: no promise of its own, no closure but the two callbacks.
  */
 function raceShared(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   registered: Registered,
   args: JsonObject,
@@ -307,7 +334,7 @@ function raceShared(
 
 /** An attempt on the shared signal settled (or the run was aborted): the call goes on or ends. */
 export function settleLater(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   registered: Registered,
   args: JsonObject,
@@ -331,7 +358,7 @@ function ignore(): void {}
 
 /** What a remote invoker needs to run call i, and the hook that reports its retries. */
 export function remoteCall(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   tool: Registered['tool'],
   args: JsonObject,
@@ -359,7 +386,7 @@ export function remoteCall(
 }
 
 /** A call's output paths as written, made once per call (tools get them in their context). */
-export function outputPaths(run: Runner, i: number): readonly string[] {
+export function outputPaths(run: AttemptHost, i: number): readonly string[] {
   let paths = run.outputPathTexts[i];
   if (paths === undefined) {
     const output = run.calls[i]!.outputPath;

@@ -1,14 +1,29 @@
 /** Results a call gets without its tool running: journaled by an earlier run, or reused. */
 import { plainAlternative } from '../compile/on-error.js';
 import { copyJson } from '../language/json-value.js';
-import { acceptAnswer, type Accepted, describeProblem, longestPath } from './accept-answer.js';
+import {
+  acceptAnswer,
+  type Accepted,
+  type AnswerHost,
+  describeProblem,
+  longestPath,
+} from './accept-answer.js';
 import { BRANCH_KEY } from './branch.js';
-import type { Runner } from './runner.js';
-import { writeOutput } from './state-writes.js';
+import type { CallRecord } from './call-record.js';
+import { type StateWriteHost, writeOutput } from './state-writes.js';
 import type { CallError, CallStatus, ReusedResult } from './types.js';
 
+/** What writing an earlier result needs of the run (the Runner is one). */
+export interface EarlierResultHost extends AnswerHost, StateWriteHost {
+  readonly records: readonly CallRecord[];
+  readonly resumed: Set<number>;
+  end(i: number, status: CallStatus): void;
+  fail(i: number, error: unknown, toolsOwn?: boolean): void;
+  succeed(i: number, accepted: Accepted): void;
+}
+
 /** Writes an earlier result for call i instead of running its tool (RunOptions.reuse). */
-export function reuse(run: Runner, i: number, earlier: ReusedResult): void {
+export function reuse(run: EarlierResultHost, i: number, earlier: ReusedResult): void {
   const record = run.records[i]!;
   record.startedAt = Date.now();
   record.reused = true;
@@ -28,7 +43,7 @@ export function reuse(run: Runner, i: number, earlier: ReusedResult): void {
 
 /** Puts back what an earlier, interrupted run of this plan journaled for call i. */
 export function replay(
-  run: Runner,
+  run: EarlierResultHost,
   i: number,
   done: {
     status: CallStatus;

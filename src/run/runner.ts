@@ -30,6 +30,7 @@ import { Journal } from './journal.js';
 import { runIdentity } from './journal-digests.js';
 import { planRecordCheck } from './journal-plan-check.js';
 import { runResult, runStatus } from './run-result.js';
+import type { RunEventDraft } from './run-event.js';
 import { checkRunOptions } from './run-options.js';
 import { RunState } from './state-store.js';
 import { contractError } from './error-origin.js';
@@ -263,7 +264,7 @@ export class Runner {
     return this.emit !== null || this.journal !== undefined;
   }
 
-  event(event: DistributiveOmit<RunEvent, 'at'>): void {
+  event(event: RunEventDraft): void {
     if (!this.listening) return;
     // Every caller passes a fresh object literal: it gets its time in place, not a copy.
     (event as { at?: string }).at = isoNow();
@@ -513,8 +514,6 @@ export class Runner {
     if (this.ended === this.calls.length && !this.stream?.open) this.finish?.();
   }
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** A controller many attempts listen to at once (up to the concurrency): no leak warning. */
 function sharedController(): AbortController {
