@@ -12,10 +12,11 @@ import { contractError, isContractError } from './error-origin.js';
 import { retriesOf, retryDelay, sleep } from './retry.js';
 import type { RunEventDraft } from './run-event.js';
 import { describeSchemaErrors } from './schema-errors.js';
-import type { CallStatus, RemoteCall, RemoteInvoker, RunOptions } from './types.js';
+import { type CallInputHost, outputPaths, remoteCall } from './call-inputs.js';
+import type { CallStatus, RemoteInvoker, RunOptions } from './types.js';
 
 /** What a call's attempts need of the run (the Runner is one). */
-export interface AttemptHost extends AnswerHost {
+export interface AttemptHost extends AnswerHost, CallInputHost {
   readonly records: readonly CallRecord[];
   readonly tools: ToolRegistry;
   readonly options: RunOptions;
@@ -353,50 +354,27 @@ export function settleLater(
   if (!running) run.asyncEnded();
 }
 
+/**
+ * The run's abort reaches every attempt: each attempt's own controller and the shared one are
+ * aborted, and the attempts racing the shared signal (see raceShared) are settled from here.
+ */
+export function abortAttempts(run: AttemptHost): void {
+  run.controllers.add(run.shared);
+  const cancelled = contractError(new RunCancelledError());
+  for (const controller of run.controllers) controller.abort(cancelled);
+  const reason: unknown = run.shared.signal.reason;
+  const racing = run.racingOrder.splice(0);
+  for (const i of racing) {
+    const record = run.records[i]!;
+    if (!record.racing) continue;
+    record.racing = false;
+    const registered = run.tools.get(run.calls[i]!.tool)!;
+    queueMicrotask(() => settleLater(run, i, registered, record.args!, record.attempts, true, reason));
+  }
+}
+
 /** Swallows the late rejection of an answer nobody waits for any more. */
 function ignore(): void {}
-
-/** What a remote invoker needs to run call i, and the hook that reports its retries. */
-export function remoteCall(
-  run: AttemptHost,
-  i: number,
-  tool: Registered['tool'],
-  args: JsonObject,
-  signal: AbortSignal,
-): RemoteCall {
-  const call = run.calls[i]!;
-  const record = run.records[i]!;
-  return {
-    runId: run.runId,
-    call: call.id,
-    tool,
-    args,
-    outputPaths: outputPaths(run, i),
-    signal,
-    timeoutMs: tool.timeoutMs ?? run.options.timeoutMs ?? 0,
-    retries: retriesOf(tool),
-    onRetry: ({ attempt, delayMs, error }) => {
-      // A report that arrives late (the call ended, or a duplicate) changes nothing.
-      if (record.status !== null || !(Number.isInteger(attempt) && attempt >= record.attempts)) return;
-      record.attempts = attempt + 1;
-      run.event({ type: 'call:retry', call: call.id, tool: call.tool, attempt, delayMs, error });
-      run.event({ type: 'call:start', call: call.id, tool: call.tool, attempt: attempt + 1, args });
-    },
-  };
-}
-
-/** A call's output paths as written, made once per call (tools get them in their context). */
-export function outputPaths(run: AttemptHost, i: number): readonly string[] {
-  let paths = run.outputPathTexts[i];
-  if (paths === undefined) {
-    const output = run.calls[i]!.outputPath;
-    paths = output ? output.refs.map((r) => r.text) : NO_PATHS;
-    run.outputPathTexts[i] = paths;
-  }
-  return paths;
-}
-
-const NO_PATHS: readonly string[] = [];
 
 /** A promise-like value; one whose `then` cannot even be read is not (its copy will say why). */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {
