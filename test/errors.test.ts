@@ -19,7 +19,7 @@ import { branch, run } from '../src/run/index.js';
 import type { Tool } from '../src/tools/tool.js';
 import { RemoteCallError as RemoteCallErrorFromOldPath } from '../src/distributed/remote-call-error.js';
 import { RedisConnectionError as RedisConnectionErrorFromOldPath } from '../src/distributed/connection-error.js';
-import { JournalError as JournalErrorFromOldPath } from '../src/run/journal-error.js';
+import { JournalError as JournalErrorFromOldPath } from '../src/run/journal/journal-error.js';
 import { McpServerError as McpServerErrorFromOldPath } from '../src/adapters/mcp-stdio.js';
 
 type ErrorsModule = typeof errors;

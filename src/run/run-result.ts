@@ -2,7 +2,7 @@
 import { rememberPlan } from '../compile/plan-of.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { CallRecord } from './call-record.js';
-import type { Journal } from './journal.js';
+import type { Journal } from './journal/index.js';
 import type { RunEventDraft } from './run-event.js';
 import type { RunState } from './state-store.js';
 import type { StreamState } from './streamed-plan.js';

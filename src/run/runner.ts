@@ -22,7 +22,7 @@ import { failCall } from './call-failure.js';
 import type { CallRecord } from './call-record.js';
 import { askReuse, replay, writePlannedOutput } from './earlier-results.js';
 import { checkedInitial } from './initial-values.js';
-import type { Journal } from './journal.js';
+import type { Journal } from './journal/index.js';
 import { runToEnd } from './run-lifecycle.js';
 import { isoNow, type RunEventDraft } from './run-event.js';
 import { openRunJournal, sharedController, streamedCalls, wholePlanCalls } from './run-setup.js';
