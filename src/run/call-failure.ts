@@ -10,7 +10,7 @@ import { jsonSize } from '../language/json-value.js';
 import { toCallError } from './call-error.js';
 import type { CallRecord } from './call-record.js';
 import type { CallStatus, RunOptions } from './types.js';
-import { alternativesOf, type StateWriteHost, writeOutput } from './state-writes.js';
+import { alternativesOf, type StateWriteHost, writeOutput } from './state/index.js';
 
 /** What failing a call needs of the run (the Runner is one). */
 export interface FailureHost extends StateWriteHost {

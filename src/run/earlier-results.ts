@@ -13,7 +13,7 @@ import {
 } from './accept-answer.js';
 import { BRANCH_KEY } from './branch.js';
 import type { CallRecord } from './call-record.js';
-import { type StateWriteHost, writeOutput } from './state-writes.js';
+import { type StateWriteHost, writeOutput } from './state/index.js';
 import type { JsonObject } from '../language/document.js';
 import type { Tool } from '../tools/tool.js';
 import type { CallError, CallStatus, ReusedResult, RunOptions } from './types.js';

@@ -4,7 +4,7 @@ import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { CallRecord } from './call-record.js';
 import type { Journal } from './journal/index.js';
 import type { RunEventDraft } from './run-event.js';
-import type { RunState } from './state-store.js';
+import type { RunState } from './state/index.js';
 import type { StreamState } from './streamed-plan.js';
 import type { CallReport, RunOptions, RunResult, RunStatus } from './types.js';
 
