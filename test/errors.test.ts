@@ -2,7 +2,7 @@
  * planmode's errors: one module, a brand that another copy of the package recognises, exact
  * guards that other libraries' look-alike errors do not pass, and ToolExecutionError's codes.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,7 +19,7 @@ import { branch, run } from '../src/run/index.js';
 import type { Tool } from '../src/tools/tool.js';
 import { RemoteCallError as RemoteCallErrorFromOldPath } from '../src/distributed/remote-call-error.js';
 import { RedisConnectionError as RedisConnectionErrorFromOldPath } from '../src/distributed/connection-error.js';
-import { JournalError as JournalErrorFromOldPath } from '../src/run/journal-error.js';
+import { JournalError as JournalErrorFromOldPath } from '../src/run/journal/journal-error.js';
 import { McpServerError as McpServerErrorFromOldPath } from '../src/adapters/mcp-stdio.js';
 
 type ErrorsModule = typeof errors;
@@ -87,14 +87,22 @@ let copy: ErrorsModule;
 beforeAll(async () => {
   // A second copy of the module, as two installed versions of planmode would have: the same
   // source compiled apart and loaded from another file, so its classes are other classes.
+  // errors.ts gathers the classes of errors/, so the copy is that folder and that file.
   dir = mkdtempSync(join(tmpdir(), 'planmode-errors-'));
-  const source = readFileSync(new URL('../src/errors.ts', import.meta.url), 'utf8');
-  const { outputText } = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-  });
-  const file = join(dir, 'errors.mjs');
-  writeFileSync(file, outputText);
-  copy = (await import(pathToFileURL(file).href)) as ErrorsModule;
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+  mkdirSync(join(dir, 'errors'));
+  const modules = [
+    'errors',
+    ...readdirSync(new URL('../src/errors', import.meta.url)).map((f) => `errors/${f.replace(/\.ts$/, '')}`),
+  ];
+  for (const module of modules) {
+    const source = readFileSync(new URL(`../src/${module}.ts`, import.meta.url), 'utf8');
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
+    writeFileSync(join(dir, `${module}.js`), outputText);
+  }
+  copy = (await import(pathToFileURL(join(dir, 'errors.js')).href)) as ErrorsModule;
 }, 30_000);
 
 afterAll(() => {

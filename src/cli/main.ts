@@ -5,7 +5,7 @@
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { isMissingDependencyError, isToolDefinitionError, isToolsFileError } from '../errors.js';
-import { isJournalError } from '../run/journal-error.js';
+import { isJournalError } from '../run/journal/index.js';
 import { CliInputError } from './cli-input-error.js';
 import type { AgentFlags } from './commands/agent.js';
 import type { WorkerFlags } from './commands/worker.js';

@@ -1,13 +1,20 @@
 /** A tool's (or the model's) answer made into what the run keeps: the alternative and a JSON copy. */
 import { plainAlternative } from '../compile/read/index.js';
 import type { CompiledCall } from '../compile/types.js';
+import type { ToolErrorCode, ToolExecutionError } from '../errors.js';
 import { copyJson, type JsonProblem, type JsonWalkOptions } from '../language/json-value.js';
 import type { Limits } from '../language/limits.js';
 import { describeValue } from '../language/describe-value.js';
 import { formatPath } from '../language/paths.js';
 import { BRANCH_KEY, isBranchValue } from './branch.js';
 import { toCallError } from './call-error.js';
-import type { Runner } from './runner.js';
+
+/** What an answer's acceptance needs of the run (the Runner is one). */
+export interface AnswerHost {
+  readonly calls: readonly CompiledCall[];
+  readonly limits: Limits;
+  failure(i: number, message: string, code: ToolErrorCode): ToolExecutionError;
+}
 
 /** A tool's answer as the run keeps it: a JSON copy, its size, and the alternative it goes to. */
 export interface Accepted {
@@ -24,7 +31,7 @@ export interface Accepted {
  *   INVALID_OUTPUT (not JSON, or nothing for an _outputPath) or LIMIT, with the path of the bad
  *   part.
  */
-export function acceptAnswer(run: Runner, i: number, answer: unknown): Accepted {
+export function acceptAnswer(run: AnswerHost, i: number, answer: unknown): Accepted {
   const call = run.calls[i]!;
   const output = call.outputPath;
   const errorAlternative = call.errorAlternative;

@@ -4,7 +4,7 @@
  * can serve all three.
  */
 import type { CompiledPlan } from '../compile/types.js';
-import type { Simulation } from '../simulate/types.js';
+import type { Simulation } from './simulation.js';
 import type { Tool } from '../tools/tool.js';
 
 /**

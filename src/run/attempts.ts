@@ -5,13 +5,41 @@
 import { RunCancelledError, ToolTimeoutError } from '../errors.js';
 import type { JsonObject } from '../language/document.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { acceptAnswer, type Accepted } from './accept-answer.js';
+import { acceptAnswer, type Accepted, type AnswerHost } from './accept-answer.js';
 import { toCallError } from './call-error.js';
+import type { CallRecord } from './call-record.js';
 import { contractError, isContractError } from './error-origin.js';
 import { retriesOf, retryDelay, sleep } from './retry.js';
-import type { Runner } from './runner.js';
+import type { RunEventDraft } from './run-event.js';
 import { describeSchemaErrors } from './schema-errors.js';
-import type { RemoteCall } from './types.js';
+import { type CallInputHost, outputPaths, remoteCall } from './call-inputs.js';
+import type { CallStatus, RemoteInvoker, RunOptions } from './types.js';
+
+/** What a call's attempts need of the run (the Runner is one). */
+export interface AttemptHost extends AnswerHost, CallInputHost {
+  readonly records: readonly CallRecord[];
+  readonly tools: ToolRegistry;
+  readonly options: RunOptions;
+  readonly mode: 'eager' | 'lazy';
+  readonly runId: string;
+  readonly remote: RemoteInvoker | undefined;
+  readonly listening: boolean;
+  readonly stopping: boolean;
+  aborted: boolean;
+  /** See Runner.drainClock. */
+  readonly drainClock: number;
+  drainClockFresh: boolean;
+  readonly controllers: Set<AbortController>;
+  readonly shared: AbortController;
+  readonly racingOrder: number[];
+  readonly outputPathTexts: (readonly string[] | undefined)[];
+  event(event: RunEventDraft): void;
+  end(i: number, status: CallStatus): void;
+  fail(i: number, error: unknown, toolsOwn?: boolean): void;
+  succeed(i: number, accepted: Accepted): void;
+  asyncEnded(): void;
+  asyncFailed(i: number, error: unknown): void;
+}
 
 /** The signal of a run without one: never aborted. */
 const NEVER_ABORTED = new AbortController().signal;
@@ -23,7 +51,7 @@ type Registered = NonNullable<ReturnType<ToolRegistry['get']>>;
  * goes on asynchronously: it then reports its end once, to `run.asyncEnded` (or
  * `run.asyncFailed` should the run's own code throw), with no promise per call to carry it.
  */
-export function executeCall(run: Runner, i: number, args: JsonObject): boolean {
+export function executeCall(run: AttemptHost, i: number, args: JsonObject): boolean {
   const call = run.calls[i]!;
   const record = run.records[i]!;
   const registered = run.tools.get(call.tool);
@@ -51,7 +79,7 @@ export function executeCall(run: Runner, i: number, args: JsonObject): boolean {
 
 /** Attempt number `attempt` and the retries after it; true while it goes on (see executeCall). */
 export function tryAttempt(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   registered: Registered,
   args: JsonObject,
@@ -99,7 +127,7 @@ export function tryAttempt(
  * The next step of a call that went asynchronous, from a promise's callback: the call's end is
  * reported once, when no step is left running.
  */
-function goOn(run: Runner, i: number, step: () => boolean): void {
+function goOn(run: AttemptHost, i: number, step: () => boolean): void {
   let running: boolean;
   try {
     running = step();
@@ -110,7 +138,7 @@ function goOn(run: Runner, i: number, step: () => boolean): void {
 }
 
 export function attemptAnswered(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   registered: Registered,
   args: JsonObject,
@@ -136,7 +164,7 @@ export function attemptAnswered(
 }
 
 export function attemptFailed(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   registered: Registered,
   args: JsonObject,
@@ -180,7 +208,7 @@ export function attemptFailed(
 
 /** One attempt: the tool (or the model, for a latent tool), bounded by timeout and abort. */
 export function runAttempt(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   tool: Registered['tool'],
   args: JsonObject,
@@ -274,7 +302,7 @@ export function runAttempt(
  * handled as soon as it arrives: no promise of its own, no closure but the two callbacks.
  */
 function raceShared(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   registered: Registered,
   args: JsonObject,
@@ -307,7 +335,7 @@ function raceShared(
 
 /** An attempt on the shared signal settled (or the run was aborted): the call goes on or ends. */
 export function settleLater(
-  run: Runner,
+  run: AttemptHost,
   i: number,
   registered: Registered,
   args: JsonObject,
@@ -326,50 +354,27 @@ export function settleLater(
   if (!running) run.asyncEnded();
 }
 
+/**
+ * The run's abort reaches every attempt: each attempt's own controller and the shared one are
+ * aborted, and the attempts racing the shared signal (see raceShared) are settled from here.
+ */
+export function abortAttempts(run: AttemptHost): void {
+  run.controllers.add(run.shared);
+  const cancelled = contractError(new RunCancelledError());
+  for (const controller of run.controllers) controller.abort(cancelled);
+  const reason: unknown = run.shared.signal.reason;
+  const racing = run.racingOrder.splice(0);
+  for (const i of racing) {
+    const record = run.records[i]!;
+    if (!record.racing) continue;
+    record.racing = false;
+    const registered = run.tools.get(run.calls[i]!.tool)!;
+    queueMicrotask(() => settleLater(run, i, registered, record.args!, record.attempts, true, reason));
+  }
+}
+
 /** Swallows the late rejection of an answer nobody waits for any more. */
 function ignore(): void {}
-
-/** What a remote invoker needs to run call i, and the hook that reports its retries. */
-export function remoteCall(
-  run: Runner,
-  i: number,
-  tool: Registered['tool'],
-  args: JsonObject,
-  signal: AbortSignal,
-): RemoteCall {
-  const call = run.calls[i]!;
-  const record = run.records[i]!;
-  return {
-    runId: run.runId,
-    call: call.id,
-    tool,
-    args,
-    outputPaths: outputPaths(run, i),
-    signal,
-    timeoutMs: tool.timeoutMs ?? run.options.timeoutMs ?? 0,
-    retries: retriesOf(tool),
-    onRetry: ({ attempt, delayMs, error }) => {
-      // A report that arrives late (the call ended, or a duplicate) changes nothing.
-      if (record.status !== null || !(Number.isInteger(attempt) && attempt >= record.attempts)) return;
-      record.attempts = attempt + 1;
-      run.event({ type: 'call:retry', call: call.id, tool: call.tool, attempt, delayMs, error });
-      run.event({ type: 'call:start', call: call.id, tool: call.tool, attempt: attempt + 1, args });
-    },
-  };
-}
-
-/** A call's output paths as written, made once per call (tools get them in their context). */
-export function outputPaths(run: Runner, i: number): readonly string[] {
-  let paths = run.outputPathTexts[i];
-  if (paths === undefined) {
-    const output = run.calls[i]!.outputPath;
-    paths = output ? output.refs.map((r) => r.text) : NO_PATHS;
-    run.outputPathTexts[i] = paths;
-  }
-  return paths;
-}
-
-const NO_PATHS: readonly string[] = [];
 
 /** A promise-like value; one whose `then` cannot even be read is not (its copy will say why). */
 export function isThenable(value: unknown): value is PromiseLike<unknown> {

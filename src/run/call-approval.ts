@@ -1,10 +1,32 @@
 /** Asking for approval: of a lazy plan before it runs, of a call before its tool runs. */
+import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import { ApprovalRejectedError } from '../errors.js';
 import type { JsonObject } from '../language/document.js';
 import { type ApprovalResponse, readApproval } from './approval.js';
-import type { Runner } from './runner.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { CallRecord } from './call-record.js';
+import type { RunEventDraft } from './run-event.js';
+import type { CallStatus, RunOptions } from './types.js';
 
-export async function approvePlan(run: Runner): Promise<boolean> {
+/** What asking for approval needs of the run (the Runner is one). */
+export interface ApprovalHost {
+  readonly plan: CompiledPlan;
+  readonly calls: readonly CompiledCall[];
+  readonly records: readonly CallRecord[];
+  readonly tools: ToolRegistry;
+  readonly options: RunOptions;
+  readonly stopping: boolean;
+  /** Approvals being asked now, since when, and the time waited in all (see approvalAsked). */
+  approvalsPending: number;
+  approvalSince: number;
+  approvalWaitMs: number;
+  event(event: RunEventDraft): void;
+  end(i: number, status: CallStatus): void;
+  dispatch(i: number, args: JsonObject): void;
+  drain(): void;
+}
+
+export async function approvePlan(run: ApprovalHost): Promise<boolean> {
   run.event({ type: 'approval:requested', kind: 'plan' });
   const approve = run.options.approve;
   if (!approve) return false;
@@ -24,17 +46,17 @@ export async function approvePlan(run: Runner): Promise<boolean> {
  * Approvals overlap (several calls may wait at once): the wait counted is the time during
  * which at least one was pending, so it never exceeds the run's own length.
  */
-export function approvalAsked(run: Runner): void {
+export function approvalAsked(run: ApprovalHost): void {
   if (run.approvalsPending++ === 0) run.approvalSince = Date.now();
 }
 
-export function approvalAnswered(run: Runner): void {
+export function approvalAnswered(run: ApprovalHost): void {
   if (--run.approvalsPending === 0) run.approvalWaitMs += Date.now() - run.approvalSince;
 }
 
 /** The answer, or false as soon as the run is aborted: nobody waits on a person forever. */
 export function unlessAborted(
-  run: Runner,
+  run: ApprovalHost,
   answer: ApprovalResponse | Promise<ApprovalResponse>,
 ): Promise<ApprovalResponse> {
   const signal = run.options.signal;
@@ -56,7 +78,7 @@ export function unlessAborted(
   });
 }
 
-export async function approveCall(run: Runner, i: number, args: JsonObject): Promise<void> {
+export async function approveCall(run: ApprovalHost, i: number, args: JsonObject): Promise<void> {
   const call = run.calls[i]!;
   run.event({ type: 'approval:requested', kind: 'call', call: call.id });
   let approved = false;

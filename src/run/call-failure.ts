@@ -8,14 +8,23 @@
  */
 import { jsonSize } from '../language/json-value.js';
 import { toCallError } from './call-error.js';
-import type { Runner } from './runner.js';
-import { alternativesOf, writeOutput } from './state-writes.js';
+import type { CallRecord } from './call-record.js';
+import type { CallStatus, RunOptions } from './types.js';
+import { alternativesOf, type StateWriteHost, writeOutput } from './state/index.js';
+
+/** What failing a call needs of the run (the Runner is one). */
+export interface FailureHost extends StateWriteHost {
+  readonly options: RunOptions;
+  readonly records: readonly CallRecord[];
+  stopping: boolean;
+  end(i: number, status: CallStatus): void;
+}
 
 /**
  * Ends call i `failed` with `error`. `toolsOwn` says the error is the tool's own (its throw, or
  * its error result), not one planmode made: only then may it be handled.
  */
-export function failCall(run: Runner, i: number, error: unknown, toolsOwn: boolean): void {
+export function failCall(run: FailureHost, i: number, error: unknown, toolsOwn: boolean): void {
   const call = run.calls[i]!;
   const record = run.records[i]!;
   record.error = toCallError(error);

@@ -2,7 +2,7 @@ export { BRANCH_KEY, type BranchValue, branch, isBranchValue } from './branch.js
 export { type RunHandle, run, startRun } from './run.js';
 export { CALL_STATUSES } from './types.js';
 export type * from './types.js';
-export { Journal, type JournalOptions, journalKey } from './journal.js';
-export { isJournalError, JournalError } from './journal-error.js';
+export { Journal, type JournalOptions, journalKey } from './journal/index.js';
+export { isJournalError, JournalError } from './journal/index.js';
 export { type Retries, retriesOf, retryDelay } from './retry.js';
 export { toCallError } from './call-error.js';

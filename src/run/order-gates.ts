@@ -5,13 +5,21 @@
  * was skipped (a branch not taken), succeeded, was rejected or had its failure handled does
  * not hold it back. Write-after-write order keeps its own rule (timing only).
  */
-import { GATE_AFTER, GATE_EFFECT, type GateKind } from '../compile/order/index.js';
+import { GATE_AFTER, GATE_EFFECT, type GateKind, type OrderGates } from '../compile/order/index.js';
 import type { CompiledCall } from '../compile/types.js';
 import type { CallRecord } from './call-record.js';
-import type { Runner } from './runner.js';
+import type { CallStatus } from './types.js';
+
+/** What the order gates need of the run (the Runner is one). */
+export interface GateHost {
+  readonly calls: readonly CompiledCall[];
+  readonly records: readonly CallRecord[];
+  readonly gates: OrderGates;
+  end(i: number, status: CallStatus): void;
+}
 
 /** Ends call i `upstream_failed` when a call it follows in program order failed; true then. */
-export function endIfGated(run: Runner, i: number): boolean {
+export function endIfGated(run: GateHost, i: number): boolean {
   const gates = run.gates;
   for (let e = gates.first(i); e !== -1; e = gates.next(e)) {
     const j = gates.other(e);

@@ -1,17 +1,35 @@
 /** The run's status and result, made from the call records once the run has ended. */
 import { rememberPlan } from '../compile/plan-of.js';
-import type { CompiledCall } from '../compile/types.js';
+import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { CallRecord } from './call-record.js';
-import type { Journal } from './journal.js';
-import type { Runner } from './runner.js';
-import type { CallReport, RunResult, RunStatus } from './types.js';
+import type { Journal } from './journal/index.js';
+import type { RunEventDraft } from './run-event.js';
+import type { RunState } from './state/index.js';
+import type { StreamState } from './streamed-plan.js';
+import type { CallReport, RunOptions, RunResult, RunStatus } from './types.js';
+
+/** What the run's result is made from (the Runner is one). */
+export interface ResultHost {
+  readonly plan: CompiledPlan;
+  readonly calls: readonly CompiledCall[];
+  readonly records: readonly CallRecord[];
+  readonly options: RunOptions;
+  readonly state: RunState;
+  readonly stream: StreamState | null;
+  readonly journal: Journal | undefined;
+  readonly startedAt: number;
+  readonly approvalsPending: number;
+  readonly approvalSince: number;
+  readonly approvalWaitMs: number;
+  event(event: RunEventDraft): void;
+}
 
 /**
  * The run's status: `succeeded` unless a call ended otherwise. When several apply: an aborted
  * run is `cancelled`; otherwise an unhandled failure makes it `failed` (calls that fail-fast
  * cancelled are its consequence); then `rejected`, then `cancelled`.
  */
-export function runStatus(run: Runner): RunStatus {
+export function runStatus(run: ResultHost): RunStatus {
   if (run.options.signal?.aborted) return 'cancelled';
   let failed = run.stream?.cut === true;
   let rejected = false;
@@ -26,7 +44,7 @@ export function runStatus(run: Runner): RunStatus {
   return failed ? 'failed' : rejected ? 'rejected' : cancelled ? 'cancelled' : 'succeeded';
 }
 
-export function runResult(run: Runner, status: RunStatus): RunResult {
+export function runResult(run: ResultHost, status: RunStatus): RunResult {
   const endedAt = new Date().toISOString();
   run.event({ type: 'run:end', status });
   const result = {

@@ -6,38 +6,33 @@
  * skips uses no stack.
  */
 import { randomUUID } from 'node:crypto';
-import { setMaxListeners } from 'node:events';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { OrderGates } from '../compile/order/index.js';
-import { RunCancelledError, ToolExecutionError, type ToolErrorCode } from '../errors.js';
-import { PlanBuilder } from '../compile/plan-builder.js';
+import { ToolExecutionError, type ToolErrorCode } from '../errors.js';
 import type { Limits } from '../language/limits.js';
-import { DiagnosticList } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import { coveredPath } from '../language/paths.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { MAX_DELAY_MS } from '../tools/tool-values.js';
-import { acceptAnswer, type Accepted } from './accept-answer.js';
+import type { Accepted } from './accept-answer.js';
 import { type ArgumentSources, argumentShapes, MissingValues, resolveArguments } from './arguments.js';
-import { executeCall, settleLater } from './attempts.js';
-import { approveCall, approvePlan } from './call-approval.js';
+import { abortAttempts, executeCall } from './attempts.js';
+import { approveCall } from './call-approval.js';
 import { CallSlots } from './call-slots.js';
 import { failCall } from './call-failure.js';
-import { type CallRecord, newRecord } from './call-record.js';
-import { replay, reuse } from './earlier-results.js';
+import type { CallRecord } from './call-record.js';
+import { askReuse, replay, writePlannedOutput } from './earlier-results.js';
 import { checkedInitial } from './initial-values.js';
-import { Journal } from './journal.js';
-import { runIdentity } from './journal-digests.js';
-import { planRecordCheck } from './journal-plan-check.js';
-import { runResult, runStatus } from './run-result.js';
+import type { Journal } from './journal/index.js';
+import { runToEnd } from './run-lifecycle.js';
+import { isoNow, type RunEventDraft } from './run-event.js';
+import { openRunJournal, sharedController, streamedCalls, wholePlanCalls } from './run-setup.js';
+import { afterPoll } from './event-loop.js';
 import { checkRunOptions } from './run-options.js';
-import { RunState } from './state-store.js';
 import { contractError } from './error-origin.js';
-import { alternativesOf, writeOutput } from './state-writes.js';
-import { consumeStream, type StreamState, streamedPlan } from './streamed-plan.js';
+import { alternativesOf, RunState, writeOutput } from './state/index.js';
+import type { StreamState } from './streamed-plan.js';
 import { endIfGated } from './order-gates.js';
-import { planWiring } from './plan-wiring.js';
-import { Successors } from './successors.js';
+import type { Successors } from './successors.js';
 import { FailureTaint } from './taint.js';
 import type { CallStatus, RemoteInvoker, RunEvent, RunOptions, RunResult } from './types.js';
 
@@ -63,16 +58,6 @@ const CLOCK_EVERY = 64;
 
 /** Consumed entries the work list keeps before it starts over at its front (setting an array's length is a runtime call). */
 const WORK_RESET = 4096;
-
-/**
- * Runs `then` once the event loop has been through its poll phase, where signals arrive.
- * One setImmediate from an I/O callback runs in the same turn's check phase, before the next
- * poll: a Ctrl-C queued while a synchronous tool ran would still not be seen. A second hop,
- * queued during the check phase, runs in the next turn, after its poll.
- */
-function afterPoll(then: () => void): void {
-  setImmediate(() => setImmediate(then));
-}
 
 export class Runner {
   plan: CompiledPlan;
@@ -158,98 +143,38 @@ export class Runner {
     this.reuseHook = options.reuse;
     this.tools = ToolRegistry.from(options.tools);
     this.input = checkedInitial('input', plan?.input, options.input, limits).value;
-    if (plan) {
-      this.plan = plan;
-      this.calls = plan.calls;
-      this.stream = null;
-      this.records = plan.calls.map(newRecord);
-      ({
-        remaining: this.remaining,
-        successors: this.successors,
-        gates: this.gates,
-      } = planWiring(plan, this.tools));
-      this.outputPathTexts = outputPathTextsOf(plan);
-    } else {
-      const builder = new PlanBuilder({
-        tools: this.tools,
-        input: options.input,
-        state: checkedInitial('state', undefined, options.state, limits).value,
-        stateSchema: undefined,
-        mode: 'eager',
-        limits,
-        callsPointer: '',
-        // Every diagnostic is kept while the stream runs: each decides whether its call may
-        // run. The calls are bounded (limits.maxCalls), and the result's list is capped.
-        diagnostics: new DiagnosticList(Number.MAX_SAFE_INTEGER, { strict: options.strict === true }),
-      });
-      this.stream = { builder, held: [], received: [] };
-      this.gates = builder.gates;
-      this.calls = builder.calls as readonly CompiledCall[];
-      this.plan = streamedPlan(this.calls);
-      this.successors = new Successors({ calls: 64, edges: 64 });
-      this.records = [];
-      this.remaining = [];
-      this.outputPathTexts = [];
-    }
+    ({
+      plan: this.plan,
+      calls: this.calls,
+      stream: this.stream,
+      records: this.records,
+      remaining: this.remaining,
+      successors: this.successors,
+      gates: this.gates,
+      outputPathTexts: this.outputPathTexts,
+    } = plan ? wholePlanCalls(plan, this.tools) : streamedCalls(options, this.tools, limits));
     this.slots = new CallSlots({ concurrency, runner: this });
     const initial = checkedInitial('state', plan?.state, options.state, limits);
     this.state = new RunState(initial.value, { limits, size: initial.size });
     this.roots = { input: this.input, state: this.state.value };
     this.argumentSources = { roots: this.roots, share: this.share, shapes: argumentShapes(this.calls) };
     if (options.journal !== undefined) {
-      if (!plan) {
-        throw new TypeError(
-          'Expected a whole plan with journal: a streamed plan has no identity to resume by',
-        );
-      }
-      const mode = this.mode;
-      const identity = runIdentity({
-        mode,
+      this.journal = openRunJournal({
         plan,
+        dir: options.journal,
+        resume: options.resume === true,
+        mode: this.mode,
         input: this.input,
         state: this.state.value,
         tools: this.tools,
-      });
-      this.journal = Journal.open({
-        dir: options.journal,
-        // The run key, its digests and those of each tool.
-        ...identity,
-        resume: options.resume === true,
-        callTool: (id) => plan.calls[plan.indexOf(id) ?? -1]?.tool,
         limits,
-        // Every record is judged against this plan before anything runs, not when its call is reached.
-        checkRecord: planRecordCheck({ plan, tools: this.tools, mode }),
       });
     }
   }
 
-  async start(): Promise<RunResult> {
-    const n = this.calls.length;
-    this.event({ type: 'run:start', runId: this.runId, mode: this.mode, calls: n });
-    const signal = this.options.signal;
-    const onAbort = () => this.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      if (this.mode === 'lazy' && !(await approvePlan(this))) {
-        // Aborted while a person was being asked: nothing was refused, the run was stopped.
-        const status = signal?.aborted ? 'cancelled' : 'rejected';
-        for (let i = 0; i < n; i++) this.end(i, status);
-        return runResult(this, status);
-      }
-      if (signal?.aborted) this.stopping = true;
-      const done = new Promise<void>((resolve) => (this.finish = resolve));
-      if (this.stream) await consumeStream(this, this.stream);
-      else for (let i = 0; i < n; i++) if (this.remaining[i] === 0) this.work.push(i);
-      this.drain();
-      if (this.ended < this.calls.length) await this.keptAlive(done);
-      // A Ctrl-C that came while a synchronous tool held the event loop is queued behind it:
-      // let it land, so the run ends as cancelled rather than as if nobody had asked.
-      if (this.blocked && signal && !signal.aborted) await new Promise<void>((resolve) => afterPoll(resolve));
-      return runResult(this, runStatus(this));
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      this.journal?.close();
-    }
+  /** Runs the plan to its end (see run-lifecycle.ts). */
+  start(): Promise<RunResult> {
+    return runToEnd(this);
   }
 
   /** The lazier of the plan's mode and the `mode` option: an option never makes a lazy plan eager. */
@@ -263,7 +188,7 @@ export class Runner {
     return this.emit !== null || this.journal !== undefined;
   }
 
-  event(event: DistributiveOmit<RunEvent, 'at'>): void {
+  event(event: RunEventDraft): void {
     if (!this.listening) return;
     // Every caller passes a fresh object literal: it gets its time in place, not a copy.
     (event as { at?: string }).at = isoNow();
@@ -276,36 +201,11 @@ export class Runner {
     this.emit?.(full);
   }
 
+  /** Nothing new starts; every attempt's signal is aborted (see abortAttempts). */
   abort(): void {
     this.stopping = true;
     this.aborted = true;
-    this.controllers.add(this.shared);
-    const cancelled = contractError(new RunCancelledError());
-    for (const controller of this.controllers) controller.abort(cancelled);
-    const reason: unknown = this.shared.signal.reason;
-    const racing = this.racingOrder.splice(0);
-    for (const i of racing) {
-      const record = this.records[i]!;
-      if (!record.racing) continue;
-      record.racing = false;
-      const registered = this.tools.get(this.calls[i]!.tool)!;
-      queueMicrotask(() => settleLater(this, i, registered, record.args!, record.attempts, true, reason));
-    }
-  }
-
-  /**
-   * Waits for the run's end with a timer held, so the process stays alive while calls are
-   * pending even when nothing else is (a tool's promise that never settles, no timeout): the run
-   * waits there, visibly, until it is cancelled, instead of the process exiting with no word.
-   * The timer never fires in practice (it is the longest delay setTimeout allows).
-   */
-  async keptAlive(done: Promise<void>): Promise<void> {
-    const keepAlive = setInterval(() => {}, MAX_DELAY_MS);
-    try {
-      await done;
-    } finally {
-      clearInterval(keepAlive);
-    }
+    abortAttempts(this);
   }
 
   /** Looks at every call whose dependencies have all ended, one at a time, without recursion. */
@@ -372,29 +272,9 @@ export class Runner {
     const done = call.hasOutput && this.mode === 'eager' ? undefined : this.journal?.resultFor(call.id, args);
     if (done) return replay(this, i, done);
     const tool = this.tools.get(call.tool)?.tool;
-    if (call.hasOutput && this.mode === 'eager') {
-      // A latent result the model wrote into the plan: written, nothing runs.
-      record.startedAt = Date.now();
-      let accepted: Accepted;
-      try {
-        accepted = acceptAnswer(this, i, call.output);
-      } catch (e) {
-        return this.fail(i, e);
-      }
-      return this.succeed(i, accepted);
-    }
-    if (tool && this.reuseHook) {
-      this.ranSync = true;
-      // The hook is the caller's code: it may take time.
-      this.drainClockFresh = false;
-      let earlier;
-      try {
-        earlier = this.reuseHook({ call: call.id, tool, args });
-      } catch (e) {
-        return this.fail(i, e);
-      }
-      if (earlier) return reuse(this, i, earlier);
-    }
+    // A latent result the model wrote into the plan: written, nothing runs.
+    if (call.hasOutput && this.mode === 'eager') return writePlannedOutput(this, i);
+    if (tool && this.reuseHook && askReuse(this, i, tool, args)) return;
     if (tool?.needsApproval) {
       // Asking calls the caller's code at once: the drain's reading is not the next call's start.
       this.drainClockFresh = false;
@@ -512,41 +392,4 @@ export class Runner {
     // A streamed plan is not over until its stream is.
     if (this.ended === this.calls.length && !this.stream?.open) this.finish?.();
   }
-}
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** A controller many attempts listen to at once (up to the concurrency): no leak warning. */
-function sharedController(): AbortController {
-  const controller = new AbortController();
-  setMaxListeners(0, controller.signal);
-  return controller;
-}
-
-const outputPathTextsCache = new WeakMap<CompiledPlan, (readonly string[] | undefined)[]>();
-
-/**
- * Per call of a compiled plan, its output paths as written: filled in lazily, one call at a
- * time, as calls run, and shared by every run of the plan (none changes them).
- */
-function outputPathTextsOf(plan: CompiledPlan): (readonly string[] | undefined)[] {
-  let texts = outputPathTextsCache.get(plan);
-  if (!texts) {
-    texts = [];
-    outputPathTextsCache.set(plan, texts);
-  }
-  return texts;
-}
-
-let lastMs = -1;
-let lastIso = '';
-
-/** The time now as ISO text; events come in bursts within one millisecond, so it is made once per millisecond. */
-function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    lastIso = new Date(ms).toISOString();
-  }
-  return lastIso;
 }

@@ -4,11 +4,32 @@ import type { PlanBuilder } from '../compile/plan-builder.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import { capDiagnostics, error as diagnostic } from '../language/diagnostics.js';
 import { checkJson } from '../language/json-value.js';
+import type { Limits } from '../language/limits.js';
 import { joinPointer } from '../language/pointer.js';
 import { positionDiagnostics } from '../language/parse/index.js';
 import { SourceText } from '../language/text/index.js';
-import { newRecord } from './call-record.js';
-import type { Runner } from './runner.js';
+import { type CallRecord, newRecord } from './call-record.js';
+import type { Successors } from './successors.js';
+import type { FailureTaint } from './taint.js';
+import type { CallStatus } from './types.js';
+
+/** What a streamed plan needs of the run (the Runner is one). */
+export interface StreamHost {
+  plan: CompiledPlan;
+  readonly calls: readonly CompiledCall[];
+  readonly records: CallRecord[];
+  readonly remaining: number[];
+  readonly successors: Successors;
+  readonly work: number[];
+  readonly taint: FailureTaint;
+  readonly limits: Limits;
+  readonly source: AsyncIterable<unknown> | null;
+  readonly stopping: boolean;
+  readonly ended: number;
+  readonly finish: (() => void) | null;
+  end(i: number, status: CallStatus): void;
+  drain(): void;
+}
 
 export interface StreamState {
   readonly builder: PlanBuilder;
@@ -29,7 +50,7 @@ export interface StreamState {
  * stream (the writer may still come); a call that arrives invalid never runs, and what depends
  * on it ends upstream_failed.
  */
-export async function consumeStream(run: Runner, stream: StreamState): Promise<void> {
+export async function consumeStream(run: StreamHost, stream: StreamState): Promise<void> {
   stream.open = true;
   try {
     for await (const raw of run.source!) {
@@ -105,7 +126,7 @@ export async function consumeStream(run: Runner, stream: StreamState): Promise<v
 }
 
 /** Counts a streamed call's dependencies that have not ended, and queues it when there are none. */
-export function wireStreamed(run: Runner, i: number): void {
+export function wireStreamed(run: StreamHost, i: number): void {
   let open = 0;
   for (const d of run.calls[i]!.dependencies) {
     if (run.records[d.from]!.status !== null) continue;
@@ -117,7 +138,7 @@ export function wireStreamed(run: Runner, i: number): void {
 }
 
 /** A streamed call that does not compile: it never runs, and its readers are upstream_failed. */
-export function invalidStreamed(run: Runner, i: number, code: string, message: string): void {
+export function invalidStreamed(run: StreamHost, i: number, code: string, message: string): void {
   const call = run.calls[i]!;
   run.records[i]!.error = { message: `the call is invalid: ${message}`, code };
   if (call.outputPath) for (const path of call.outputPath.paths) run.taint.mark(path.segments, i);

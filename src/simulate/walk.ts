@@ -15,7 +15,7 @@ import type { Expression, Reference } from '../language/reference.js';
 import { resolveReference, type Roots } from '../language/resolve.js';
 import { cloneJson, jsonSize } from '../language/json-value.js';
 import { DEFAULT_LIMITS } from '../language/limits.js';
-import { RunState, StateWriteError } from '../run/state-store.js';
+import { RunState, StateWriteError } from '../run/state/index.js';
 import { forEachSource, writersOf } from './value-sources.js';
 import type { Sample } from './types.js';
 

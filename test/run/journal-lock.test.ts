@@ -20,8 +20,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isJournalError, run, type Tool } from '../../src/index.js';
-import { JournalError } from '../../src/run/journal-error.js';
-import { Journal, type JournalOptions } from '../../src/run/journal.js';
+import { JournalError } from '../../src/run/journal/journal-error.js';
+import { Journal, type JournalOptions } from '../../src/run/journal/journal.js';
 
 const root = mkdtempSync(join(tmpdir(), 'planmode-journal-lock-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -15,10 +15,15 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { builtModule } from '../built.js';
 import { PlanError } from '../../src/errors.js';
-import { canonicalJson } from '../../src/run/journal-format.js';
-import { isJournalError, JournalError } from '../../src/run/journal-error.js';
-import { type CallEndEvent, Journal, type JournalDigests, journalKey } from '../../src/run/journal.js';
-import { planIdentity, runIdentity } from '../../src/run/journal-digests.js';
+import { canonicalJson } from '../../src/run/journal/journal-format.js';
+import { isJournalError, JournalError } from '../../src/run/journal/journal-error.js';
+import {
+  type CallEndEvent,
+  Journal,
+  type JournalDigests,
+  journalKey,
+} from '../../src/run/journal/journal.js';
+import { planIdentity, runIdentity } from '../../src/run/journal/journal-digests.js';
 import { compile } from '../../src/compile/index.js';
 import { createHash } from 'node:crypto';
 import { ToolRegistry } from '../../src/tools/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonSize } from '../../src/language/json-value.js';
 import { DEFAULT_LIMITS, resolveLimits } from '../../src/language/limits.js';
-import { RunState, StateWriteError } from '../../src/run/state-store.js';
+import { RunState, StateWriteError } from '../../src/run/state/state-store.js';
 
 function stateOf(initial: Record<string, unknown>, maxTextLength = DEFAULT_LIMITS.maxTextLength): RunState {
   return new RunState(initial, { limits: resolveLimits({ maxTextLength }), size: jsonSize(initial) });

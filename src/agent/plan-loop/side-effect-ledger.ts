@@ -11,7 +11,7 @@
  * calls that did not succeed. Within one run nothing is reused: a plan that lists a call twice
  * means it twice.
  */
-import { canonicalJson } from '../../run/journal-format.js';
+import { canonicalJson } from '../../run/journal/index.js';
 import type { CallReport, ReusedResult, ReuseRequest, RunOptions } from '../../run/types.js';
 import { trustedReadOnlyHint } from '../../tools/effects.js';
 import type { Tool } from '../../tools/tool.js';

@@ -1,6 +1,6 @@
 /** `Journal.open`'s options, and their checks. */
-import { type Limits, resolveLimits } from '../language/limits.js';
-import { showValue } from '../tools/safe-describe.js';
+import { type Limits, resolveLimits } from '../../language/limits.js';
+import { showValue } from '../../tools/safe-describe.js';
 import { JOURNAL_PARTS, type JournalDigests } from './journal-digests.js';
 import type { RecordCheck } from './journal-plan-check.js';
 import type { ToolDigests } from './journal-records.js';

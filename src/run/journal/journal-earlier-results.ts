@@ -9,10 +9,10 @@
  * An earlier run may itself have resumed from a still earlier journal: the sources are that
  * chain, newest first, and a call reuses the first result that fits.
  */
-import type { JsonObject } from '../language/document.js';
+import type { JsonObject } from '../../language/document.js';
 import type { CallEndEvent } from './journal-format.js';
 import { canonicalJson } from './journal-format.js';
-import type { EarlierVersionReport, NotReusedCall, NotReusedReason } from './types.js';
+import type { EarlierVersionReport, NotReusedCall, NotReusedReason } from '../types.js';
 
 /** One earlier journal, read. */
 export interface EarlierSource {

@@ -3,7 +3,7 @@
  * JSON cannot hold; reading is journal-records' and journal-scan's.
  */
 import { plainCanonicalJson } from './journal-canonical.js';
-import type { RunEvent } from './types.js';
+import type { RunEvent } from '../types.js';
 
 export type CallEndEvent = Extract<RunEvent, { readonly type: 'call:end' }>;
 

@@ -1,8 +1,17 @@
 /** A call's output written to the state at the alternatives it names, with its events. */
-import { cloneJson } from '../language/json-value.js';
-import type { Runner } from './runner.js';
-import { checkStateWrites } from './state-schema-check.js';
-import { StateWriteError } from './state-store.js';
+import { cloneJson } from '../../language/json-value.js';
+import type { RunEventDraft } from '../run-event.js';
+import { checkStateWrites, type StateCheckHost } from './state-schema-check.js';
+import { type RunState, StateWriteError } from './state-store.js';
+import type { FailureTaint } from '../taint.js';
+
+/** What writing an output needs of the run (the Runner is one). */
+export interface StateWriteHost extends StateCheckHost {
+  readonly state: RunState;
+  readonly taint: FailureTaint;
+  readonly listening: boolean;
+  event(event: RunEventDraft): void;
+}
 
 /**
  * Writes a JSON value the run owns (of JSON size `size`) at each alternative named.
@@ -10,7 +19,7 @@ import { StateWriteError } from './state-store.js';
  *   INVALID_OUTPUT, before anything is written, when the value breaks the plan's state schema.
  */
 export function writeOutput(
-  run: Runner,
+  run: StateWriteHost,
   i: number,
   alternatives: readonly number[],
   value: unknown,

@@ -4,13 +4,13 @@
  * its output path does not have, or an output its tool's outputSchema refuses. A resume would
  * write such an output into the state as if the tool had returned it, so each is a problem.
  */
-import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import type { ExecutionMode } from '../language/document.js';
-import { showValue } from '../tools/safe-describe.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
+import type { ExecutionMode } from '../../language/document.js';
+import { showValue } from '../../tools/safe-describe.js';
+import type { ToolRegistry } from '../../tools/registry.js';
 import { REPLACED_FIELDS } from './journal-format.js';
-import { describeSchemaErrors } from './schema-errors.js';
-import type { RunEvent } from './types.js';
+import { describeSchemaErrors } from '../schema-errors.js';
+import type { RunEvent } from '../types.js';
 
 type CallEnd = Extract<RunEvent, { readonly type: 'call:end' }>;
 

@@ -20,8 +20,8 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, opendirSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkJson } from '../language/json-value.js';
-import type { Limits } from '../language/limits.js';
+import { checkJson } from '../../language/json-value.js';
+import type { Limits } from '../../language/limits.js';
 import { differingParts, type JournalDigests } from './journal-digests.js';
 import { EarlierResults, type EarlierSource } from './journal-earlier-results.js';
 import { journalMismatchError, JournalError } from './journal-error.js';
@@ -35,7 +35,7 @@ import {
   type ToolDigests,
 } from './journal-records.js';
 import { scanJournal } from './journal-scan.js';
-import type { StaleJournalLock } from './types.js';
+import type { StaleJournalLock } from '../types.js';
 
 /** The most `.jsonl` files of the folder looked at; a folder with more is refused. */
 export const MAX_JOURNALS = 1000;

@@ -19,7 +19,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, unlinkSync, writeS
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describeFsError, JournalError } from './journal-error.js';
-import type { StaleJournalLock } from './types.js';
+import type { StaleJournalLock } from '../types.js';
 
 /** Who holds a lock. */
 export interface LockOwner {

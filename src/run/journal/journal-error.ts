@@ -2,10 +2,10 @@
  * The run journal's one error: its file or directory cannot be created, read or written, or
  * what it holds cannot be trusted by a resume (another run's journal, a record that is not one).
  */
-import { JournalError } from '../errors.js';
+import { JournalError } from '../../errors.js';
 import type { JournalDigests, JournalPart } from './journal-digests.js';
 
-export { isJournalError, JournalError, type JournalErrorOptions } from '../errors.js';
+export { isJournalError, JournalError, type JournalErrorOptions } from '../../errors.js';
 
 /** What a user can do about a journal a resume cannot trust. */
 const START_OVER = 'remove it, or run without --resume to start over';

@@ -5,15 +5,18 @@
  * outputs are never replayed into another.
  */
 import { createHash } from 'node:crypto';
-import type { CompiledPlan } from '../compile/types.js';
-import type { ExecutionMode, JsonObject } from '../language/document.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import { thrownMessage } from '../tools/safe-describe.js';
-import type { Tool } from '../tools/tool.js';
+import type { CompiledPlan } from '../../compile/types.js';
+import type { JournalErrorOptions } from '../../errors.js';
+import type { ExecutionMode, JsonObject } from '../../language/document.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import { thrownMessage } from '../../tools/safe-describe.js';
+import type { Tool } from '../../tools/tool.js';
 import { canonicalJson } from './journal-format.js';
 
 /** The parts of a run a journal is bound to, in the order messages name them. */
-export const JOURNAL_PARTS = ['plan', 'input', 'state', 'tools'] as const;
+export const JOURNAL_PARTS = ['plan', 'input', 'state', 'tools'] as const satisfies readonly NonNullable<
+  JournalErrorOptions['differs']
+>[number][];
 
 export type JournalPart = (typeof JOURNAL_PARTS)[number];
 

@@ -9,15 +9,15 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { fstatSync, readSync } from 'node:fs';
-import { checkJson } from '../language/json-value.js';
-import type { Limits } from '../language/limits.js';
+import { checkJson } from '../../language/json-value.js';
+import type { Limits } from '../../language/limits.js';
 import { differingParts, type JournalDigests } from './journal-digests.js';
 import { journalLineError, journalMismatchError } from './journal-error.js';
 import { type CallEndEvent, isReusable } from './journal-format.js';
 import type { RecordCheck } from './journal-plan-check.js';
 import { type JournalHeader, readJournalLine } from './journal-records.js';
-import type { JsonObject } from '../language/document.js';
-import type { RunEvent } from './types.js';
+import type { JsonObject } from '../../language/document.js';
+import type { RunEvent } from '../types.js';
 
 const CHUNK_BYTES = 1 << 20;
 const NEWLINE = 0x0a;

@@ -8,10 +8,10 @@
  * The schemas are typed against RunEvent: a field added to an event without a schema here, or
  * optional in one and required in the other, does not compile.
  */
-import { showValue } from '../tools/safe-describe.js';
+import { showValue } from '../../tools/safe-describe.js';
 import { JOURNAL_PARTS, type JournalDigests } from './journal-digests.js';
 import { REPLACED_FIELDS } from './journal-format.js';
-import { CALL_STATUSES, type RunEvent } from './types.js';
+import { CALL_STATUSES, type RunEvent } from '../types.js';
 
 /** The version of the journal format this code writes and reads. */
 export const JOURNAL_VERSION = 1;

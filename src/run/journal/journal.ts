@@ -34,8 +34,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, ftruncateSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Limits } from '../language/limits.js';
-import type { JsonObject } from '../language/document.js';
+import type { Limits } from '../../language/limits.js';
+import type { JsonObject } from '../../language/document.js';
 import { GroupCommit } from './journal-commit.js';
 import type { EarlierResults } from './journal-earlier-results.js';
 import { type EarlierVersions, findEarlierVersions } from './journal-earlier.js';
@@ -47,7 +47,7 @@ import { checkOptions, DEFAULT_MAX_COMMIT_DELAY_MS, type JournalOptions } from '
 import { encodeHeader } from './journal-records.js';
 import { emptyScan, type Scan, scanJournal } from './journal-scan.js';
 import type { JournalDigests } from './journal-digests.js';
-import type { RunEvent, StaleJournalLock } from './types.js';
+import type { RunEvent, StaleJournalLock } from '../types.js';
 
 export type { CallEndEvent } from './journal-format.js';
 export type { JournalDigests, JournalPart } from './journal-digests.js';

@@ -9,13 +9,20 @@
  * stateSchemaAt finds, with the root's definitions for its local `$ref`s), compiled with ajv once
  * per distinct part. A plan without a state schema never comes here (writeOutput asks first).
  */
-import { stateSchemaAt } from '../compile/state-schema.js';
-import type { CompiledPlan } from '../compile/types.js';
-import type { JsonObject } from '../language/document.js';
-import { SchemaCompiler, type SchemaValidate } from '../tools/schema-validator.js';
-import type { JsonSchema } from '../tools/tool.js';
-import type { Runner } from './runner.js';
-import { describeStateErrors } from './schema-errors.js';
+import { stateSchemaAt } from '../../compile/state-schema.js';
+import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
+import type { JsonObject } from '../../language/document.js';
+import { SchemaCompiler, type SchemaValidate } from '../../tools/schema-validator.js';
+import type { JsonSchema } from '../../tools/tool.js';
+import type { ToolErrorCode, ToolExecutionError } from '../../errors.js';
+import { describeStateErrors } from '../schema-errors.js';
+
+/** What the state schema check needs of the run (the Runner is one). */
+export interface StateCheckHost {
+  readonly calls: readonly CompiledCall[];
+  readonly plan: CompiledPlan;
+  failure(i: number, message: string, code: ToolErrorCode): ToolExecutionError;
+}
 
 /** In a call's list: the place has nothing to check (any value, or a part ajv cannot compile). */
 const ANY = null;
@@ -37,7 +44,7 @@ const checksByPlan = new WeakMap<CompiledPlan, PlanChecks>();
  * @throws {ToolExecutionError} INVALID_OUTPUT naming the path and what the schema refused.
  */
 export function checkStateWrites(
-  run: Runner,
+  run: StateCheckHost,
   i: number,
   alternatives: readonly number[],
   value: unknown,

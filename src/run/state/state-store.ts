@@ -11,13 +11,13 @@
  * `limits.maxTextLength`, however small each write is (an index far past an array's end adds
  * a hole per missing element, which prints as `null`).
  */
-import type { JsonObject } from '../language/document.js';
-import { cloneJson, jsonSize } from '../language/json-value.js';
-import type { Limits } from '../language/limits.js';
-import type { PathSegment } from '../language/paths.js';
-import { setOwnProperty } from '../language/set-own-property.js';
+import type { JsonObject } from '../../language/document.js';
+import { cloneJson, jsonSize } from '../../language/json-value.js';
+import type { Limits } from '../../language/limits.js';
+import type { PathSegment } from '../../language/paths.js';
+import { setOwnProperty } from '../../language/set-own-property.js';
 
-export { setOwnProperty } from '../language/set-own-property.js';
+export { setOwnProperty } from '../../language/set-own-property.js';
 
 /** A write the state cannot take: `code` is the failed call's error code. */
 export class StateWriteError extends Error {

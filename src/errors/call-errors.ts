@@ -1,0 +1,106 @@
+/**
+ * Errors that end a tool call: planmode's own reasons (with their codes), a timeout, a cancelled
+ * run.
+ */
+import { isKind, PlanError } from './base.js';
+
+/** Every {@link ToolErrorCode}, for checking a code read from a report or a journal. */
+export const TOOL_ERROR_CODES = [
+  'UNKNOWN_TOOL',
+  'NOT_EXECUTABLE',
+  'INVALID_ARGUMENTS',
+  'INVALID_OUTPUT',
+  'BAD_BRANCH',
+  'NO_MODEL',
+  'LIMIT',
+  'STATE_CONFLICT',
+  'TIMEOUT',
+] as const;
+
+/**
+ * Why planmode failed a call, as {@link ToolExecutionError}'s `code` (and the call's
+ * `error.code` in a run's result, locally or in a worker):
+ *
+ * - `UNKNOWN_TOOL`: the call names a tool the run (or the worker) does not have.
+ * - `NOT_EXECUTABLE`: the tool has no `execute` function (and is not latent).
+ * - `INVALID_ARGUMENTS`: the resolved arguments fail the tool's input schema, or are not JSON
+ *   within the limits.
+ * - `INVALID_OUTPUT`: the result fails the tool's output schema, is not JSON, or is missing.
+ * - `BAD_BRANCH`: a branch tool answered a branch the call does not have.
+ * - `NO_MODEL`: a latent call of a lazy plan with no `latent` function to answer it, or of an
+ *   eager plan without `_output` (which asks no model).
+ * - `LIMIT`: the result, or the state it is written to, would pass a limit.
+ * - `STATE_CONFLICT`: the output path cannot be written (a value in the way is not an object).
+ * - `TIMEOUT`: an attempt ran past its timeout ({@link ToolTimeoutError}).
+ *
+ * A tool's own throw keeps the tool's own code; a cancelled call is `CANCELLED`
+ * ({@link RunCancelledError}), a refused one `PERMISSION_DENIED` ({@link PermissionDeniedError}).
+ */
+export type ToolErrorCode = (typeof TOOL_ERROR_CODES)[number];
+
+/** Where a tool call went wrong, for {@link ToolExecutionError}. */
+export interface ToolExecutionErrorOptions {
+  /** The id of the call. */
+  readonly call: string;
+  /** The tool it called. */
+  readonly tool: string;
+  /** Why: one of {@link TOOL_ERROR_CODES}. */
+  readonly code: ToolErrorCode;
+  /**
+   * What went wrong underneath.
+   * @default undefined
+   */
+  readonly cause?: unknown;
+}
+
+/**
+ * A call that failed because of how its tool was called or answered (not a throw from inside
+ * the tool, which fails the call with the tool's own error). The run reports it as the call's
+ * `error: { message, code }`.
+ */
+export class ToolExecutionError extends PlanError {
+  override name = 'ToolExecutionError';
+  readonly call: string;
+  readonly tool: string;
+  readonly code: ToolErrorCode;
+
+  constructor(message: string, options: ToolExecutionErrorOptions) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.call = options.call;
+    this.tool = options.tool;
+    this.code = options.code;
+  }
+}
+
+/** An attempt that ran past its timeout: the reason its tool's AbortSignal was aborted with. */
+export class ToolTimeoutError extends ToolExecutionError {
+  override name = 'ToolTimeoutError';
+  constructor(
+    readonly timeoutMs: number,
+    options: Omit<ToolExecutionErrorOptions, 'code'>,
+  ) {
+    super(`timed out after ${timeoutMs} ms`, { ...options, code: 'TIMEOUT' });
+  }
+}
+
+/** The reason a tool's AbortSignal is aborted with when the whole run is cancelled. */
+export class RunCancelledError extends PlanError {
+  override name = 'RunCancelledError';
+  readonly code = 'CANCELLED';
+  constructor(message = 'the run was cancelled') {
+    super(message);
+  }
+}
+
+/** True for a ToolExecutionError, a ToolTimeoutError included. */
+export function isToolExecutionError(value: unknown): value is ToolExecutionError {
+  return isKind(value, ToolExecutionError, ['ToolExecutionError', 'ToolTimeoutError']);
+}
+
+export function isToolTimeoutError(value: unknown): value is ToolTimeoutError {
+  return isKind(value, ToolTimeoutError, ['ToolTimeoutError']);
+}
+
+export function isRunCancelledError(value: unknown): value is RunCancelledError {
+  return isKind(value, RunCancelledError, ['RunCancelledError']);
+}

@@ -1,0 +1,83 @@
+/**
+ * The shapes of a dry run's result. They are simulate/'s, but live beneath it in run/ because a
+ * plan approval (run/approval.ts) may carry one; simulate/types.ts exports them from here.
+ */
+import type { Diagnostic } from '../language/diagnostics.js';
+
+/**
+ * A resolved argument that its tool's `inputSchema` rejects, in some scenario: usually a
+ * writer's `outputSchema` that does not fit the reader's `inputSchema`.
+ */
+export interface ArgumentError {
+  /** Id of the call whose argument is wrong. */
+  readonly call: string;
+  readonly tool: string;
+  /** JSON pointer inside the call's arguments (`/amount`, `` for the whole object). */
+  readonly path: string;
+  /** RFC 6901 pointer into the document, and the 1-based position of that value. */
+  readonly pointer: string;
+  readonly line: number;
+  readonly column: number;
+  /** Id of the call that wrote the value, or null (input, initial state, a literal). */
+  readonly writer: string | null;
+  /** The reference expression that produced the value, as written, or null. */
+  readonly reference: string | null;
+  /** What is wrong, and how to fix it. */
+  readonly message: string;
+}
+
+/** One walk of the graph: a combination of the alternatives taken at branch points. */
+export interface Scenario {
+  /**
+   * The alternative (0-based index into its `_outputPath`'s `||` paths) each branching call
+   * that runs in this scenario takes. Branching calls that are skipped are absent.
+   */
+  readonly choices: Readonly<Record<string, number>>;
+  /** Ids of the calls that run (a handled throw into a declared error alternative counts), in array order. */
+  readonly run: readonly string[];
+  /** Ids of the calls that are skipped (a value they need is never written), in array order. */
+  readonly skipped: readonly string[];
+  readonly argumentErrors: readonly ArgumentError[];
+  /**
+   * Ids of the branching calls whose choice differs from the baseline (scenario 0, where
+   * every branching call takes alternative 0, or 1 when `_onError` names alternative 0). Empty
+   * for the baseline.
+   */
+  readonly varies: readonly string[];
+}
+
+/** Where a call's simulated output came from. */
+export type SampleSource = 'schema' | 'output' | 'unknown';
+
+export interface Sample {
+  /** `schema`: sampled from `outputSchema`; `output`: the latent call's `_output`; `unknown`: no schema. */
+  readonly source: SampleSource;
+  /** The value (null when unknown: reads of it exist but are not type-checked). */
+  readonly value: unknown;
+}
+
+export interface Simulation {
+  /**
+   * The baseline (every branching call takes alternative 0), then, per group of branching
+   * calls that interact, every other combination of that group's alternatives with the other
+   * groups at baseline. Combinations across independent groups are not listed: their effects
+   * touch disjoint calls, so any such combination is the union of the listed ones.
+   */
+  readonly scenarios: readonly Scenario[];
+  /** True when there were more scenarios than `maxScenarios`. */
+  readonly truncated: boolean;
+  /** The groups of branching calls enumerated together (ids), in plan order. */
+  readonly branchGroups: readonly (readonly string[])[];
+  /** The heaviest chain of dependent calls (ids, first to last). */
+  readonly criticalPath: readonly string[];
+  /** Its weight: the sum of each call's tool `estimatedMs`, 1 for a tool without one. */
+  readonly criticalPathWeight: number;
+  /** The number of calls in the widest level of the graph. */
+  readonly maxParallelism: number;
+  /** The widest level: its depth (0 for calls without dependencies) and its calls' ids. */
+  readonly widestLevel: { readonly level: number; readonly calls: readonly string[] };
+  /** Each call's simulated output, by id. */
+  readonly samples: Readonly<Record<string, Sample>>;
+  /** The compile warnings, then one `E_SIM_ARGS` error per distinct argument error. */
+  readonly diagnostics: readonly Diagnostic[];
+}
