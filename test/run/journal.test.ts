@@ -1085,7 +1085,7 @@ describe('Journal after SIGKILL', () => {
 
   beforeAll(() => {
     mkdirSync(work, { recursive: true });
-    moduleUrl = builtModule('src/run/journal.js');
+    moduleUrl = builtModule('src/run/journal/journal.js');
   });
 
   it('keeps every call:end that was synced before the kill', async () => {
