@@ -8,7 +8,7 @@ import { error, type PendingDiagnostic } from '../language/diagnostics.js';
 import type { JsonObject } from '../language/document.js';
 import type { PathSegment } from '../language/paths.js';
 import { splitPointer } from '../language/pointer.js';
-import { compileLinearRegExp, type LinearRegExp, UnsupportedPatternError } from '../tools/linear-regexp.js';
+import { compileLinearRegExp, type LinearRegExp, UnsupportedPatternError } from '../tools/patterns/index.js';
 import { findSchemaPatterns } from '../tools/schema-patterns.js';
 
 type Schema = JsonObject | boolean;

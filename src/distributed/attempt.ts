@@ -5,7 +5,7 @@
  */
 import { RunCancelledError, ToolTimeoutError } from '../errors.js';
 import type { JsonObject } from '../language/document.js';
-import { contractError } from '../run/error-origin.js';
+import { contractError } from '../run/call/index.js';
 import type { Tool } from '../tools/index.js';
 
 export interface AttemptOptions {

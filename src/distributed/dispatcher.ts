@@ -7,7 +7,7 @@
  */
 import type { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
 import type { RemoteCall, RemoteInvoker, RemoteRetry } from '../run/index.js';
-import { contractError } from '../run/error-origin.js';
+import { contractError } from '../run/call/index.js';
 import { jobIdOf } from './job-id.js';
 import type { RedisConnection } from './redis-url.js';
 import { functionOption, queueOption, redisOption, wholeNumberOption } from './options.js';

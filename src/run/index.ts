@@ -1,8 +1,8 @@
-export { BRANCH_KEY, type BranchValue, branch, isBranchValue } from './branch.js';
+export { BRANCH_KEY, type BranchValue, branch, isBranchValue } from './call/index.js';
 export { type RunHandle, run, startRun } from './run.js';
 export { CALL_STATUSES } from './types.js';
 export type * from './types.js';
 export { Journal, type JournalOptions, journalKey } from './journal/index.js';
 export { isJournalError, JournalError } from './journal/index.js';
 export { type Retries, retriesOf, retryDelay } from './retry.js';
-export { toCallError } from './call-error.js';
+export { toCallError } from './call/index.js';

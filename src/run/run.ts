@@ -10,8 +10,8 @@ import { PlanValidationError } from '../errors.js';
 import { asStrict } from '../language/diagnostics.js';
 import type { PlanDocument } from '../language/document.js';
 import { EventChannel } from './event-channel.js';
-import { Runner } from './runner.js';
-import { streamedPlan } from './streamed-plan.js';
+import { Runner } from './runner/index.js';
+import { streamedPlan } from './runner/index.js';
 import type { RunEvent, RunOptions, RunResult } from './types.js';
 
 /** A run in progress: its events as they happen, and its result when it ends. */

@@ -3,7 +3,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { PlanError } from '../errors.js';
-import { linearRegExpEngine, quotePattern, unsupportedReason } from './linear-regexp.js';
+import { linearRegExpEngine, quotePattern, unsupportedReason } from './patterns/index.js';
 import { SAFE_FORMATS } from './safe-formats.js';
 import { findSchemaPatterns } from './schema-patterns.js';
 import type { JsonSchema } from './tool.js';

@@ -10,7 +10,7 @@ import { fromAiSdkTools, fromMcpClient } from '../../src/adapters/index.js';
 import { guardTools } from '../../src/agent/index.js';
 import { compile } from '../../src/compile/index.js';
 import { decodeError, encodeError } from '../../src/distributed/wire.js';
-import { isContractError } from '../../src/run/error-origin.js';
+import { isContractError } from '../../src/run/call/error-origin.js';
 import {
   branch,
   RemoteCallError,

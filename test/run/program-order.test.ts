@@ -19,8 +19,8 @@ import {
   type Tool,
   ToolRegistry,
 } from '../../src/index.js';
-import { planSuccessors } from '../../src/run/successors.js';
-import { planWiring } from '../../src/run/plan-wiring.js';
+import { planSuccessors } from '../../src/run/schedule/successors.js';
+import { planWiring } from '../../src/run/schedule/plan-wiring.js';
 import { loadExample } from '../fixtures/fixtures.js';
 
 const example = loadExample('refund');

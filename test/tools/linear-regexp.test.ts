@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { translatePattern } from '../../src/tools/js-pattern.js';
+import { translatePattern } from '../../src/tools/patterns/js-pattern.js';
 import {
   compileLinearRegExp,
   isLinearPattern,
@@ -14,7 +14,7 @@ import {
   MAX_PATTERN_SIZE,
   unsupportedReason,
   UnsupportedPatternError,
-} from '../../src/tools/linear-regexp.js';
+} from '../../src/tools/patterns/linear-regexp.js';
 
 const TYPICAL = [
   '^[a-z0-9_-]{1,64}$',

@@ -28,7 +28,7 @@ import {
 import { ToolRegistry } from '../../tools/registry.js';
 import type { Tool, ToolContext } from '../../tools/tool.js';
 import { type Approve, type CallApprovalRequest, readApproval } from '../../run/approval.js';
-import { contractError } from '../../run/error-origin.js';
+import { contractError } from '../../run/call/index.js';
 import { describeValue } from '../../language/describe-value.js';
 import type { ModelToolCall, ModelToolDefinition, ToolResultMessage } from '../model.js';
 import {

@@ -4,3 +4,4 @@
  */
 export { RunState, StateWriteError } from './state-store.js';
 export { alternativesOf, type StateWriteHost, writeOutput } from './state-writes.js';
+export { FailureTaint } from './taint.js';

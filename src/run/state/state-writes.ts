@@ -3,7 +3,7 @@ import { cloneJson } from '../../language/json-value.js';
 import type { RunEventDraft } from '../run-event.js';
 import { checkStateWrites, type StateCheckHost } from './state-schema-check.js';
 import { type RunState, StateWriteError } from './state-store.js';
-import type { FailureTaint } from '../taint.js';
+import type { FailureTaint } from './taint.js';
 
 /** What writing an output needs of the run (the Runner is one). */
 export interface StateWriteHost extends StateCheckHost {

@@ -1,12 +1,12 @@
 /** Asking for approval: of a lazy plan before it runs, of a call before its tool runs. */
-import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import { ApprovalRejectedError } from '../errors.js';
-import type { JsonObject } from '../language/document.js';
-import { type ApprovalResponse, readApproval } from './approval.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import type { CallRecord } from './call-record.js';
-import type { RunEventDraft } from './run-event.js';
-import type { CallStatus, RunOptions } from './types.js';
+import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
+import { ApprovalRejectedError } from '../../errors.js';
+import type { JsonObject } from '../../language/document.js';
+import { type ApprovalResponse, readApproval } from '../approval.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { CallRecord } from '../call-record.js';
+import type { RunEventDraft } from '../run-event.js';
+import type { CallStatus, RunOptions } from '../types.js';
 
 /** What asking for approval needs of the run (the Runner is one). */
 export interface ApprovalHost {

@@ -7,10 +7,10 @@
  * program order, plain tools above all), shares the compile's lists and costs one string
  * comparison.
  */
-import { dependencyIndices, type ProgramOrderFacts, programOrderOf } from '../compile/compiled-plan.js';
-import { EffectOrder, type OrderEdgeSink, NO_GATES, OrderGates } from '../compile/order/index.js';
-import type { CompiledPlan } from '../compile/types.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import { dependencyIndices, type ProgramOrderFacts, programOrderOf } from '../../compile/compiled-plan.js';
+import { EffectOrder, type OrderEdgeSink, NO_GATES, OrderGates } from '../../compile/order/index.js';
+import type { CompiledPlan } from '../../compile/types.js';
+import type { ToolRegistry } from '../../tools/registry.js';
 import { planSuccessors, Successors } from './successors.js';
 
 export interface PlanWiring {

@@ -2,21 +2,15 @@
  * Results a call gets without its tool running: journaled by an earlier run, reused
  * (RunOptions.reuse), or written into an eager plan (`_output`).
  */
-import { plainAlternative } from '../compile/read/index.js';
-import { copyJson } from '../language/json-value.js';
-import {
-  acceptAnswer,
-  type Accepted,
-  type AnswerHost,
-  describeProblem,
-  longestPath,
-} from './accept-answer.js';
-import { BRANCH_KEY } from './branch.js';
-import type { CallRecord } from './call-record.js';
-import { type StateWriteHost, writeOutput } from './state/index.js';
-import type { JsonObject } from '../language/document.js';
-import type { Tool } from '../tools/tool.js';
-import type { CallError, CallStatus, ReusedResult, RunOptions } from './types.js';
+import { plainAlternative } from '../../compile/read/index.js';
+import { copyJson } from '../../language/json-value.js';
+import { acceptAnswer, type Accepted, type AnswerHost, describeProblem, longestPath } from '../call/index.js';
+import { BRANCH_KEY } from '../call/index.js';
+import type { CallRecord } from '../call-record.js';
+import { type StateWriteHost, writeOutput } from '../state/index.js';
+import type { JsonObject } from '../../language/document.js';
+import type { Tool } from '../../tools/tool.js';
+import type { CallError, CallStatus, ReusedResult, RunOptions } from '../types.js';
 
 /** What writing an earlier result needs of the run (the Runner is one). */
 export interface EarlierResultHost extends AnswerHost, StateWriteHost {

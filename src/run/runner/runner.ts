@@ -6,35 +6,35 @@
  * skips uses no stack.
  */
 import { randomUUID } from 'node:crypto';
-import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import type { OrderGates } from '../compile/order/index.js';
-import { ToolExecutionError, type ToolErrorCode } from '../errors.js';
-import type { Limits } from '../language/limits.js';
-import type { JsonObject } from '../language/document.js';
-import { coveredPath } from '../language/paths.js';
-import { ToolRegistry } from '../tools/registry.js';
-import type { Accepted } from './accept-answer.js';
-import { type ArgumentSources, argumentShapes, MissingValues, resolveArguments } from './arguments.js';
-import { abortAttempts, executeCall } from './attempts.js';
+import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
+import type { OrderGates } from '../../compile/order/index.js';
+import { ToolExecutionError, type ToolErrorCode } from '../../errors.js';
+import type { Limits } from '../../language/limits.js';
+import type { JsonObject } from '../../language/document.js';
+import { coveredPath } from '../../language/paths.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import type { Accepted } from '../call/index.js';
+import { type ArgumentSources, argumentShapes, MissingValues, resolveArguments } from '../call/index.js';
+import { abortAttempts, executeCall } from '../call/index.js';
 import { approveCall } from './call-approval.js';
-import { CallSlots } from './call-slots.js';
-import { failCall } from './call-failure.js';
-import type { CallRecord } from './call-record.js';
+import { CallSlots } from '../schedule/index.js';
+import { failCall } from '../call/index.js';
+import type { CallRecord } from '../call-record.js';
 import { askReuse, replay, writePlannedOutput } from './earlier-results.js';
 import { checkedInitial } from './initial-values.js';
-import type { Journal } from './journal/index.js';
+import type { Journal } from '../journal/index.js';
 import { runToEnd } from './run-lifecycle.js';
-import { isoNow, type RunEventDraft } from './run-event.js';
+import { isoNow, type RunEventDraft } from '../run-event.js';
 import { openRunJournal, sharedController, streamedCalls, wholePlanCalls } from './run-setup.js';
 import { afterPoll } from './event-loop.js';
-import { checkRunOptions } from './run-options.js';
-import { contractError } from './error-origin.js';
-import { alternativesOf, RunState, writeOutput } from './state/index.js';
+import { checkRunOptions } from '../run-options.js';
+import { contractError } from '../call/index.js';
+import { alternativesOf, RunState, writeOutput } from '../state/index.js';
 import type { StreamState } from './streamed-plan.js';
-import { endIfGated } from './order-gates.js';
-import type { Successors } from './successors.js';
-import { FailureTaint } from './taint.js';
-import type { CallStatus, RemoteInvoker, RunEvent, RunOptions, RunResult } from './types.js';
+import { endIfGated } from '../schedule/index.js';
+import type { Successors } from '../schedule/index.js';
+import { FailureTaint } from '../state/index.js';
+import type { CallStatus, RemoteInvoker, RunEvent, RunOptions, RunResult } from '../types.js';
 
 /**
  * Ready calls looked at in one go before the run yields to the event loop once: synchronous

@@ -5,8 +5,8 @@
  * object per call. A whole plan's lists are made once per compiled plan and shared by its runs
  * (nothing appends to them).
  */
-import { successorLists, type SuccessorLists } from '../compile/compiled-plan.js';
-import type { CompiledCall, CompiledPlan } from '../compile/types.js';
+import { successorLists, type SuccessorLists } from '../../compile/compiled-plan.js';
+import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
 
 const NONE = -1;
 

@@ -5,7 +5,7 @@
  * start as slots free up. No queue library, no promise and no task object per call: the waiting calls are
  * two parallel arrays read from a moving head (never shifted).
  */
-import type { JsonObject } from '../language/document.js';
+import type { JsonObject } from '../../language/document.js';
 
 /** What the slots need of the run: start a call. */
 export interface SlotRunner {

@@ -3,9 +3,9 @@
  * Whatever was thrown (a string, null, a BigInt, a cyclic object, a Proxy whose traps throw, an
  * Error whose `message` getter throws) becomes a bounded message; describing it never throws.
  */
-import { copyJson } from '../language/json-value.js';
-import { DEFAULT_LIMITS } from '../language/limits.js';
-import type { CallError } from './types.js';
+import { copyJson } from '../../language/json-value.js';
+import { DEFAULT_LIMITS } from '../../language/limits.js';
+import type { CallError } from '../types.js';
 
 /** Longest message kept: a tool (or an MCP server) may throw megabytes of text. */
 export const MAX_ERROR_MESSAGE = 10_000;

@@ -1,10 +1,10 @@
 /** The run's input and initial state, from the plan and the options, checked against the limits. */
-import { PlanValidationError } from '../errors.js';
-import { error as diagnostic } from '../language/diagnostics.js';
-import type { JsonObject } from '../language/document.js';
-import { checkJson } from '../language/json-value.js';
-import type { Limits } from '../language/limits.js';
-import { describeProblem } from './accept-answer.js';
+import { PlanValidationError } from '../../errors.js';
+import { error as diagnostic } from '../../language/diagnostics.js';
+import type { JsonObject } from '../../language/document.js';
+import { checkJson } from '../../language/json-value.js';
+import type { Limits } from '../../language/limits.js';
+import { describeProblem } from '../call/index.js';
 
 /**
  * The run's input or initial state: the plan's and the option's values (the option's win),

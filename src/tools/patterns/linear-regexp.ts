@@ -22,7 +22,7 @@
  * never a quiet fallback to the backtracking engine.
  */
 import { RE2JS } from 're2js';
-import { PlanError } from '../errors.js';
+import { PlanError } from '../../errors.js';
 import { translatePattern } from './js-pattern.js';
 
 /** What ajv (and the state schema) need of a compiled pattern. */

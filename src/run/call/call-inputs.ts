@@ -2,13 +2,13 @@
  * What a running call is handed besides its arguments: its output paths as written (a tool's
  * `ctx.outputPaths`), and, when the run's calls go to workers, the whole RemoteCall.
  */
-import type { CompiledCall } from '../compile/types.js';
-import type { JsonObject } from '../language/document.js';
-import type { Tool } from '../tools/tool.js';
-import type { CallRecord } from './call-record.js';
-import { retriesOf } from './retry.js';
-import type { RunEventDraft } from './run-event.js';
-import type { RemoteCall, RunOptions } from './types.js';
+import type { CompiledCall } from '../../compile/types.js';
+import type { JsonObject } from '../../language/document.js';
+import type { Tool } from '../../tools/tool.js';
+import type { CallRecord } from '../call-record.js';
+import { retriesOf } from '../retry.js';
+import type { RunEventDraft } from '../run-event.js';
+import type { RemoteCall, RunOptions } from '../types.js';
 
 /** What a call's inputs are made from (the Runner is one). */
 export interface CallInputHost {

@@ -1,12 +1,12 @@
 /** The run's status and result, made from the call records once the run has ended. */
-import { rememberPlan } from '../compile/plan-of.js';
-import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import type { CallRecord } from './call-record.js';
-import type { Journal } from './journal/index.js';
-import type { RunEventDraft } from './run-event.js';
-import type { RunState } from './state/index.js';
+import { rememberPlan } from '../../compile/plan-of.js';
+import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
+import type { CallRecord } from '../call-record.js';
+import type { Journal } from '../journal/index.js';
+import type { RunEventDraft } from '../run-event.js';
+import type { RunState } from '../state/index.js';
 import type { StreamState } from './streamed-plan.js';
-import type { CallReport, RunOptions, RunResult, RunStatus } from './types.js';
+import type { CallReport, RunOptions, RunResult, RunStatus } from '../types.js';
 
 /** What the run's result is made from (the Runner is one). */
 export interface ResultHost {

@@ -4,20 +4,20 @@
  * apart from runner.ts, which is the scheduling itself.
  */
 import { setMaxListeners } from 'node:events';
-import { PlanBuilder } from '../compile/plan-builder.js';
-import type { OrderGates } from '../compile/order/index.js';
-import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import { DiagnosticList } from '../language/diagnostics.js';
-import type { JsonObject } from '../language/document.js';
-import type { Limits } from '../language/limits.js';
-import type { ToolRegistry } from '../tools/registry.js';
-import { type CallRecord, newRecord } from './call-record.js';
+import { PlanBuilder } from '../../compile/plan-builder.js';
+import type { OrderGates } from '../../compile/order/index.js';
+import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
+import { DiagnosticList } from '../../language/diagnostics.js';
+import type { JsonObject } from '../../language/document.js';
+import type { Limits } from '../../language/limits.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import { type CallRecord, newRecord } from '../call-record.js';
 import { checkedInitial } from './initial-values.js';
-import { Journal, planRecordCheck, runIdentity } from './journal/index.js';
-import { planWiring } from './plan-wiring.js';
+import { Journal, planRecordCheck, runIdentity } from '../journal/index.js';
+import { planWiring } from '../schedule/index.js';
 import { type StreamState, streamedPlan } from './streamed-plan.js';
-import { Successors } from './successors.js';
-import type { RunOptions } from './types.js';
+import { Successors } from '../schedule/index.js';
+import type { RunOptions } from '../types.js';
 
 /** A run's calls, their records, and who waits for whom. */
 export interface RunCalls {

@@ -2,18 +2,18 @@
  * A call's attempts: the argument check, the tool (local, latent or remote) bounded by its timeout
  * and the run's abort, the output check, and the retries after a failure.
  */
-import { RunCancelledError, ToolTimeoutError } from '../errors.js';
-import type { JsonObject } from '../language/document.js';
-import type { ToolRegistry } from '../tools/registry.js';
+import { RunCancelledError, ToolTimeoutError } from '../../errors.js';
+import type { JsonObject } from '../../language/document.js';
+import type { ToolRegistry } from '../../tools/registry.js';
 import { acceptAnswer, type Accepted, type AnswerHost } from './accept-answer.js';
 import { toCallError } from './call-error.js';
-import type { CallRecord } from './call-record.js';
+import type { CallRecord } from '../call-record.js';
 import { contractError, isContractError } from './error-origin.js';
-import { retriesOf, retryDelay, sleep } from './retry.js';
-import type { RunEventDraft } from './run-event.js';
-import { describeSchemaErrors } from './schema-errors.js';
+import { retriesOf, retryDelay, sleep } from '../retry.js';
+import type { RunEventDraft } from '../run-event.js';
+import { describeSchemaErrors } from '../schema-errors.js';
 import { type CallInputHost, outputPaths, remoteCall } from './call-inputs.js';
-import type { CallStatus, RemoteInvoker, RunOptions } from './types.js';
+import type { CallStatus, RemoteInvoker, RunOptions } from '../types.js';
 
 /** What a call's attempts need of the run (the Runner is one). */
 export interface AttemptHost extends AnswerHost, CallInputHost {

@@ -6,11 +6,11 @@
  * throw where no error alternative is declared, and every contract error planmode made around
  * the tool (see error-origin.ts), whatever the call declares.
  */
-import { jsonSize } from '../language/json-value.js';
+import { jsonSize } from '../../language/json-value.js';
 import { toCallError } from './call-error.js';
-import type { CallRecord } from './call-record.js';
-import type { CallStatus, RunOptions } from './types.js';
-import { alternativesOf, type StateWriteHost, writeOutput } from './state/index.js';
+import type { CallRecord } from '../call-record.js';
+import type { CallStatus, RunOptions } from '../types.js';
+import { alternativesOf, type StateWriteHost, writeOutput } from '../state/index.js';
 
 /** What failing a call needs of the run (the Runner is one). */
 export interface FailureHost extends StateWriteHost {

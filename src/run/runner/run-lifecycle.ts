@@ -3,13 +3,13 @@
  * first ready calls (or the stream that brings them), the wait for the last call's end, and
  * the result. The scheduling in between is the Runner's (runner.ts).
  */
-import type { CompiledPlan } from '../compile/types.js';
+import type { CompiledPlan } from '../../compile/types.js';
 import { type ApprovalHost, approvePlan } from './call-approval.js';
-import type { CallRecord } from './call-record.js';
+import type { CallRecord } from '../call-record.js';
 import { afterPoll, keptAlive } from './event-loop.js';
 import { type ResultHost, runResult, runStatus } from './run-result.js';
 import { consumeStream, type StreamHost } from './streamed-plan.js';
-import type { RunResult } from './types.js';
+import type { RunResult } from '../types.js';
 
 /** What a run's start and end need of the run (the Runner is one). */
 export interface LifecycleHost extends ApprovalHost, ResultHost, StreamHost {

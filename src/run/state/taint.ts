@@ -4,8 +4,8 @@
  * wrote it since, `skipped` otherwise. Failed writes mark their paths; a later successful write
  * clears its path and what lies under it.
  */
-import type { PathSegment } from '../language/paths.js';
-import { PathTrie, type TrieNode } from '../compile/storage/index.js';
+import type { PathSegment } from '../../language/paths.js';
+import { PathTrie, type TrieNode } from '../../compile/storage/index.js';
 
 export class FailureTaint {
   readonly #trie = new PathTrie();

@@ -1,11 +1,11 @@
 /** A tool's (or the model's) answer made into what the run keeps: the alternative and a JSON copy. */
-import { plainAlternative } from '../compile/read/index.js';
-import type { CompiledCall } from '../compile/types.js';
-import type { ToolErrorCode, ToolExecutionError } from '../errors.js';
-import { copyJson, type JsonProblem, type JsonWalkOptions } from '../language/json-value.js';
-import type { Limits } from '../language/limits.js';
-import { describeValue } from '../language/describe-value.js';
-import { formatPath } from '../language/paths.js';
+import { plainAlternative } from '../../compile/read/index.js';
+import type { CompiledCall } from '../../compile/types.js';
+import type { ToolErrorCode, ToolExecutionError } from '../../errors.js';
+import { copyJson, type JsonProblem, type JsonWalkOptions } from '../../language/json-value.js';
+import type { Limits } from '../../language/limits.js';
+import { describeValue } from '../../language/describe-value.js';
+import { formatPath } from '../../language/paths.js';
 import { BRANCH_KEY, isBranchValue } from './branch.js';
 import { toCallError } from './call-error.js';
 

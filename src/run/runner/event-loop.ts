@@ -2,7 +2,7 @@
  * How a run shares the event loop: it yields past the poll phase (where signals arrive) between
  * bursts of synchronous calls, and holds the process alive while calls are pending.
  */
-import { MAX_DELAY_MS } from '../tools/tool-values.js';
+import { MAX_DELAY_MS } from '../../tools/tool-values.js';
 
 /**
  * Runs `then` once the event loop has been through its poll phase, where signals arrive.

@@ -1,17 +1,17 @@
 /** A plan that arrives as a stream of calls: each is bound as it comes and runs as soon as it can. */
-import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import type { PlanBuilder } from '../compile/plan-builder.js';
-import type { Diagnostic } from '../language/diagnostics.js';
-import { capDiagnostics, error as diagnostic } from '../language/diagnostics.js';
-import { checkJson } from '../language/json-value.js';
-import type { Limits } from '../language/limits.js';
-import { joinPointer } from '../language/pointer.js';
-import { positionDiagnostics } from '../language/parse/index.js';
-import { SourceText } from '../language/text/index.js';
-import { type CallRecord, newRecord } from './call-record.js';
-import type { Successors } from './successors.js';
-import type { FailureTaint } from './taint.js';
-import type { CallStatus } from './types.js';
+import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
+import type { PlanBuilder } from '../../compile/plan-builder.js';
+import type { Diagnostic } from '../../language/diagnostics.js';
+import { capDiagnostics, error as diagnostic } from '../../language/diagnostics.js';
+import { checkJson } from '../../language/json-value.js';
+import type { Limits } from '../../language/limits.js';
+import { joinPointer } from '../../language/pointer.js';
+import { positionDiagnostics } from '../../language/parse/index.js';
+import { SourceText } from '../../language/text/index.js';
+import { type CallRecord, newRecord } from '../call-record.js';
+import type { Successors } from '../schedule/index.js';
+import type { FailureTaint } from '../state/index.js';
+import type { CallStatus } from '../types.js';
 
 /** What a streamed plan needs of the run (the Runner is one). */
 export interface StreamHost {

@@ -5,10 +5,10 @@
  * was skipped (a branch not taken), succeeded, was rejected or had its failure handled does
  * not hold it back. Write-after-write order keeps its own rule (timing only).
  */
-import { GATE_AFTER, GATE_EFFECT, type GateKind, type OrderGates } from '../compile/order/index.js';
-import type { CompiledCall } from '../compile/types.js';
-import type { CallRecord } from './call-record.js';
-import type { CallStatus } from './types.js';
+import { GATE_AFTER, GATE_EFFECT, type GateKind, type OrderGates } from '../../compile/order/index.js';
+import type { CompiledCall } from '../../compile/types.js';
+import type { CallRecord } from '../call-record.js';
+import type { CallStatus } from '../types.js';
 
 /** What the order gates need of the run (the Runner is one). */
 export interface GateHost {
