@@ -1,6 +1,6 @@
 /** What the CLI reads and writes: streams passed in, so `main` runs in-process in tests. */
 import { open } from 'node:fs/promises';
-import { checkJson } from '../language/json-value.js';
+import { checkJson } from '../language/json/index.js';
 import { DEFAULT_LIMITS, type Limits } from '../language/limits.js';
 import { jsonSyntaxDiagnostic, SourceText } from '../language/text/index.js';
 import { CliInputError } from './cli-input-error.js';

@@ -10,7 +10,7 @@ import {
   hasErrors,
 } from '../language/diagnostics.js';
 import { describeValue } from '../language/describe-value.js';
-import { checkJson } from '../language/json-value.js';
+import { checkJson } from '../language/json/index.js';
 import type { JsonObject, PlanDocument, ExecutionMode } from '../language/document.js';
 import { lazierMode } from '../language/execution-mode.js';
 import { type Limits, resolveLimits } from '../language/limits.js';

@@ -7,7 +7,7 @@
  */
 import type { Job, QueueEventsListener } from 'bullmq';
 import { ToolExecutionError, type ToolErrorCode } from '../errors.js';
-import { checkJson, copyJson, type JsonProblem } from '../language/json-value.js';
+import { checkJson, copyJson, type JsonProblem } from '../language/json/index.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
 import { isBranchValue } from '../run/call/index.js';
 import { type CallError, retryDelay, toCallError } from '../run/index.js';

@@ -14,7 +14,7 @@
  * asks for a parse (and parses each distinct string once).
  */
 import type { DiagnosticCode } from './diagnostics.js';
-import { exactCopy } from './exact-copy.js';
+import { exactCopy } from './json/index.js';
 import { FORBIDDEN_SEGMENTS, type PathSegment, type Root, WILDCARD, type Wildcard } from './paths.js';
 
 export const DAGGER = '†';

@@ -7,11 +7,11 @@
  */
 import type { ErrorObject } from 'ajv';
 import { ReferenceIndex, withoutBranchNoise } from '../compile/check/index.js';
-import { cloneJson } from '../language/json-value.js';
+import { cloneJson } from '../language/json/index.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
 import { splitPointer } from '../language/pointer.js';
-import { setOwnProperty } from '../language/set-own-property.js';
+import { setOwnProperty } from '../language/json/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ArgumentError } from './types.js';
 import { type ResolvedArgument, SIMULATED_ERROR } from './walk.js';

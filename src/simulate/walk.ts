@@ -13,7 +13,7 @@ import type { JsonObject } from '../language/document.js';
 import { coveredPath, type Path, pathsOverlap } from '../language/paths.js';
 import type { Expression, Reference } from '../language/reference.js';
 import { resolveReference, type Roots } from '../language/resolve.js';
-import { cloneJson, jsonSize } from '../language/json-value.js';
+import { cloneJson, jsonSize } from '../language/json/index.js';
 import { DEFAULT_LIMITS } from '../language/limits.js';
 import { RunState, StateWriteError } from '../run/state/index.js';
 import { forEachSource, writersOf } from './value-sources.js';

@@ -1,6 +1,6 @@
 /** The tools a plan may call, checked once and with their schemas compiled once. */
 import { ToolDefinitionError } from '../errors.js';
-import { checkJson } from '../language/json-value.js';
+import { checkJson } from '../language/json/index.js';
 import { DEFAULT_LIMITS } from '../language/limits.js';
 import { showValue, thrownMessage } from './safe-describe.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkJson, cloneJson, copyJson, jsonSize } from '../../src/language/json-value.js';
+import { checkJson, cloneJson, copyJson, jsonSize } from '../../src/language/json/json-value.js';
 import { DEFAULT_LIMITS, type Limits, resolveLimits } from '../../src/language/limits.js';
 
 const limits = (over: Partial<Limits> = {}): Limits => resolveLimits(over);

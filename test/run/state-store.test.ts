@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSize } from '../../src/language/json-value.js';
+import { jsonSize } from '../../src/language/json/json-value.js';
 import { DEFAULT_LIMITS, resolveLimits } from '../../src/language/limits.js';
 import { RunState, StateWriteError } from '../../src/run/state/state-store.js';
 

@@ -4,7 +4,7 @@
  * bounded JSON (text length, then depth, size and keys by checkJson with the default limits),
  * so a value nested 100,000 deep or with a million keys is one refusal, not a crash or a stall.
  */
-import { checkJson } from '../../language/json-value.js';
+import { checkJson } from '../../language/json/index.js';
 import { DEFAULT_LIMITS } from '../../language/limits.js';
 
 export interface SavedJsonOptions {

@@ -5,7 +5,7 @@
  * against the plan as it stands. A reader never throws at a bad answer: it says what is wrong,
  * in a sentence the model can act on, and the plan sends that back for a repair.
  */
-import { checkJson } from '../../language/json-value.js';
+import { checkJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import type { ResponseFormat } from '../model.js';
 import {

@@ -5,7 +5,7 @@
  * `toJSON()` can write and `TodoPlan.from()` will read back. A value that is not JSON within
  * the limits is left out (an output) or kept as null (arguments), never kept as it came.
  */
-import { copyJson } from '../../language/json-value.js';
+import { copyJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import type { GuardedCallResult } from '../plan-mode/index.js';
 import type { AssistantMessage, Message, ModelToolCall } from '../model.js';

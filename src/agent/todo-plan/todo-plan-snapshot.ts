@@ -5,7 +5,7 @@
  * the one shape `toJSON()` writes, unknown keys included. Each refusal is a TypeError naming
  * the place (`todos[2].status`) and what would be right there. Nothing is trusted half-read.
  */
-import { checkJson, cloneJson } from '../../language/json-value.js';
+import { checkJson, cloneJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import type { Message } from '../model.js';
 import {

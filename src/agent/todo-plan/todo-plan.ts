@@ -15,7 +15,7 @@
  * goes back to pending, so `execute()` again carries on.
  */
 import { PlanAlreadyExecutedError } from '../../errors.js';
-import { cloneJson } from '../../language/json-value.js';
+import { cloneJson } from '../../language/json/index.js';
 import { converse } from '../conversation.js';
 import type { AgentEvent } from '../agent-events.js';
 import type { Message } from '../model.js';

@@ -13,7 +13,7 @@ import {
 import type { JsonObject } from '../../language/document.js';
 import { joinPointer, splitPointer } from '../../language/pointer.js';
 import type { SchemaValidate } from '../../tools/schema-validator.js';
-import { cloneJson } from '../../language/json-value.js';
+import { cloneJson } from '../../language/json/index.js';
 import { nearest } from '../nearest.js';
 import type { CallSpec } from '../read/index.js';
 import type { CompiledCall } from '../types.js';

@@ -23,7 +23,7 @@
  * explicit stack and a node budget: a schema deep or large enough to matter cannot overflow the
  * stack or run unbounded.
  */
-import { setOwnProperty } from '../../language/set-own-property.js';
+import { setOwnProperty } from '../../language/json/index.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { DEFINITIONS, INDEPENDENT, INLINE, SHARED, STRICT_DEFINITIONS } from './plan-schema-patterns.js';
 import type { JsonSchema, Tool } from '../../tools/tool.js';

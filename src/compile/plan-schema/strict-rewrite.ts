@@ -6,7 +6,7 @@
  * an explicit stack and a node budget, so a deep or large schema cannot overflow the stack or
  * run unbounded.
  */
-import { setOwnProperty } from '../../language/set-own-property.js';
+import { setOwnProperty } from '../../language/json/index.js';
 import { SHARED } from './plan-schema-patterns.js';
 
 /** OpenAI's strict-mode limits (its structured-outputs guide). */

@@ -7,7 +7,7 @@
 import { error, type DiagnosticSink } from '../../language/diagnostics.js';
 import { describeJson } from '../../language/document.js';
 import { type Path, WILDCARD } from '../../language/paths.js';
-import { checkJson } from '../../language/json-value.js';
+import { checkJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import type { ParsedString, Reference, StringParser } from '../../language/reference.js';
 import { type ReferenceFacts, UNCHECKED } from '../storage/index.js';

@@ -4,7 +4,7 @@
  */
 import { countedIfFull, error, type DiagnosticSink, warning } from '../../language/diagnostics.js';
 import { describeJson, isJsonObject, type JsonObject, type ExecutionMode } from '../../language/document.js';
-import { exactCopy } from '../../language/exact-copy.js';
+import { exactCopy } from '../../language/json/index.js';
 import { joinPointer } from '../../language/pointer.js';
 import type { Limits } from '../../language/limits.js';
 import { DAGGER, type ParsedString, type StringParser } from '../../language/reference.js';

@@ -12,10 +12,10 @@ import {
   type PlanDocument,
   type ToolMention,
 } from '../document.js';
-import { checkJson } from '../json-value.js';
+import { checkJson } from '../json/index.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
 import { joinPointer } from '../pointer.js';
-import { setOwnProperty } from '../set-own-property.js';
+import { setOwnProperty } from '../json/index.js';
 import type { SourceText } from '../text/index.js';
 
 /** The prefix a context's tool message may put before a tool's name: `Tool.detectLanguage`. */

@@ -9,7 +9,7 @@ import { readContextMessages } from './context-messages.js';
 import type { PlanDocument } from '../document.js';
 import { readDocument } from './read-document.js';
 import { jsonSyntaxDiagnostic, blankJsonExtensions, type JsonExtension, SourceText } from '../text/index.js';
-import { checkJson } from '../json-value.js';
+import { checkJson } from '../json/index.js';
 import { type Limits, MAX_DEPTH_CEILING, resolveLimits } from '../limits.js';
 
 export interface ParsePlanOptions {

@@ -2,7 +2,7 @@
 import { plainAlternative } from '../../compile/read/index.js';
 import type { CompiledCall } from '../../compile/types.js';
 import type { ToolErrorCode, ToolExecutionError } from '../../errors.js';
-import { copyJson, type JsonProblem, type JsonWalkOptions } from '../../language/json-value.js';
+import { copyJson, type JsonProblem, type JsonWalkOptions } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import { describeValue } from '../../language/describe-value.js';
 import { formatPath } from '../../language/paths.js';

@@ -3,8 +3,8 @@ import type { CompiledCall } from '../../compile/types.js';
 import type { JsonObject } from '../../language/document.js';
 import { splitPointer } from '../../language/pointer.js';
 import type { Reference } from '../../language/reference.js';
-import { cloneJson } from '../../language/json-value.js';
-import { setOwnProperty } from '../../language/set-own-property.js';
+import { cloneJson } from '../../language/json/index.js';
+import { setOwnProperty } from '../../language/json/index.js';
 import { resolveExpression, resolveReference } from '../../language/resolve.js';
 
 /** The references a call needs that have no value: the call does not run. */

@@ -3,7 +3,7 @@
  * Whatever was thrown (a string, null, a BigInt, a cyclic object, a Proxy whose traps throw, an
  * Error whose `message` getter throws) becomes a bounded message; describing it never throws.
  */
-import { copyJson } from '../../language/json-value.js';
+import { copyJson } from '../../language/json/index.js';
 import { DEFAULT_LIMITS } from '../../language/limits.js';
 import type { CallError } from '../types.js';
 

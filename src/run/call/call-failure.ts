@@ -6,7 +6,7 @@
  * throw where no error alternative is declared, and every contract error planmode made around
  * the tool (see error-origin.ts), whatever the call declares.
  */
-import { jsonSize } from '../../language/json-value.js';
+import { jsonSize } from '../../language/json/index.js';
 import { toCallError } from './call-error.js';
 import type { CallRecord } from '../call-record.js';
 import type { CallStatus, RunOptions } from '../types.js';

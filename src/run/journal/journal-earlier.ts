@@ -20,7 +20,7 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, opendirSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkJson } from '../../language/json-value.js';
+import { checkJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import { differingParts, type JournalDigests } from './journal-digests.js';
 import { EarlierResults, type EarlierSource } from './journal-earlier-results.js';

@@ -9,7 +9,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { fstatSync, readSync } from 'node:fs';
-import { checkJson } from '../../language/json-value.js';
+import { checkJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import { differingParts, type JournalDigests } from './journal-digests.js';
 import { journalLineError, journalMismatchError } from './journal-error.js';

@@ -3,7 +3,7 @@
  * (RunOptions.reuse), or written into an eager plan (`_output`).
  */
 import { plainAlternative } from '../../compile/read/index.js';
-import { copyJson } from '../../language/json-value.js';
+import { copyJson } from '../../language/json/index.js';
 import { acceptAnswer, type Accepted, type AnswerHost, describeProblem, longestPath } from '../call/index.js';
 import { BRANCH_KEY } from '../call/index.js';
 import type { CallRecord } from '../call-record.js';

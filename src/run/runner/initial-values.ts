@@ -2,7 +2,7 @@
 import { PlanValidationError } from '../../errors.js';
 import { error as diagnostic } from '../../language/diagnostics.js';
 import type { JsonObject } from '../../language/document.js';
-import { checkJson } from '../../language/json-value.js';
+import { checkJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import { describeProblem } from '../call/index.js';
 

@@ -3,7 +3,7 @@ import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
 import type { PlanBuilder } from '../../compile/plan-builder.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
 import { capDiagnostics, error as diagnostic } from '../../language/diagnostics.js';
-import { checkJson } from '../../language/json-value.js';
+import { checkJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import { joinPointer } from '../../language/pointer.js';
 import { positionDiagnostics } from '../../language/parse/index.js';

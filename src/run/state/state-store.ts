@@ -12,12 +12,12 @@
  * a hole per missing element, which prints as `null`).
  */
 import type { JsonObject } from '../../language/document.js';
-import { cloneJson, jsonSize } from '../../language/json-value.js';
+import { cloneJson, jsonSize } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import type { PathSegment } from '../../language/paths.js';
-import { setOwnProperty } from '../../language/set-own-property.js';
+import { setOwnProperty } from '../../language/json/index.js';
 
-export { setOwnProperty } from '../../language/set-own-property.js';
+export { setOwnProperty } from '../../language/json/index.js';
 
 /** A write the state cannot take: `code` is the failed call's error code. */
 export class StateWriteError extends Error {

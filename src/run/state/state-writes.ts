@@ -1,5 +1,5 @@
 /** A call's output written to the state at the alternatives it names, with its events. */
-import { cloneJson } from '../../language/json-value.js';
+import { cloneJson } from '../../language/json/index.js';
 import type { RunEventDraft } from '../run-event.js';
 import { checkStateWrites, type StateCheckHost } from './state-schema-check.js';
 import { type RunState, StateWriteError } from './state-store.js';

@@ -1,5 +1,5 @@
 /** Writing a key that came from data: a value, never a prototype change. */
-import type { PathSegment } from './paths.js';
+import type { PathSegment } from '../paths.js';
 
 /**
  * Sets an own data property. Assignment is fast, but `obj.__proto__ = v` would set the

@@ -4,9 +4,9 @@
  * building the copy as it goes, so that a value nested 100,000 levels deep costs a refusal,
  * not a crash. A problem stops the walk with the pointer to the bad part and how to fix it.
  */
-import type { Limits } from './limits.js';
+import type { Limits } from '../limits.js';
 import { scalarSize } from './known-json.js';
-import { escapePointerToken } from './pointer.js';
+import { escapePointerToken } from '../pointer.js';
 import { setOwnProperty } from './set-own-property.js';
 
 /** Why a value was refused: `LIMIT` when it is too big or deep, `NOT_JSON` when JSON cannot hold it. */
