@@ -8,7 +8,7 @@
  * did). The folder table lists each folder's files and lines, largest first.
  */
 import { join, resolve } from 'node:path';
-import { readImportGraph } from './import-graph.js';
+import { type ImportGraph, readImportGraph } from './import-graph.js';
 import { printTable } from './table.js';
 
 /** Longer than this, a source file is over the project's limit (docs/design.md). */
@@ -32,7 +32,7 @@ const rows = roots.map((checkout) => {
       String(graph.files.reduce((sum, f) => sum + f.imports.length, 0)),
       `${graph.cycles.length} (${inCycles} files)`,
       String(over.length),
-      String(graph.longestChain.length),
+      String(chainLength(graph)),
     ],
   };
 });
@@ -66,5 +66,13 @@ for (const { checkout, graph } of rows) {
   if (over.length > 0)
     console.log(`over ${MAX_LINES} lines: ${over.map((f) => `${f.path} ${f.lines}`).join(', ')}`);
   for (const cycle of graph.cycles) console.log(`cycle: ${cycle.join(' ')}`);
-  console.log(`longest chain (${graph.longestChain.length}): ${graph.longestChain.join(' -> ')}`);
+  const steps = graph.longestChain.map((step) =>
+    step.length === 1 ? step[0]! : `{cycle: ${step.join(' ')}}`,
+  );
+  console.log(`longest chain (${chainLength(graph)}): ${steps.join(' -> ')}`);
+}
+
+/** Files along the longest chain; a cycle on it counts each of its files. */
+function chainLength(graph: ImportGraph): number {
+  return graph.longestChain.reduce((sum, step) => sum + step.length, 0);
 }

@@ -31,8 +31,11 @@ export interface ImportGraph {
   readonly files: readonly SourceFile[];
   /** Each cycle: the files of one strongly connected component of two or more files (or one that imports itself). */
   readonly cycles: readonly (readonly string[])[];
-  /** The longest chain of imports, first importer to last imported (files in a cycle count once each). */
-  readonly longestChain: readonly string[];
+  /**
+   * The longest chain of imports, first importer to last imported: each step is one file, or the
+   * files of a cycle (which all reach each other, so each counts once).
+   */
+  readonly longestChain: readonly (readonly string[])[];
   /** Every folder that holds a file, relative to the root. */
   readonly folders: readonly string[];
 }
@@ -156,7 +159,7 @@ function stronglyConnected(files: readonly SourceFile[]): number[][] {
  * The longest chain of imports: the longest path through the components (Tarjan's algorithm
  * gives them in reverse topological order: a component comes after every component it imports).
  */
-function longestChain(files: readonly SourceFile[], components: readonly number[][]): string[] {
+function longestChain(files: readonly SourceFile[], components: readonly number[][]): string[][] {
   const componentOf = new Int32Array(files.length);
   components.forEach((component, c) => component.forEach((i) => (componentOf[i] = c)));
   const indexOf = new Map(files.map((f, i) => [f.path, i]));
@@ -177,9 +180,9 @@ function longestChain(files: readonly SourceFile[], components: readonly number[
   }
   let start = 0;
   for (let c = 1; c < components.length; c++) if (length[c]! > length[start]!) start = c;
-  const chain: string[] = [];
+  const chain: string[][] = [];
   for (let c = components.length > 0 ? start : -1; c >= 0; c = next[c]!) {
-    for (const i of components[c]!) chain.push(files[i]!.path);
+    chain.push(components[c]!.map((i) => files[i]!.path).sort());
   }
   return chain;
 }
