@@ -5,6 +5,8 @@ export type Severity = 'error' | 'warning';
 export const DIAGNOSTIC_CODES = [
   'E_JSON',
   'E_SHAPE',
+  // A key written twice in one object: JSON readers keep the last, the text would not say what runs.
+  'E_DUPLICATE_KEY',
   'E_NO_TOOL',
   'E_UNKNOWN_TOOL',
   'E_UNKNOWN_META',

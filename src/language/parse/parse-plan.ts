@@ -8,7 +8,13 @@ import {
 import { readContextMessages } from './context-messages.js';
 import type { PlanDocument } from '../document.js';
 import { readDocument } from './read-document.js';
-import { jsonSyntaxDiagnostic, blankJsonExtensions, type JsonExtension, SourceText } from '../text/index.js';
+import {
+  blankJsonExtensions,
+  duplicateKeys,
+  jsonSyntaxDiagnostic,
+  type JsonExtension,
+  SourceText,
+} from '../text/index.js';
 import { checkJson } from '../json/index.js';
 import { type Limits, MAX_DEPTH_CEILING, resolveLimits } from '../limits.js';
 
@@ -87,6 +93,7 @@ function parseWith(
       source = tolerated.source;
       pending.push(...tolerated.warnings);
     }
+    pending.push(...duplicateKeyErrors(source, limits.maxDiagnostics));
   } else {
     value = input;
     source = SourceText.fromValue(input, options.source ?? '<value>');
@@ -188,6 +195,34 @@ function parseWithExtensions(
     });
   }
   return { value, source: read, warnings };
+}
+
+/** The longest key a message quotes whole. */
+const QUOTED_KEY_LENGTH = 60;
+
+/**
+ * E_DUPLICATE_KEY for each key written twice in one object: JSON.parse keeps the last without a
+ * word, so the text would not say what runs. Placed at the repeated key; the message gives the
+ * first one's place.
+ */
+function duplicateKeyErrors(source: SourceText, max: number): PendingDiagnostic[] {
+  return duplicateKeys(source.text, max).map((duplicate) => {
+    const first = source.positionAt(duplicate.first);
+    const at = source.positionAt(duplicate.repeated);
+    const key =
+      duplicate.key.length > QUOTED_KEY_LENGTH
+        ? `${duplicate.key.slice(0, QUOTED_KEY_LENGTH)}…`
+        : duplicate.key;
+    const found = error(
+      'E_DUPLICATE_KEY',
+      duplicate.pointer,
+      `key ${JSON.stringify(key)} is written twice in one object: first at line ${first.line}, column ${first.column}, again here; JSON readers keep only the last`,
+      {
+        hint: 'write each key once: remove one of them, or rename it (a call has one _tool, one _outputPath, and each argument once)',
+      },
+    );
+    return { ...found, line: at.line, column: at.column };
+  });
 }
 
 const EXTENSION_HINT =

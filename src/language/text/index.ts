@@ -3,6 +3,7 @@
  * diagnostic), the comments and trailing commas that are blanked before it is parsed, and the
  * syntax error JSON.parse gives, located. Nothing here knows what a plan is.
  */
+export * from './duplicate-keys.js';
 export * from './json-error.js';
 export * from './json-extensions.js';
 export * from './source.js';

@@ -315,7 +315,7 @@ function shapeCases(): PlanCase[] {
     ],
     ['a lone input message', '{"type":"input","x":1}', 'invalid', 'E_SHAPE'],
     ['a solution whose calls are an object', '{"calls":{"_tool":"t"},"output":null}', 'invalid', 'E_SHAPE'],
-    ['duplicate keys', '[{"_tool":"t","_tool":"typed","id":"x"}]', 'valid'],
+    ['duplicate keys', '[{"_tool":"t","_tool":"typed","id":"x"}]', 'invalid', 'E_DUPLICATE_KEY'],
     ['a _tool that is an object', '[{"_tool":{"name":"t"}}]', 'invalid', 'E_NO_TOOL'],
     ['an _id that is a number', '[{"_tool":"t","_id":7}]', 'invalid', 'E_SHAPE'],
     ['duplicate ids', '[{"_tool":"t","_id":"1"},{"_tool":"t"}]', 'invalid', 'E_DUPLICATE_ID'],
