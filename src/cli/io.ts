@@ -2,7 +2,7 @@
 import { open } from 'node:fs/promises';
 import { checkJson } from '../language/json/index.js';
 import { DEFAULT_LIMITS, type Limits } from '../language/limits.js';
-import { jsonSyntaxDiagnostic, SourceText } from '../language/text/index.js';
+import { decodeUtf8, jsonSyntaxDiagnostic, SourceText } from '../language/text/index.js';
 import { CliInputError } from './cli-input-error.js';
 
 export interface OutputStream {
@@ -49,8 +49,9 @@ export interface ReadOptions {
 
 /**
  * Reads a whole file, or standard input for `-`, as UTF-8, stopping once it holds more bytes
- * than any text within maxTextLength can (3 per character).
- * @throws {CliInputError} when the file is missing, unreadable or too long.
+ * than any text within maxTextLength can (3 per character). Decoded strictly: a byte that is not
+ * UTF-8 is refused with its offset, and a UTF-16 or UTF-32 file with its encoding's name.
+ * @throws {CliInputError} when the file is missing, unreadable, too long or not UTF-8.
  */
 export async function readText(file: string, options: ReadOptions): Promise<string> {
   const what = options.what ?? 'file';
@@ -90,7 +91,10 @@ export async function readText(file: string, options: ReadOptions): Promise<stri
     }
   }
   // A text within the bytes that is still too long is the compiler's to report (E_LIMIT).
-  return Buffer.concat(chunks).toString('utf8');
+  const decoded = decodeUtf8(Buffer.concat(chunks));
+  if ('problem' in decoded)
+    throw new CliInputError(`${what} '${displayName(file)}' ${decoded.problem.message}`);
+  return decoded.text;
 }
 
 /**

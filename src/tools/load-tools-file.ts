@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolsFileError } from '../errors.js';
-import { jsonSyntaxDiagnostic, SourceText } from '../language/text/index.js';
+import { decodeUtf8, jsonSyntaxDiagnostic, SourceText } from '../language/text/index.js';
 import { isArrayValue, showValue, thrownMessage } from './safe-describe.js';
 import type { Tool } from './tool.js';
 import { MAX_DELAY_MS } from './tool-values.js';
@@ -99,11 +99,17 @@ export function toolsFromManifest(value: unknown, source: string): Tool[] {
 }
 
 async function readToolsText(path: string): Promise<string> {
+  let bytes: Uint8Array;
   try {
-    return await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (cause) {
     throw new ToolsFileError(unreadable(path, cause), { file: path, cause });
   }
+  // Strictly: a byte that is not UTF-8 would become U+FFFD in a tool's name or schema.
+  const decoded = decodeUtf8(bytes);
+  if ('problem' in decoded)
+    throw new ToolsFileError(`tools file '${path}' ${decoded.problem.message}`, { file: path });
+  return decoded.text;
 }
 
 function parseManifestText(text: string, path: string): unknown {

@@ -7,3 +7,4 @@ export * from './duplicate-keys.js';
 export * from './json-error.js';
 export * from './json-extensions.js';
 export * from './source.js';
+export * from './strict-utf8.js';
