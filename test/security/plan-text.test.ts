@@ -152,3 +152,18 @@ describe('files are decoded strictly', () => {
     });
   });
 });
+
+describe('--limit names', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'refuses --limit %s=5 like any unknown limit name (__proto__ was accepted)',
+    async (name) => {
+      const result = await planInProcess(['validate', '-', '--limit', `${name}=5`], '[]');
+      expectUsageError(result, new RegExp(`Unknown limit --limit\\.${name}; the limits are maxCalls`));
+    },
+  );
+
+  it('still takes a known limit', async () => {
+    const result = await planInProcess(['validate', '-', '--limit', 'maxDepth=5'], '[{"_tool": "t"}]');
+    expect(result.code).toBe(0);
+  });
+});

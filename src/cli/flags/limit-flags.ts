@@ -17,7 +17,9 @@ export interface LimitFlags {
  *   name or a value out of range.
  */
 export function limitsFlag(flags: LimitFlags): Limits {
-  const given: Record<string, number> = {};
+  // A Map, not an object: `given['__proto__'] = 5` would set the object's prototype, not a
+  // member, and the name would slip past the check for unknown limits.
+  const given = new Map<string, number>();
   for (const pair of flags.limit ?? []) {
     const equals = pair.indexOf('=');
     const name = equals < 0 ? '' : pair.slice(0, equals).trim();
@@ -27,10 +29,12 @@ export function limitsFlag(flags: LimitFlags): Limits {
         `--limit '${pair}' is not name=value; write, for example, --limit maxDepth=128 (a whole number)`,
       );
     }
-    given[name] = Number(text);
+    given.set(name, Number(text));
   }
   try {
-    return resolveLimits(given, '--limit');
+    // Object.fromEntries defines own members, `__proto__` and `constructor` included, so every
+    // name given reaches resolveLimits, which refuses the ones that are no limit.
+    return resolveLimits(Object.fromEntries(given), '--limit');
   } catch (e) {
     throw new CliInputError((e as Error).message.replace(/^Expected /, 'expected '));
   }
