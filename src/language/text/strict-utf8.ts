@@ -56,8 +56,11 @@ function otherEncoding(b: Uint8Array): string | undefined {
   if (b.length >= 2) {
     if (b[0] === 0xff && b[1] === 0xfe) return 'UTF-16LE';
     if (b[0] === 0xfe && b[1] === 0xff) return 'UTF-16BE';
-    if (b[0] !== 0 && b[1] === 0) return 'UTF-16LE';
-    if (b[0] === 0 && b[1] !== 0) return 'UTF-16BE';
+  }
+  // Without a mark, two characters are needed to tell: `[` NUL `]` is UTF-8 (and not JSON).
+  if (b.length >= 4) {
+    if (b[0] !== 0 && b[1] === 0 && b[2] !== 0 && b[3] === 0) return 'UTF-16LE';
+    if (b[0] === 0 && b[1] !== 0 && b[2] === 0 && b[3] !== 0) return 'UTF-16BE';
   }
   return undefined;
 }
