@@ -339,7 +339,7 @@ describe('all diagnostics in one pass', () => {
       properties: { ok: {}, out: {}, x: {}, s1: { type: 'number' }, s2: { type: 'string' } },
       additionalProperties: false,
     };
-    const text = doc([
+    const written = doc([
       { type: 'input', q: 'question' },
       { type: 'state', schema },
       { type: 'memo', text: 'not a message type' },
@@ -379,6 +379,12 @@ describe('all diagnostics in one pass', () => {
         ],
       },
     ]);
+    // A key written twice, in the memo message: E_DUPLICATE_KEY.
+    const text = written.replace(
+      '"text": "not a message type"',
+      '"text": "not a message type", "text": "again"',
+    );
+    expect(text).not.toBe(written);
     const tools = [
       {
         name: 'search',
