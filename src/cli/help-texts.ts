@@ -34,7 +34,7 @@ Exit codes:
   0    the run succeeded
   1    the plan has errors (diagnostics on stderr); nothing ran
   2    bad usage, or a plan, tools, input or state file that cannot be used
-  3    the run failed, or --fail-fast stopped it
+  3    the run failed, or --fail-fast stopped it, or a tool ended the process mid-run
   4    the plan or a call was rejected at approval
   70   an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)
   130  interrupted (Ctrl-C): running calls were cancelled

@@ -14,6 +14,7 @@ import { type CallError, retryDelay, toCallError } from '../run/index.js';
 import { contractError, isContractError } from '../run/call/index.js';
 import { type Tool, ToolRegistry } from '../tools/index.js';
 import { attemptTool } from './attempt.js';
+import { callJobProblem } from './job-check.js';
 import { functionOption, queueOption, redisOption, wholeNumberOption } from './options.js';
 import { probeRedis } from './probe.js';
 import { loadQueuePackages } from './queue-packages.js';
@@ -138,6 +139,12 @@ export async function startWorker(options: WorkerOptions): Promise<PlanWorker> {
 
   const context = options.context;
   const processor = async (job: Job<CallJob>, _token?: string, signal?: AbortSignal): Promise<CallValue> => {
+    // Checked before any field is used: a forged job fails at once, and is never retried.
+    const problem = callJobProblem(job.data);
+    if (problem !== null) {
+      const error = { message: `malformed job ${String(job.id)}: ${problem}`, code: 'INVALID_ARGUMENTS' };
+      throw new UnrecoverableError(encodeError(error, true));
+    }
     const data = job.data;
     const attempt = job.attemptsMade + 1;
     const started = Date.now();

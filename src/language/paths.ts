@@ -70,6 +70,9 @@ export function segmentsBelow(
   return read.slice(written.length);
 }
 
+/** An array index written as a key: `0`, or digits without a leading zero. */
+const CANONICAL_INDEX = /^(0|[1-9]\d*)$/;
+
 /**
  * The value at `segments` inside `value`, or undefined. Only own properties count, and arrays
  * only have integer indices, so a path can never reach `length` or anything inherited.
@@ -79,7 +82,10 @@ export function getAtPath(value: unknown, segments: readonly PathSegment[]): unk
   for (const segment of segments) {
     if (current === null || typeof current !== 'object') return undefined;
     if (Array.isArray(current)) {
-      const index = typeof segment === 'number' ? segment : /^\d+$/.test(segment) ? Number(segment) : -1;
+      // A key is an index only in canonical form, as a write takes it: "01" is a key, which an
+      // array does not have (reading it as index 1 would read what no write could reach).
+      const index =
+        typeof segment === 'number' ? segment : CANONICAL_INDEX.test(segment) ? Number(segment) : -1;
       if (index < 0 || index >= current.length) return undefined;
       current = current[index];
     } else {

@@ -38,6 +38,7 @@ import { ExitCode } from '../exit-codes.js';
 import { type CliIo, STDIN } from '../io.js';
 import type { RedisFlags } from '../flags/redis-flags.js';
 import { concurrencyFlag, millisecondsFlag } from '../flags/whole-number.js';
+import { RunExitGuard } from './run-exit-guard.js';
 
 export const RUN_MODES = ['eager', 'lazy'] as const;
 
@@ -210,11 +211,15 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
     controller.abort();
   };
   process.once('SIGINT', onInterrupt);
+  // A tool that ends the process mid-run leaves a line and a failing exit code, not a silent 0.
+  const exitGuard = new RunExitGuard({ plan, source: inputs.source });
   const onEvent = (event: RunEvent) => {
+    exitGuard.onEvent(event);
     if (flags.events) io.stdout.write(`${eventJson(event)}\n`);
     view.onEvent(event);
   };
   let result: RunResult;
+  exitGuard.arm();
   try {
     result = await run(plan, {
       tools: plan.tools!,
@@ -232,6 +237,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       ...(dispatcher && { remote: dispatcher.invoke }),
     });
   } finally {
+    exitGuard.disarm();
     await dispatcher?.close();
     process.removeListener('SIGINT', onInterrupt);
     // Ctrl-C at a prompt leaves the cursor at the end of the question.
