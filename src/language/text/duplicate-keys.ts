@@ -8,6 +8,17 @@
  * JSON (it is only ever given text that JSON.parse accepted); on anything else the scan stops.
  */
 import { escapePointerToken } from '../pointer.js';
+import {
+  BACKSLASH,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  skipString,
+} from './json-scan.js';
 
 /** One key written again in the object that already has it. */
 export interface DuplicateKey {
@@ -39,15 +50,6 @@ interface Frame {
 
 /** Most objects of a plan (calls, schemas) have fewer keys: they are compared in place. */
 const FEW_KEYS = 8;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 /**
  * The repeated keys of `text`, in text order, at most `max` of them (the scan stops there: a
@@ -175,18 +177,4 @@ function pointerOf(text: string, frames: readonly Frame[], depth: number): strin
     pointer += `/${escapePointerToken(token)}`;
   }
   return pointer;
-}
-
-/** The offset just past the string starting at `i` (its opening quote), or -1. */
-function skipString(text: string, i: number): number {
-  let j = i + 1;
-  for (;;) {
-    const quote = text.indexOf('"', j);
-    if (quote < 0) return -1;
-    // A quote preceded by an odd number of backslashes is escaped.
-    let backslashes = 0;
-    for (let k = quote - 1; k > i && text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
-    if (backslashes % 2 === 0) return quote + 1;
-    j = quote + 1;
-  }
 }

@@ -7,6 +7,16 @@
  * JSON.parse accepted); on anything else the scan stops and reports what it found so far.
  */
 import { splitPointer } from '../pointer.js';
+import {
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  COLON,
+  COMMA,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  QUOTE,
+  skipString,
+} from './json-scan.js';
 
 /** Where one pointer landed. */
 export interface PointerOffset {
@@ -61,15 +71,6 @@ export function pointerOffsets(text: string, pointers: readonly string[]): Point
     };
   });
 }
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 function scan(text: string, root: Node): void {
   const stack: Frame[] = [];
@@ -151,20 +152,6 @@ function skipSpace(text: string, i: number): number {
     const c = text.charCodeAt(i);
     if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
     else return i;
-  }
-}
-
-/** The offset just past the string starting at `i` (its opening quote), or -1. */
-function skipString(text: string, i: number): number {
-  let j = i + 1;
-  for (;;) {
-    const quote = text.indexOf('"', j);
-    if (quote < 0) return -1;
-    // A quote preceded by an odd number of backslashes is escaped.
-    let backslashes = 0;
-    for (let k = quote - 1; k > i && text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
-    if (backslashes % 2 === 0) return quote + 1;
-    j = quote + 1;
   }
 }
 
