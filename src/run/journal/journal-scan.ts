@@ -13,7 +13,7 @@ import { checkJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import { differingParts, type JournalDigests } from './journal-digests.js';
 import { journalLineError, journalMismatchError } from './journal-error.js';
-import { type CallEndEvent, isReusable } from './journal-format.js';
+import { type CallEndEvent, isReusable, REPLACED_FIELDS } from './journal-format.js';
 import type { RecordCheck } from './journal-plan-check.js';
 import { type JournalHeader, readJournalLine } from './journal-records.js';
 import type { JsonObject } from '../../language/document.js';
@@ -56,8 +56,11 @@ export interface Scan {
    * (or those its `call:end` carries, for a call resumed from an earlier journal), when known.
    */
   readonly args: Map<string, JsonObject>;
-  /** With `keepArgs`, the calls that started, with the arguments of their last start. */
-  readonly started: Map<string, JsonObject>;
+  /**
+   * With `keepArgs`, the calls that started, with the arguments of their last start (undefined
+   * where they were too long for the journal).
+   */
+  readonly started: Map<string, JsonObject | undefined>;
   /** Lines holding an event (the header is not one). */
   eventsRead: number;
   /** True when no line holds anything but blanks: the file is as good as new. */
@@ -240,7 +243,7 @@ class LineReader {
         const problem = this.#check(event);
         if (problem !== undefined) return this.#fail(problem);
         this.#scan.eventsRead += 1;
-        if (this.#keepArgs && event.type === 'call:start') this.#scan.started.set(event.call, event.args);
+        if (this.#keepArgs && event.type === 'call:start') this.#scan.started.set(event.call, argsOf(event));
         if (event.type === 'call:end' && isReusable(event)) {
           // Deleted first so that the map lists calls in the order they last completed.
           this.#scan.completed.delete(event.call);
@@ -265,7 +268,7 @@ class LineReader {
   }
 
   #keepArgsOf(end: Extract<RunEvent, { readonly type: 'call:end' }>): void {
-    const args = end.args ?? this.#scan.started.get(end.call);
+    const args = argsOf(end) ?? this.#scan.started.get(end.call);
     if (args === undefined) this.#scan.args.delete(end.call);
     else this.#scan.args.set(end.call, args);
   }
@@ -291,6 +294,12 @@ class LineReader {
   #fail(reason: string): never {
     throw journalLineError(this.#options.path, this.#number, reason);
   }
+}
+
+/** A record's arguments, unless the writer replaced them by a stand-in (too long, or not JSON). */
+function argsOf(event: { readonly args?: JsonObject }): JsonObject | undefined {
+  const replaced = (event as Record<string, unknown>)[REPLACED_FIELDS];
+  return Array.isArray(replaced) && replaced.includes('args') ? undefined : event.args;
 }
 
 /** Only JSON's whitespace (a CR from an editor included): a line that holds nothing. */

@@ -42,6 +42,7 @@ import { type EarlierVersions, findEarlierVersions } from './journal-earlier.js'
 import { describeFsError, isJournalError, JournalError } from './journal-error.js';
 import { makeJournalDirectory, openJournalFile, syncDirectory, writeAll } from './journal-files.js';
 import { type CallEndEvent, canonicalJson, encodeEvent } from './journal-format.js';
+import { fitLine, resultTooLong } from './journal-line-size.js';
 import { JournalLock } from './journal-lock.js';
 import { checkOptions, DEFAULT_MAX_COMMIT_DELAY_MS, type JournalOptions } from './journal-options.js';
 import { encodeHeader } from './journal-records.js';
@@ -106,10 +107,13 @@ export class Journal {
   /** Lines appended but not written yet: `call:ready` and `state:write` only (see DEFERRABLE). */
   #pending: string[] = [];
   #pendingChars = 0;
+  /** The longest line a resume reads (limits.maxTextLength): no line written is longer. */
+  readonly #maxLine: number;
 
-  private constructor(opened: Opened) {
+  private constructor(opened: Opened, maxLine: number) {
     const { path, fd, size, scan } = opened;
     this.path = path;
+    this.#maxLine = maxLine;
     this.#fd = fd;
     this.#size = size;
     this.#commit = opened.commit;
@@ -141,7 +145,7 @@ export class Journal {
     // Before the file is opened, let alone emptied.
     const lock = JournalLock.acquire(options.dir, options.runKey);
     try {
-      return new Journal(openLocked(options, limits, lock));
+      return new Journal(openLocked(options, limits, lock), limits.maxTextLength);
     } catch (error) {
       lock.release();
       throw error;
@@ -157,6 +161,15 @@ export class Journal {
     return this.completed.get(call) ?? this.earlier?.match(call, args);
   }
 
+  /**
+   * Why this call's result (of `size`, as the run counts it) cannot be journaled in a `call:end`
+   * line a resume reads back; undefined when it can. The run fails such a call with LIMIT
+   * before writing its output (see journal-line-size).
+   */
+  resultTooLong(call: string, tool: string, output: unknown, size: number): string | undefined {
+    return resultTooLong(call, tool, output, size, this.#maxLine);
+  }
+
   /** True once `close` has been called. */
   get closed(): boolean {
     return this.#fd === undefined;
@@ -165,7 +178,8 @@ export class Journal {
   /**
    * Appends the event as one line. Every event but `call:ready` and `state:write` is in the file
    * (written to the operating system) when this returns, with the lines held before it; those
-   * two wait in memory for the next. Values JSON cannot hold never throw here (see encodeEvent).
+   * two wait in memory for the next. Values JSON cannot hold never throw here (see encodeEvent),
+   * and a line is never longer than a resume reads: its large fields give way (see fitLine).
    *
    * @throws {JournalError} when the journal is closed, when the write fails (the part written is
    *   removed, so the file stays readable; the lines held are lost), or when an earlier
@@ -174,7 +188,7 @@ export class Journal {
   append(event: RunEvent): void {
     this.#openFd('append to');
     this.#commit.check();
-    const line = encodeEvent(event);
+    const line = fitLine(event, encodeEvent(event), this.#maxLine);
     this.#pending.push(line);
     this.#pendingChars += line.length;
     if (!DEFERRABLE.has(event.type) || this.#pendingChars >= PENDING_CHARS) this.#write();
