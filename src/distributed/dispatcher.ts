@@ -133,7 +133,12 @@ class QueueDispatcher implements Dispatcher {
     this.#events.on('error', settings.onError);
     this.#producer.on('error', settings.onError);
     this.#events.on('progress', ({ jobId, data }) => {
-      if (isCallProgress(data)) this.#retries.get(jobId)?.(data.retry);
+      const onRetry = this.#retries.get(jobId);
+      // Checked by onRetry as the journal checks its own records: anyone with the Redis can send it.
+      const refused = onRetry && isCallProgress(data) ? onRetry(data.retry) : undefined;
+      if (refused !== undefined) {
+        settings.onError(new Error(`a retry report for job ${jobId} was refused, not journaled: ${refused}`));
+      }
     });
   }
 

@@ -260,8 +260,15 @@ export interface RemoteCall {
   readonly timeoutMs: number;
   /** The tool's retry policy, normalized. The invoker retries; the executor does not retry again. */
   readonly retries: Retries;
-  /** Call before each retry, so the run's events and attempt count stay as for a local run. */
-  readonly onRetry: (retry: RemoteRetry) => void;
+  /**
+   * Call before each retry, so the run's events and attempt count stay as for a local run. The
+   * report is untrusted (it comes from another process): it is taken only as the journal reads
+   * its own `call:retry` records (an attempt from 1 to `retries.limit`, at most one report per
+   * attempt, `delayMs` a finite number 0 or more, `error` exactly `{message, code?}`, its
+   * message cut to 10,000 characters). Returns why a report was refused (it is then neither
+   * journaled nor heard), for the invoker to say; undefined when it was taken or came late.
+   */
+  readonly onRetry: (retry: RemoteRetry) => string | undefined;
 }
 
 /**

@@ -19,11 +19,13 @@ export function toCallError(error: unknown): CallError {
       const { message, code } = error as { message: unknown; code?: unknown };
       const text = typeof message === 'string' ? message : describeThrown(message);
       return typeof code === 'string' && code !== ''
-        ? { message: bounded(text), code: bounded(code, 100) }
-        : { message: bounded(text) };
+        ? { message: boundedErrorText(text), code: boundedErrorText(code, 100) }
+        : { message: boundedErrorText(text) };
     }
     return {
-      message: bounded(typeof error === 'string' ? error : `the tool threw ${describeThrown(error)}`),
+      message: boundedErrorText(
+        typeof error === 'string' ? error : `the tool threw ${describeThrown(error)}`,
+      ),
     };
   } catch (e) {
     // A getter or Proxy trap that throws while being read: say so, with what it threw.
@@ -61,13 +63,14 @@ function describeThrown(value: unknown): string {
   return JSON.stringify(copy.value) ?? 'undefined';
 }
 
-function bounded(text: string, most = MAX_ERROR_MESSAGE): string {
+/** The text, cut to `most` characters with a count of the rest. */
+export function boundedErrorText(text: string, most = MAX_ERROR_MESSAGE): string {
   return text.length > most ? `${text.slice(0, most)}… (${text.length - most} more characters)` : text;
 }
 
 function safeText(e: unknown): string {
   try {
-    return bounded(e instanceof Error ? e.message : String(e), 200);
+    return boundedErrorText(e instanceof Error ? e.message : String(e), 200);
   } catch {
     return 'and so did describing it';
   }

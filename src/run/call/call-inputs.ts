@@ -7,6 +7,7 @@ import type { JsonObject } from '../../language/document.js';
 import type { Tool } from '../../tools/tool.js';
 import type { CallRecord } from '../call-record.js';
 import { retriesOf } from '../retry.js';
+import { checkRemoteRetry } from './remote-retry.js';
 import type { RunEventDraft } from '../run-event.js';
 import type { RemoteCall, RunOptions } from '../types.js';
 
@@ -31,6 +32,7 @@ export function remoteCall(
 ): RemoteCall {
   const call = run.calls[i]!;
   const record = run.records[i]!;
+  const retries = retriesOf(tool);
   return {
     runId: run.runId,
     call: call.id,
@@ -39,13 +41,18 @@ export function remoteCall(
     outputPaths: outputPaths(run, i),
     signal,
     timeoutMs: tool.timeoutMs ?? run.options.timeoutMs ?? 0,
-    retries: retriesOf(tool),
-    onRetry: ({ attempt, delayMs, error }) => {
+    retries,
+    onRetry: (report) => {
       // A report that arrives late (the call ended, or a duplicate) changes nothing.
-      if (record.status !== null || !(Number.isInteger(attempt) && attempt >= record.attempts)) return;
+      if (record.status !== null) return undefined;
+      const checked = checkRemoteRetry(report, { limit: retries.limit, attempts: record.attempts });
+      if (checked === 'late') return undefined;
+      if ('problem' in checked) return checked.problem;
+      const { attempt, delayMs, error } = checked.retry;
       record.attempts = attempt + 1;
       run.event({ type: 'call:retry', call: call.id, tool: call.tool, attempt, delayMs, error });
       run.event({ type: 'call:start', call: call.id, tool: call.tool, attempt: attempt + 1, args });
+      return undefined;
     },
   };
 }
