@@ -199,24 +199,50 @@ describe('Journal', () => {
     journal.close();
   });
 
-  it("keeps each call's last completed call:end", () => {
+  it("keeps each call's completed call:end; a replay of the same result is read again", () => {
     const dir = freshDir();
     written(dir, [
-      end('a', 'succeeded', { output: 1 }),
+      end('a', 'succeeded', { output: { x: 1, y: 2 } }),
       end('b', 'succeeded', { output: 1 }),
-      end('a', 'succeeded', { output: 2 }),
+      // What a resume appends for a result it reuses: the same result (key order aside).
+      end('a', 'succeeded', { output: { y: 2, x: 1 }, resumed: true }),
       end('c', 'failed', { handled: true, output: { message: 'first' } }),
-      end('c', 'succeeded', { output: 'second' }),
       // A later call:end that did not complete does not erase a completed one: its output was written.
       end('b', 'cancelled'),
     ]);
     const journal = Journal.open({ dir, runKey: 'run', resume: true });
-    expect(journal.completed.get('a')?.output).toBe(2);
+    expect(journal.completed.get('a')?.output).toEqual({ x: 1, y: 2 });
     expect(journal.completed.get('b')?.output).toBe(1);
-    expect(journal.completed.get('c')?.output).toBe('second');
+    expect(journal.completed.get('c')?.output).toEqual({ message: 'first' });
     // In the order the calls last completed.
     expect([...journal.completed.keys()]).toEqual(['b', 'a', 'c']);
     journal.close();
+  });
+
+  // Before, the last one won: a line appended to a journal chose what the resume wrote.
+  it('refuses a second completed call:end of a call with another result, naming both lines', () => {
+    const cases: [CallEndEvent[], RegExp][] = [
+      [
+        [
+          end('a', 'succeeded', { output: 1 }),
+          end('b', 'succeeded', { output: 1 }),
+          end('a', 'succeeded', { output: 2 }),
+        ],
+        /line 3: a second completed call:end for call "a", with another result than line 1: /,
+      ],
+      [
+        [
+          end('c', 'failed', { handled: true, output: { message: 'first' } }),
+          end('c', 'succeeded', { output: 'second' }),
+        ],
+        /line 2: a second completed call:end for call "c", with another result than line 1: /,
+      ],
+    ];
+    for (const [events, message] of cases) {
+      const dir = freshDir();
+      written(dir, events);
+      expect(() => Journal.open({ dir, runKey: 'run', resume: true })).toThrow(message);
+    }
   });
 
   it('removes a cut-off last line from the file, and keeps blank lines', () => {

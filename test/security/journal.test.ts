@@ -388,6 +388,39 @@ describe('a record that does not fit the plan ends the resume at its line', () =
       message: /a call:end for call "notify" names tool "get_user", but the plan's call calls "notify"/,
     },
     {
+      // Last wins no more: which result the call returned cannot be told.
+      name: 'a second completed call:end of a call, with another result',
+      tamper: (path) => {
+        const all = records(path);
+        const forged = { ...all.find(callEnd('fetch'))!, output: { name: 'Mallory' } };
+        writeFileSync(path, [...all, forged].map((r) => `${JSON.stringify(r)}\n`).join(''));
+        return all.length + 1;
+      },
+      message:
+        /a second completed call:end for call "fetch", with another result than line \d+: which one the call returned cannot be told/,
+    },
+    {
+      name: 'a completed call:end of a call whose dependency never ended',
+      tamper: (path) => {
+        const all = records(path).filter((r) => !callEnd('fetch')(r));
+        writeFileSync(path, all.map((r) => `${JSON.stringify(r)}\n`).join(''));
+        return all.findIndex(callEnd('check')) + 1;
+      },
+      message:
+        /a succeeded call:end for call "check" comes before any call:end of call "fetch", which it depends on: a run of this plan ends that call first, so this result cannot be trusted/,
+    },
+    {
+      name: 'a journal forged to hold the header and a last call’s completion only',
+      tamper: (path) => {
+        const all = records(path);
+        const forged = [all[0]!, { ...all.find(callEnd('notify'))!, output: 'wired' }];
+        writeFileSync(path, forged.map((r) => `${JSON.stringify(r)}\n`).join(''));
+        return 2;
+      },
+      message:
+        /a succeeded call:end for call "notify" comes before any call:end of call "check", which it depends on/,
+    },
+    {
       name: 'a record of the wrong shape',
       tamper: (path) => editRecord(path, callEnd('notify'), (r) => delete r.call),
       message: /a call:end must have a string "call"/,

@@ -51,6 +51,13 @@ export interface JournalOptions {
    */
   readonly checkRecord?: RecordCheck;
   /**
+   * The ids of the calls a call depends on in the run's plan, or undefined for a call it lacks.
+   * With it, a resume refuses a completed `call:end` of this run's journal that comes before
+   * any `call:end` of a call it depends on (see ScanOptions.dependenciesOf).
+   * @default undefined (the order of records is not checked)
+   */
+  readonly dependenciesOf?: (call: string) => readonly string[] | undefined;
+  /**
    * How long a `sync` may wait for the running background fsync to return before a later `sync`
    * starts another beside it (two at most): what bounds, in time, what a power cut can take.
    * 0 fsyncs inline in every `sync`, so a completion is on disk before `sync` returns (one fsync
@@ -103,9 +110,11 @@ export function checkOptions(options: JournalOptions): Limits {
       `Journal.open: toolDigests must be an object of 64 lowercase hex digits per tool name (runIdentity() makes it), got ${showValue(toolDigests)}`,
     );
   }
+  const { dependenciesOf } = options as Partial<Record<keyof JournalOptions, unknown>>;
   for (const [name, value] of [
     ['checkRecord', checkRecord],
     ['callTool', callTool],
+    ['dependenciesOf', dependenciesOf],
   ] as const) {
     if (value !== undefined && typeof value !== 'function') {
       throw new TypeError(`Journal.open: ${name} must be a function, got ${showValue(value)}`);

@@ -13,10 +13,11 @@ import { checkJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import { differingParts, type JournalDigests } from './journal-digests.js';
 import { journalLineError, journalMismatchError } from './journal-error.js';
-import { type CallEndEvent, isReusable, REPLACED_FIELDS } from './journal-format.js';
+import { type CallEndEvent, canonicalJson, isReusable, REPLACED_FIELDS } from './journal-format.js';
 import type { RecordCheck } from './journal-plan-check.js';
 import { type JournalHeader, readJournalLine } from './journal-records.js';
 import type { JsonObject } from '../../language/document.js';
+import { showValue } from '../../tools/safe-describe.js';
 import type { RunEvent } from '../types.js';
 
 const CHUNK_BYTES = 1 << 20;
@@ -42,6 +43,13 @@ export interface ScanOptions {
    * @default undefined
    */
   readonly onHeader?: (header: JournalHeader) => void;
+  /**
+   * The ids of the calls a call depends on in the run's plan (undefined for a call it lacks):
+   * a completed `call:end` is refused unless each of them has a `call:end` before it, as the
+   * executor writes them (a call starts only once those it depends on ended).
+   * @default undefined (the order of records is not checked: a journal of another version of the plan)
+   */
+  readonly dependenciesOf?: (call: string) => readonly string[] | undefined;
 }
 
 export interface Scan {
@@ -194,6 +202,10 @@ class LineReader {
   /** Limits for a whole record: see `read`. */
   readonly #limits: Limits;
   readonly #keepArgs: boolean;
+  /** Calls with a `call:end` so far. */
+  readonly #ended = new Set<string>();
+  /** The line of each call's completion in `completed`. */
+  readonly #completedAt = new Map<string, number>();
 
   constructor(scan: Scan, options: ScanOptions) {
     this.#scan = scan;
@@ -244,12 +256,7 @@ class LineReader {
         if (problem !== undefined) return this.#fail(problem);
         this.#scan.eventsRead += 1;
         if (this.#keepArgs && event.type === 'call:start') this.#scan.started.set(event.call, argsOf(event));
-        if (event.type === 'call:end' && isReusable(event)) {
-          // Deleted first so that the map lists calls in the order they last completed.
-          this.#scan.completed.delete(event.call);
-          this.#scan.completed.set(event.call, event);
-          if (this.#keepArgs) this.#keepArgsOf(event);
-        }
+        if (event.type === 'call:end') this.#callEnd(event);
         return;
       }
     }
@@ -265,6 +272,34 @@ class LineReader {
     if (expected === undefined) return;
     const differs = differingParts(digests, expected);
     if (differs.length > 0) throw journalMismatchError(this.#options.path, differs, digests, expected);
+  }
+
+  /**
+   * A completion is one a run of this plan wrote: after the ends of the calls it depends on, and
+   * the same as any earlier completion of its call (a resume appends a replay of each result it
+   * reuses). Two different results of one call cannot both be true: neither is taken.
+   */
+  #callEnd(event: CallEndEvent): void {
+    if (isReusable(event)) {
+      const missing = this.#options.dependenciesOf?.(event.call)?.find((call) => !this.#ended.has(call));
+      if (missing !== undefined) {
+        return this.#fail(
+          `a ${event.status} call:end for call ${showValue(event.call)} comes before any call:end of call ${showValue(missing)}, which it depends on: a run of this plan ends that call first, so this result cannot be trusted`,
+        );
+      }
+      const earlier = this.#scan.completed.get(event.call);
+      if (earlier !== undefined && !sameResult(earlier, event)) {
+        return this.#fail(
+          `a second completed call:end for call ${showValue(event.call)}, with another result than line ${this.#completedAt.get(event.call)!}: which one the call returned cannot be told`,
+        );
+      }
+      // Deleted first so that the map lists calls in the order they last completed.
+      this.#scan.completed.delete(event.call);
+      this.#scan.completed.set(event.call, event);
+      this.#completedAt.set(event.call, this.#number);
+      if (this.#keepArgs) this.#keepArgsOf(event);
+    }
+    this.#ended.add(event.call);
   }
 
   #keepArgsOf(end: Extract<RunEvent, { readonly type: 'call:end' }>): void {
@@ -294,6 +329,13 @@ class LineReader {
   #fail(reason: string): never {
     throw journalLineError(this.#options.path, this.#number, reason);
   }
+}
+
+/** The same status, alternative and output (as canonical JSON): a replay of the same result. */
+function sameResult(a: CallEndEvent, b: CallEndEvent): boolean {
+  if (a.status !== b.status || a.handled !== b.handled || a.branch !== b.branch) return false;
+  if (a.output === undefined || b.output === undefined) return a.output === b.output;
+  return canonicalJson(a.output) === canonicalJson(b.output);
 }
 
 /** A record's arguments, unless the writer replaced them by a stand-in (too long, or not JSON). */

@@ -284,7 +284,7 @@ interface Opened {
 
 /** Journal.open, once the lock is held. */
 function openLocked(options: JournalOptions, limits: Limits, lock: JournalLock): Opened {
-  const { dir, runKey, resume, digests, toolDigests, callTool, checkRecord } = options;
+  const { dir, runKey, resume, digests, toolDigests, callTool, checkRecord, dependenciesOf } = options;
   const maxDelayMs = options.maxCommitDelayMs ?? DEFAULT_MAX_COMMIT_DELAY_MS;
   const name = `${runKey}.jsonl`;
   const path = join(dir, name);
@@ -293,7 +293,9 @@ function openLocked(options: JournalOptions, limits: Limits, lock: JournalLock):
   const fd = openJournalFile(path);
   try {
     if (!resume) ftruncateSync(fd, 0);
-    const scan = resume ? scanJournal(fd, { path, limits, digests, checkRecord }) : emptyScan();
+    const scan = resume
+      ? scanJournal(fd, { path, limits, digests, checkRecord, dependenciesOf })
+      : emptyScan();
     const earlier =
       resume && digests !== undefined && toolDigests !== undefined && callTool !== undefined
         ? findEarlierVersions({

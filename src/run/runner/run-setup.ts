@@ -105,6 +105,10 @@ export function openRunJournal(options: RunJournalOptions): Journal {
     limits,
     // Every record is judged against this plan before anything runs, not when its call is reached.
     checkRecord: planRecordCheck({ plan, tools, mode }),
+    dependenciesOf: (id) => {
+      const call = plan.calls[plan.indexOf(id) ?? -1];
+      return call?.dependencies.map((dependency) => plan.calls[dependency.from]!.id);
+    },
   });
 }
 
