@@ -332,13 +332,11 @@ export class Runner {
   }
 
   succeed(i: number, accepted: Accepted): void {
-    const call = this.calls[i]!;
-    const output = call.outputPath;
+    const { outputPath: output, id, tool } = this.calls[i]!;
     const record = this.records[i]!;
     const { value, choice } = accepted;
     try {
-      // A completed call's record must be one a resume reads back: else it is not completed.
-      const unjournaled = this.journal?.resultTooLong(call.id, call.tool, value, accepted.size);
+      const unjournaled = this.journal?.resultTooLong(id, tool, value, accepted.size);
       if (unjournaled !== undefined) throw this.failure(i, unjournaled, 'LIMIT');
       if (output)
         writeOutput(this, i, alternativesOf(output.op, output.paths.length, choice), value, accepted.size);
