@@ -33,6 +33,8 @@ export function sharedJson(value: unknown): string | undefined {
  * written by {@link argumentsJson}, every other member as JSON.stringify writes it.
  */
 export function eventJson(event: object): string {
+  // Most events carry no arguments, or none another call could share: one JSON.stringify.
+  if (!holdsShared((event as { args?: unknown }).args)) return JSON.stringify(event);
   return membersJson(event, (value, key) =>
     key === 'args' && value !== null && typeof value === 'object' && !Array.isArray(value)
       ? argumentsJson(value)
@@ -43,6 +45,16 @@ export function eventJson(event: object): string {
 /** JSON.stringify(args) for a call's arguments: each member through {@link sharedJson}. */
 export function argumentsJson(args: object): string {
   return membersJson(args, sharedJson);
+}
+
+/** True for an object with a frozen object among its members: a value the run shares. */
+function holdsShared(args: unknown): boolean {
+  if (args === null || typeof args !== 'object') return false;
+  for (const key in args) {
+    const value: unknown = (args as Record<string, unknown>)[key];
+    if (value !== null && typeof value === 'object' && Object.isFrozen(value)) return true;
+  }
+  return false;
 }
 
 /** A plain object's JSON text, each member's written by `write` (undefined drops it, as JSON does). */
