@@ -8,7 +8,9 @@ import type { generateSync } from 'json-schema-faker';
 import type { CompiledCall } from '../compile/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { JsonSchema } from '../tools/tool.js';
+import { DEFAULT_LIMITS, type Limits } from '../language/limits.js';
 import { schemaForFaker } from './faker-schema.js';
+import { FAKER_MAX_DEPTH, sampleBudget } from './sample-budget.js';
 import type { Sample } from './types.js';
 
 type Generate = typeof generateSync;
@@ -40,7 +42,7 @@ const FAKER_OPTIONS = {
   minItems: 1,
   maxItems: 3,
   useDefaultValue: true,
-  maxDepth: 8,
+  maxDepth: FAKER_MAX_DEPTH,
 } as const;
 
 /**
@@ -50,11 +52,17 @@ const FAKER_OPTIONS = {
  */
 export class OutputSampler {
   readonly #byTool = new Map<string, Sample>();
+  /**
+   * The tools whose `outputSchema` was not sampled because no sample within the limits could be
+   * made of it (see sample-budget.ts), each with why: their calls' outputs are unknown.
+   */
+  readonly refused = new Map<string, string>();
 
   constructor(
     private readonly tools: ToolRegistry | undefined,
     private readonly seed: number,
     private readonly mode: 'eager' | 'lazy',
+    private readonly limits: Limits = DEFAULT_LIMITS,
   ) {}
 
   sample(call: CompiledCall): Sample {
@@ -73,8 +81,15 @@ export class OutputSampler {
     // Outside the try: a faker that cannot be loaded is an error to see, not an unknown sample.
     const fake = loadFaker();
     try {
-      const value = fake(schemaForFaker(schema) as Parameters<Generate>[0], {
+      const budget = sampleBudget(schemaForFaker(schema), this.limits);
+      if (!budget.ok) {
+        this.refused.set(name, budget.reason);
+        return UNKNOWN_SAMPLE;
+      }
+      const value = fake(budget.schema as Parameters<Generate>[0], {
         ...FAKER_OPTIONS,
+        // A sample nests no deeper than a result may (the faker's levels are objects and arrays).
+        maxDepth: Math.max(1, Math.min(FAKER_MAX_DEPTH, this.limits.maxDepth - 1)),
         seed: mixSeed(this.seed, name),
       });
       // A schema faker cannot satisfy (an unresolvable $ref, `false`), or one that says nothing

@@ -10,7 +10,9 @@ import {
   type Diagnostic,
   error,
   type PendingDiagnostic,
+  warning,
 } from '../language/diagnostics.js';
+import { resolveLimits } from '../language/limits.js';
 import { positionDiagnostics } from '../language/parse/index.js';
 import type { SourceText } from '../language/text/index.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -69,7 +71,8 @@ export function simulateCompiled(
   const tools = options.tools !== undefined ? ToolRegistry.from(options.tools) : plan.tools;
   const n = plan.calls.length;
 
-  const sampler = new OutputSampler(tools, seed, lazierMode(plan.mode, options.mode));
+  const limits = resolveLimits(options.limits);
+  const sampler = new OutputSampler(tools, seed, lazierMode(plan.mode, options.mode), limits);
   const samples: Sample[] = plan.calls.map((call) => sampler.sample(call));
   const { alternatives, groups } = branchGroups(plan);
   const rank = new Int32Array(n);
@@ -151,7 +154,7 @@ export function simulateCompiled(
     maxParallelism: widest.calls.length,
     widestLevel: { level: widest.level, calls: ids(widest.calls) },
     samples: Object.fromEntries(plan.calls.map((call, i) => [call.id, samples[i]!])),
-    diagnostics: diagnosticsOf(plan, scenarios, source),
+    diagnostics: diagnosticsOf(plan, scenarios, source, refusedSamples(plan, sampler.refused)),
   };
   return rememberPlan(simulation, plan);
 }
@@ -192,6 +195,7 @@ function diagnosticsOf(
   plan: CompiledPlan,
   scenarios: readonly Scenario[],
   source: SourceText | null,
+  refused: readonly PendingDiagnostic[],
 ): Diagnostic[] {
   const seen = new Set<string>();
   const found: ArgumentError[] = [];
@@ -206,10 +210,32 @@ function diagnosticsOf(
   const pending: PendingDiagnostic[] = found.map((e) =>
     error('E_SIM_ARGS', e.pointer, e.message, { call: e.call }),
   );
+  pending.push(...refused);
   const positioned: Diagnostic[] = source
     ? positionDiagnostics(pending, source)
     : pending.map((d) => ({ ...d, line: 1, column: 1 }));
   return [...plan.diagnostics, ...positioned].sort(compareDiagnostics);
+}
+
+/** One W_LIMIT per tool whose output was not sampled, at the `_tool` of its first call. */
+function refusedSamples(plan: CompiledPlan, refused: ReadonlyMap<string, string>): PendingDiagnostic[] {
+  const found: PendingDiagnostic[] = [];
+  for (const [tool, reason] of refused) {
+    const call = plan.calls.find((c) => c.tool === tool);
+    if (!call) continue;
+    found.push(
+      warning(
+        'W_LIMIT',
+        `${call.pointer}/_tool`,
+        `tool "${tool}"'s outputSchema is not sampled: ${reason}; the outputs of its calls are unknown in this dry run`,
+        {
+          call: call.id,
+          hint: 'bound the schema (a smaller minItems, minProperties or minLength), or raise the limit it names (--limit name=value)',
+        },
+      ),
+    );
+  }
+  return found;
 }
 
 function toCompiledPlan(

@@ -1,5 +1,6 @@
 /** The dry run's public shapes: options and the simulation it returns. */
 import type { JsonObject, ExecutionMode } from '../language/document.js';
+import type { Limits } from '../language/limits.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 
@@ -39,4 +40,12 @@ export interface SimulateOptions {
    * @default 256
    */
   readonly maxScenarios?: number;
+  /**
+   * The limits a real result is held to (see compile's `limits`): a tool's `outputSchema` whose
+   * sample could not fit them (a `minItems` past `maxArrayIndex`, a `minProperties` past
+   * `maxKeys`, a sample of more than `maxTextLength` or 4 Mi characters of JSON) is not sampled:
+   * its calls' outputs are unknown, and a `W_LIMIT` warning names the tool and the bound.
+   * @default DEFAULT_LIMITS
+   */
+  readonly limits?: Partial<Limits>;
 }

@@ -7,6 +7,7 @@
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile } from '../../compile/compile.js';
+import { eventJson as sharedEventJson } from '../../language/json/index.js';
 import type { CompiledPlan } from '../../compile/types.js';
 import { run } from '../../run/run.js';
 import type { ApprovalRequest, CallReport, LatentFunction, RunEvent, RunResult } from '../../run/types.js';
@@ -312,7 +313,8 @@ export function toRunJson(result: RunResult): RunJson {
 /** An event as one JSON line; a value JSON cannot hold is named instead of breaking the stream. */
 function eventJson(event: RunEvent): string {
   try {
-    return JSON.stringify(event);
+    // Arguments many calls share are serialised once (see language/json/shared-json.ts).
+    return sharedEventJson(event);
   } catch (e) {
     return JSON.stringify({
       type: event.type,

@@ -85,6 +85,7 @@ export async function simulateCommand(file: string, flags: SimulateFlags, io: Cl
   const positioned = simulateCompiled(compiled.plan, compiled.document?.source ?? null, {
     ...(seed !== undefined && { seed }),
     ...(maxScenarios !== undefined && { maxScenarios }),
+    ...(inputs.options.limits && { limits: inputs.options.limits }),
   });
   if (flags.json) io.stdout.write(`${JSON.stringify(toSimulateJson(positioned))}\n`);
   else {

@@ -13,3 +13,4 @@ export {
   jsonSize,
 } from './json-value.js';
 export { setOwnProperty } from './set-own-property.js';
+export { argumentsJson, eventJson, prettyJsonPreview, sharedJson } from './shared-json.js';

@@ -5,6 +5,7 @@
  */
 import type { CompiledPlan } from '../../compile/types.js';
 import type { JsonObject } from '../../language/document.js';
+import { prettyJsonPreview } from '../../language/json/index.js';
 import type { RunResult } from '../../run/types.js';
 import type { Simulation } from '../../simulate/types.js';
 import { escapeHtml } from './escape.js';
@@ -273,15 +274,19 @@ function diagnosticsMarkup(
   return `<details class="diags"><summary>${diagnostics.length} diagnostic${diagnostics.length === 1 ? '' : 's'}</summary><ul>${items}${more}</ul></details>`;
 }
 
-/** A value as the panel shows it: pretty JSON, cut at maxValueLength. */
+/**
+ * A value as the panel shows it: pretty JSON, cut at maxValueLength. Values many calls share
+ * (one read by every call's arguments) are serialised once, and only the part shown is built.
+ */
 function text(value: unknown, o: Options): string {
-  let s: string;
   try {
-    s = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value, null, 2) ?? String(value));
+    const { head, length } = prettyJsonPreview(value, o.maxValueLength);
+    return length <= o.maxValueLength
+      ? head
+      : `${head}\n… ${length - o.maxValueLength} more characters not shown`;
   } catch (e) {
-    s = `[not JSON: ${(e as Error).message}]`;
+    return clipText(`[not JSON: ${(e as Error).message}]`, o);
   }
-  return clipText(s, o);
 }
 
 function clipText(s: string, o: Options): string {

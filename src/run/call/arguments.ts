@@ -5,7 +5,8 @@ import { splitPointer } from '../../language/pointer.js';
 import type { Reference } from '../../language/reference.js';
 import { cloneJson } from '../../language/json/index.js';
 import { setOwnProperty } from '../../language/json/index.js';
-import { resolveExpression, resolveReference } from '../../language/resolve.js';
+import { resolveExpression } from '../../language/resolve.js';
+import { type SelectionHost, WildcardReads } from './wildcard-reads.js';
 
 /** The references a call needs that have no value: the call does not run. */
 export class MissingValues {
@@ -20,6 +21,22 @@ export interface ArgumentSources {
   readonly share: <T>(value: T) => T;
   /** Per call number, its shape once worked out: from {@link argumentShapes}. */
   readonly shapes: (ArgumentShape | undefined)[];
+  /** How a reference is read: `[*]` selections are shared by the reads of one (see wildcard-reads.ts). */
+  readonly reads: WildcardReads;
+}
+
+/** What resolving needs of a run: its roots and its state, which hands out values read. */
+export function argumentSources(
+  roots: ArgumentSources['roots'],
+  state: SelectionHost,
+  calls: readonly CompiledCall[],
+): ArgumentSources {
+  return {
+    roots,
+    share: (value) => state.share(value),
+    shapes: argumentShapes(calls),
+    reads: new WildcardReads(state),
+  };
 }
 
 /**
@@ -29,7 +46,7 @@ export interface ArgumentSources {
  * The result is the arguments object itself (no wrapper): this runs once per call, on the hot path.
  */
 export function resolveArguments(call: CompiledCall, sources: ArgumentSources): JsonObject | MissingValues {
-  const { roots, share } = sources;
+  const { roots, share, reads } = sources;
   const shape = (sources.shapes[call.index] ??= shapeOf(call));
   const args = copyArguments(call.args, shape.deep);
   let missing: Reference[] | undefined;
@@ -43,14 +60,14 @@ export function resolveArguments(call: CompiledCall, sources: ArgumentSources): 
       // key (the most common reference) no path walk: the roots are plain objects.
       const ref = expression.refs[0]!;
       const top = shape.tops[r];
-      if (top === null) value = resolveReference(ref, roots);
+      if (top === null) value = reads.read(ref, roots);
       else {
         const base = ref.root === 'input' ? roots.input : roots.state;
         value = Object.hasOwn(base, top!) ? base[top!] : undefined;
       }
       if (value === undefined) (missing ??= []).push(ref);
     } else {
-      const resolved = resolveExpression(expression, roots);
+      const resolved = resolveExpression(expression, roots, reads.read);
       if (resolved.exists) value = resolved.value;
       else (missing ??= []).push(...expression.refs);
     }

@@ -10,9 +10,16 @@ export {
   describeProblem,
   longestPath,
 } from './accept-answer.js';
-export { type ArgumentSources, MissingValues, argumentShapes, resolveArguments } from './arguments.js';
+export {
+  type ArgumentSources,
+  MissingValues,
+  argumentShapes,
+  argumentSources,
+  resolveArguments,
+} from './arguments.js';
 export { abortAttempts, executeCall } from './attempts.js';
 export { BRANCH_KEY, type BranchValue, branch, isBranchValue } from './branch.js';
 export { toCallError } from './call-error.js';
 export { failCall } from './call-failure.js';
 export { contractError, isContractError } from './error-origin.js';
+export { type SelectionHost, WildcardReads } from './wildcard-reads.js';

@@ -2,6 +2,7 @@
  * The journal's line format: one `RunEvent` as JSON per line. Writing never throws on values
  * JSON cannot hold; reading is journal-records' and journal-scan's.
  */
+import { eventJson } from '../../language/json/index.js';
 import { plainCanonicalJson } from './journal-canonical.js';
 import type { RunEvent } from '../types.js';
 
@@ -25,7 +26,8 @@ export const REPLACED_FIELDS = 'unserializableFields';
  */
 export function encodeEvent(event: RunEvent): string {
   try {
-    return `${JSON.stringify(event)}\n`;
+    // Arguments many calls share are serialised once (see language/json/shared-json.ts).
+    return `${eventJson(event)}\n`;
   } catch {
     // Find the fields at fault below.
   }

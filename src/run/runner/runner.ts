@@ -14,7 +14,7 @@ import type { JsonObject } from '../../language/document.js';
 import { coveredPath } from '../../language/paths.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { Accepted } from '../call/index.js';
-import { type ArgumentSources, argumentShapes, MissingValues, resolveArguments } from '../call/index.js';
+import { type ArgumentSources, argumentSources, MissingValues, resolveArguments } from '../call/index.js';
 import { abortAttempts, executeCall } from '../call/index.js';
 import { approveCall } from './call-approval.js';
 import { CallSlots } from '../schedule/index.js';
@@ -157,7 +157,7 @@ export class Runner {
     const initial = checkedInitial('state', plan?.state, options.state, limits);
     this.state = new RunState(initial.value, { limits, size: initial.size });
     this.roots = { input: this.input, state: this.state.value };
-    this.argumentSources = { roots: this.roots, share: this.share, shapes: argumentShapes(this.calls) };
+    this.argumentSources = argumentSources(this.roots, this.state, this.calls);
     if (options.journal !== undefined) {
       this.journal = openRunJournal({
         plan,

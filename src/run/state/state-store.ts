@@ -257,6 +257,17 @@ export class RunState {
     return value;
   }
 
+  /**
+   * Hands out an array made of values {@link share} handed out already (a `[*]` selection over a
+   * shared container): its elements are frozen or primitive, so only the array itself is frozen,
+   * where `share` would copy it whole as a value it does not know.
+   */
+  shareSelection(selection: unknown[]): unknown[] {
+    Object.freeze(selection);
+    this.#frozen.add(selection);
+    return selection;
+  }
+
   /** The run made or copied this container and may still change or freeze it in place. */
   #mutable(container: object): boolean {
     return this.#whole.has(container) || this.#copied.has(container);

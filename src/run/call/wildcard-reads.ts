@@ -1,0 +1,58 @@
+/**
+ * `[*]` reads that share their result. A selection is a new array of every element under the
+ * `[*]`: made per read, twenty reads of a million-element input built twenty such arrays and
+ * then copied each to hand it out frozen (2 GB, 20 s). Here a read first shares the container
+ * it selects from (see RunState.share: frozen once, and a frozen container never changes, a
+ * write copies it instead), and keeps each selection made over that frozen container by the
+ * path after the `[*]`: the next read of the same path over the same container gets the same
+ * frozen array. A write into the container makes a new one, whose selections are made anew.
+ */
+import { getAtPath, type PathSegment, WILDCARD } from '../../language/paths.js';
+import type { Reference } from '../../language/reference.js';
+import { resolveReference, type Roots, selectFrom } from '../../language/resolve.js';
+
+/** What a shared `[*]` read needs of the run. */
+export interface SelectionHost {
+  /** Frozen and shared: see RunState.share. */
+  readonly share: <T>(value: T) => T;
+  /** An array of shared values, frozen as is: see RunState.shareSelection. */
+  readonly shareSelection: (selection: unknown[]) => unknown[];
+}
+
+export class WildcardReads {
+  /** Per frozen container, its selections by the path after the `[*]`. */
+  readonly #selections = new WeakMap<object, Map<string, unknown[]>>();
+
+  constructor(private readonly host: SelectionHost) {}
+
+  /**
+   * The value `ref` names, as resolveReference reads it; a `[*]` selection comes shared (frozen)
+   * already, and is the same array for every read of it until its container is written.
+   */
+  readonly read = (ref: Pick<Reference, 'root' | 'segments'>, roots: Roots): unknown => {
+    const wildcard = ref.segments.indexOf(WILDCARD);
+    if (wildcard < 0) return resolveReference(ref, roots);
+    const base = ref.root === 'input' ? roots.input : roots.state;
+    const container = getAtPath(base, ref.segments.slice(0, wildcard) as PathSegment[]);
+    if (!Array.isArray(container)) return undefined;
+    const shared = this.host.share(container);
+    let byTail = this.#selections.get(shared);
+    if (byTail === undefined) this.#selections.set(shared, (byTail = new Map()));
+    const tail = ref.segments.slice(wildcard);
+    const key = tailKey(tail);
+    let selection = byTail.get(key);
+    if (selection === undefined) {
+      selection = this.host.shareSelection(selectFrom(shared, tail));
+      byTail.set(key, selection);
+    }
+    return selection;
+  };
+}
+
+/** The path after the `[*]` as one string: `*` for each `[*]`, keys and indices JSON-quoted apart. */
+function tailKey(tail: readonly unknown[]): string {
+  let key = '';
+  for (const segment of tail)
+    key += segment === WILDCARD ? '*' : typeof segment === 'number' ? `#${segment}` : JSON.stringify(segment);
+  return key;
+}
