@@ -8,6 +8,9 @@
  * JSON-parsed unless `parseJson` says so: a tool that promises structure says so with an
  * `outputSchema` and sends `structuredContent`.
  *
+ * A result that looks like a branch value (`{"†branch": k, "value": ...}`) is data, unless the
+ * server declares the tool's `_meta` `"planmode/branchJson": true`.
+ *
  * Annotations are claims of the server's: the tools come out marked `annotationsTrusted: false`
  * unless `trustAnnotations` says otherwise, so that plan mode does not take a server's word that
  * a tool only reads.
@@ -23,7 +26,16 @@ export interface McpToolDefinition {
   readonly inputSchema?: { readonly [key: string]: unknown };
   readonly outputSchema?: { readonly [key: string]: unknown };
   readonly annotations?: ToolAnnotations & { readonly [key: string]: unknown };
+  /** `{"planmode/branchJson": true}` declares the tool's `branchJson` (see {@link BRANCH_JSON_META}). */
+  readonly _meta?: { readonly [key: string]: unknown };
 }
+
+/**
+ * The `_meta` key by which a server declares that a tool chooses `||` alternatives with the JSON
+ * form of a branch value (`{"†branch": k, "value": ...}` as its structuredContent, or as its
+ * text with `parseJson`): the tool gets `branchJson: true`. Without it such a result is data.
+ */
+export const BRANCH_JSON_META = 'planmode/branchJson';
 
 /** What a `tools/call` answers (the fields planmode uses). */
 export interface McpCallToolResult {
@@ -170,6 +182,7 @@ export async function fromMcpClient(
       ...(definition.outputSchema !== undefined && { outputSchema: definition.outputSchema as JsonSchema }),
       ...(definition.annotations !== undefined && { annotations: definition.annotations }),
       ...(!trustAnnotations && { annotationsTrusted: false }),
+      ...(declaresBranchJson(definition) && { branchJson: true }),
       execute,
     };
     return tool;
@@ -201,6 +214,14 @@ function checkOptions(options: FromMcpClientOptions): void {
       `fromMcpClient: closedReason must be a function, not ${describeValue(options.closedReason)}`,
     );
   }
+}
+
+/** Whether the server's definition declares `"_meta": {"planmode/branchJson": true}`. */
+function declaresBranchJson(definition: McpToolDefinition): boolean {
+  const meta: unknown = definition._meta;
+  return (
+    meta !== null && typeof meta === 'object' && (meta as Record<string, unknown>)[BRANCH_JSON_META] === true
+  );
 }
 
 function serverName(client: McpClientLike): string | undefined {

@@ -1,7 +1,12 @@
 /** One assistant turn without the stream, for callers that only want the result. */
 import { ModelProviderError } from '../errors.js';
 import type { AssistantTurn, ModelProvider, ModelRequest } from './model.js';
-import { checkMaxReplyBytes, ReplyBytes } from './providers/index.js';
+import {
+  checkCountOption,
+  checkMaxReplyBytes,
+  DEFAULT_MAX_TOOL_CALLS_PER_TURN,
+  ReplyBytes,
+} from './providers/index.js';
 
 export interface CompleteOptions {
   /**
@@ -11,6 +16,13 @@ export interface CompleteOptions {
    * @default DEFAULT_MAX_REPLY_BYTES (1 MiB)
    */
   readonly maxReplyBytes?: number;
+  /**
+   * Most tool calls the reply may make: sent with the request (`maxToolCalls`, which the HTTP
+   * providers stop reading at) and counted as the calls arrive; past it the turn fails with a
+   * {@link TooManyToolCallsError}. A request's own `maxToolCalls` wins.
+   * @default DEFAULT_MAX_TOOL_CALLS_PER_TURN (256)
+   */
+  readonly maxToolCallsPerTurn?: number;
 }
 
 /**
@@ -18,17 +30,30 @@ export interface CompleteOptions {
  *
  * @throws {ModelProviderError} when the stream ends without a `done` event.
  * @throws {ReplyTooLargeError} (a ModelProviderError) when the reply passes `maxReplyBytes`.
- * @throws {TypeError} for a `maxReplyBytes` that is not a whole number >= 1.
+ * @throws {TooManyToolCallsError} (a ModelProviderError) when it makes more tool calls.
+ * @throws {TypeError} for a `maxReplyBytes` or `maxToolCallsPerTurn` that is not a whole number >= 1.
  */
 export async function complete(
   provider: ModelProvider,
   request: ModelRequest,
   options: CompleteOptions = {},
 ): Promise<AssistantTurn> {
-  const bytes = new ReplyBytes(provider.name, checkMaxReplyBytes('complete', options.maxReplyBytes));
+  const maxToolCalls =
+    request.maxToolCalls ??
+    checkCountOption(
+      'complete',
+      'maxToolCallsPerTurn',
+      options.maxToolCallsPerTurn,
+      DEFAULT_MAX_TOOL_CALLS_PER_TURN,
+    );
+  const bytes = new ReplyBytes(
+    provider.name,
+    checkMaxReplyBytes('complete', options.maxReplyBytes),
+    maxToolCalls,
+  );
   let turn: AssistantTurn | undefined;
   // Leaving the for-await (the throw) ends the provider's stream, which aborts its request.
-  for await (const event of provider.stream(request)) {
+  for await (const event of provider.stream({ ...request, maxToolCalls })) {
     bytes.add(event);
     if (event.type === 'done') turn = event.turn;
   }

@@ -14,7 +14,14 @@ import type {
   ModelToolDefinition,
   ToolResultMessage,
 } from './model.js';
-import { checkMaxReplyBytes, ReplyBytes } from './providers/index.js';
+import { ConversationSize } from './conversation-size.js';
+import {
+  checkCountOption,
+  checkMaxReplyBytes,
+  DEFAULT_MAX_CONVERSATION_BYTES,
+  DEFAULT_MAX_TOOL_CALLS_PER_TURN,
+  ReplyBytes,
+} from './providers/index.js';
 
 /** The answer to one tool call. */
 export interface ToolAnswer {
@@ -46,6 +53,20 @@ export interface ConverseOptions {
    * @default DEFAULT_MAX_REPLY_BYTES (1 MiB)
    */
   readonly maxReplyBytes?: number;
+  /**
+   * Most tool calls one reply may make: the HTTP providers stop reading the reply at the one past
+   * it (closing the connection), and the turn fails with a TooManyToolCallsError before any of
+   * its calls runs.
+   * @default DEFAULT_MAX_TOOL_CALLS_PER_TURN (256)
+   */
+  readonly maxToolCallsPerTurn?: number;
+  /**
+   * Most bytes (UTF-8) the conversation may hold when the model is asked again: its messages'
+   * text, tool calls' arguments and results, and 64 bytes of framing per message and per tool
+   * call. Past it the loop ends with a ConversationTooLargeError instead of sending the request.
+   * @default DEFAULT_MAX_CONVERSATION_BYTES (16 MiB)
+   */
+  readonly maxConversationBytes?: number;
   readonly phase: AgentPhase;
   readonly emit: AgentEventListener;
   readonly signal?: AbortSignal;
@@ -59,12 +80,38 @@ export interface ConverseResult {
   readonly turns: number;
 }
 
+/**
+ * @throws {ReplyTooLargeError}, {@link TooManyToolCallsError} or {@link ConversationTooLargeError}
+ *   (ModelProviderErrors) when a reply or the conversation passes its bound; what the provider
+ *   throws.
+ * @throws {TypeError} for a bound that is not a whole number >= 1.
+ */
 export async function converse(options: ConverseOptions): Promise<ConverseResult> {
   const { messages, emit, phase } = options;
+  const bounds: TurnBounds = {
+    maxReplyBytes: checkMaxReplyBytes('converse', options.maxReplyBytes),
+    maxToolCalls: checkCountOption(
+      'converse',
+      'maxToolCallsPerTurn',
+      options.maxToolCallsPerTurn,
+      DEFAULT_MAX_TOOL_CALLS_PER_TURN,
+    ),
+  };
+  const size = new ConversationSize(
+    options.provider.name,
+    checkCountOption(
+      'converse',
+      'maxConversationBytes',
+      options.maxConversationBytes,
+      DEFAULT_MAX_CONVERSATION_BYTES,
+    ),
+    messages,
+  );
   let text = '';
   for (let turns = 1; turns <= options.maxTurns; turns++) {
-    const turn = await oneTurn(options);
+    const turn = await oneTurn(options, bounds, size);
     messages.push(turn.message);
+    size.add(turn.message);
     text = turn.message.content;
     const calls = turn.message.toolCalls ?? [];
     if (calls.length === 0) return { status: 'answered', text, turns };
@@ -72,6 +119,7 @@ export async function converse(options: ConverseOptions): Promise<ConverseResult
     for (const call of calls) {
       const answer = await options.answer(call);
       messages.push(answer.message);
+      size.add(answer.message);
       emit({
         type: 'tool-result',
         phase,
@@ -88,17 +136,31 @@ export async function converse(options: ConverseOptions): Promise<ConverseResult
   return { status: 'max_turns', text, turns: options.maxTurns };
 }
 
-async function oneTurn(options: ConverseOptions): Promise<AssistantTurn> {
+/** One turn's bounds, checked once per converse(). */
+interface TurnBounds {
+  readonly maxReplyBytes: number;
+  readonly maxToolCalls: number;
+}
+
+async function oneTurn(
+  options: ConverseOptions,
+  bounds: TurnBounds,
+  size: ConversationSize,
+): Promise<AssistantTurn> {
   const { provider, emit, phase } = options;
   let turn: AssistantTurn | undefined;
+  const extra = options.extraMessages?.() ?? [];
+  // Before the request is built: a conversation over its bound is never copied or sent.
+  size.check(extra);
   const request = {
     // A copy: the provider must not see the tool results this turn is about to add, and the
     // extra messages are for this request alone.
-    messages: [...options.messages, ...(options.extraMessages?.() ?? [])],
+    messages: [...options.messages, ...extra],
     tools: options.tools(),
+    maxToolCalls: bounds.maxToolCalls,
     ...(options.signal && { signal: options.signal }),
   };
-  const bytes = new ReplyBytes(provider.name, checkMaxReplyBytes('converse', options.maxReplyBytes));
+  const bytes = new ReplyBytes(provider.name, bounds.maxReplyBytes, bounds.maxToolCalls);
   // Leaving the for-await (the throw) ends the provider's stream, which aborts its request.
   for await (const event of provider.stream(request)) {
     bytes.add(event);

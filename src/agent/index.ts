@@ -12,10 +12,15 @@ export {
   type AnthropicProviderOptions,
   createProvider,
   type CreateProviderOptions,
+  ConversationTooLargeError,
+  DEFAULT_MAX_CONVERSATION_BYTES,
   DEFAULT_MAX_REPLY_BYTES,
   DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_TOOL_CALLS_PER_TURN,
   type Environment,
+  isConversationTooLargeError,
   isReplyTooLargeError,
+  isTooManyToolCallsError,
   OpenAICompatibleProvider,
   type OpenAICompatibleProviderOptions,
   PROVIDER_NAMES,
@@ -26,6 +31,7 @@ export {
   type ScriptedReply,
   type ScriptedToolCall,
   type ScriptedTurn,
+  TooManyToolCallsError,
 } from './providers/index.js';
 export {
   type Glob,

@@ -73,6 +73,13 @@ export interface ModelRequest {
   readonly responseFormat?: ResponseFormat;
   /** Aborts the request: the stream then throws the signal's `reason` (not a ModelProviderError). */
   readonly signal?: AbortSignal;
+  /**
+   * Most tool calls the reply may make. The HTTP providers stop reading the reply at the call
+   * past it (which closes the connection) and throw a TooManyToolCallsError; complete() and the
+   * agent's turns hold every provider to it as the calls arrive.
+   * @default DEFAULT_MAX_TOOL_CALLS_PER_TURN (256)
+   */
+  readonly maxToolCalls?: number;
 }
 
 export interface ModelUsage {

@@ -62,6 +62,20 @@ export interface PlanAgentOptions {
    */
   readonly maxTurns?: number;
   /**
+   * Most tool calls one model reply may make in `plan()` and `execute()`: the HTTP providers
+   * stop reading the reply at the one past it, and the call fails with a TooManyToolCallsError
+   * before any of its tool calls runs.
+   * @default DEFAULT_MAX_TOOL_CALLS_PER_TURN (256)
+   */
+  readonly maxToolCallsPerTurn?: number;
+  /**
+   * Most bytes the conversation of a `plan()` or `execute()` may hold when the model is asked
+   * again (text, arguments, results, and 64 bytes per message and per tool call): past it the
+   * call fails with a ConversationTooLargeError, and the request is not sent.
+   * @default DEFAULT_MAX_CONVERSATION_BYTES (16 MiB)
+   */
+  readonly maxConversationBytes?: number;
+  /**
    * Receives every event (text-delta, tool-call, tool-result, done, error, ...).
    * @default undefined
    */

@@ -21,6 +21,7 @@ import type { Tool } from '../tools/tool.js';
 import type { AgentEvent } from './agent-events.js';
 import { readApproval } from '../run/approval.js';
 import { converse, type ToolAnswer } from './conversation.js';
+import { checkCountOption } from './providers/index.js';
 import { describeValue } from '../language/describe-value.js';
 import {
   defaultPlanModeContext,
@@ -95,6 +96,8 @@ export class PlanAgent {
       );
     }
     resolveBudget(options.budget, 'PlanAgent');
+    checkCountOption('PlanAgent', 'maxToolCallsPerTurn', options.maxToolCallsPerTurn, 1);
+    checkCountOption('PlanAgent', 'maxConversationBytes', options.maxConversationBytes, 1);
     this.#options = options;
     this.provider = provider;
     this.#registry = ToolRegistry.from(options.tools);
@@ -277,6 +280,12 @@ export class PlanAgent {
         extraMessages: () => this.#planMode?.reminders() ?? [],
         emit: (event) => this.#emit(event),
         ...(this.#options.signal && { signal: this.#options.signal }),
+        ...(this.#options.maxToolCallsPerTurn !== undefined && {
+          maxToolCallsPerTurn: this.#options.maxToolCallsPerTurn,
+        }),
+        ...(this.#options.maxConversationBytes !== undefined && {
+          maxConversationBytes: this.#options.maxConversationBytes,
+        }),
       });
     } catch (error) {
       this.#emit({ type: 'error', phase, error });

@@ -7,7 +7,7 @@
  */
 import type { Queue, QueueEvents, QueueEventsProducer } from 'bullmq';
 import type { RemoteCall, RemoteInvoker, RemoteRetry } from '../run/index.js';
-import { contractError } from '../run/call/index.js';
+import { contractError, markedBranch } from '../run/call/index.js';
 import { jobIdOf } from './job-id.js';
 import type { RedisConnection } from './redis-url.js';
 import { functionOption, queueOption, redisOption, wholeNumberOption } from './options.js';
@@ -174,7 +174,9 @@ class QueueDispatcher implements Dispatcher {
     try {
       const job = await added;
       const answer = (await job.waitUntilFinished(this.#events)) as CallValue | null;
-      return answer?.value;
+      // The worker's choice, as the branch value the run reads (it refuses one that names no
+      // alternative); a plain value is data, whatever it looks like.
+      return answer?.branch !== undefined ? markedBranch(answer.branch, answer.value) : answer?.value;
     } catch (e) {
       // An aborted run is cancelled by the executor whatever ends here.
       if (signal.aborted) throw signal.reason;

@@ -17,9 +17,16 @@ export interface CallJob {
   readonly retries: Retries;
 }
 
-/** A job's return value: the tool's value in a box, so that `undefined` survives JSON. */
+/**
+ * A job's return value: the tool's value in a box, so that `undefined` survives JSON, and the
+ * alternative the tool chose beside it. The worker sets `branch` only from a value `branch()`
+ * made or from a tool that declares `branchJson: true`, never from what the value holds: a
+ * value that looks like `{"†branch": k, "value": ...}` is data here as everywhere.
+ */
 export interface CallValue {
   readonly value?: unknown;
+  /** The `||` alternative the tool chose (its index or path), when it chose one. */
+  readonly branch?: number | string;
 }
 
 /** A job's progress while it waits for a retry. */

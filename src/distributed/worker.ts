@@ -7,9 +7,10 @@
  */
 import type { Job, QueueEventsListener } from 'bullmq';
 import { ToolExecutionError, type ToolErrorCode } from '../errors.js';
+import { describeValue } from '../language/describe-value.js';
 import { checkJson, copyJson, type JsonProblem } from '../language/json/index.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
-import { isBranchValue } from '../run/call/index.js';
+import { BRANCH_KEY, isBranchJson, isBranchValue } from '../run/call/index.js';
 import { type CallError, retryDelay, toCallError } from '../run/index.js';
 import { contractError, isContractError } from '../run/call/index.js';
 import { type Tool, ToolRegistry } from '../tools/index.js';
@@ -251,8 +252,25 @@ async function runCall(
     timeoutMs: data.timeoutMs,
     signal,
   });
+  // The choice travels beside the value, taken only from a branch() value or a tool that
+  // declares its JSON ones: what the value holds never chooses.
+  const chosen = isBranchValue(value) || (tool.branchJson === true && isBranchJson(value));
+  let written = value;
+  let choice: unknown;
+  if (chosen) {
+    try {
+      // Read once each: a getter may answer differently twice, or throw.
+      choice = value[BRANCH_KEY];
+      written = value.value;
+    } catch (e) {
+      throw failure(`the branch value cannot be read (${toCallError(e).message})`, 'INVALID_OUTPUT');
+    }
+    if (typeof choice !== 'number' && typeof choice !== 'string') {
+      throw failure(`the branch value names no alternative: ${describeValue(choice)}`, 'BAD_BRANCH');
+    }
+  }
   // Only JSON crosses back: the copy is what is checked and sent (NaN has become null by now).
-  const copy = copyJson(value, { limits });
+  const copy = copyJson(written, { limits });
   if ('problem' in copy) {
     throw failure(
       describeProblem('the result', copy.problem),
@@ -260,10 +278,10 @@ async function runCall(
     );
   }
   const { validateOutput } = registered;
-  if (validateOutput && !validateOutput(isBranchValue(copy.value) ? copy.value.value : copy.value)) {
+  if (validateOutput && !validateOutput(copy.value)) {
     throw failure(describeSchemaErrors('output', validateOutput.errors), 'INVALID_OUTPUT');
   }
-  return { value: copy.value };
+  return chosen ? { value: copy.value, branch: choice as number | string } : { value: copy.value };
 }
 
 /** `the result at /a is a BigInt ...; convert it ...` */

@@ -273,7 +273,9 @@ export interface RemoteCall {
 
 /**
  * Runs a call's attempts somewhere else (another process, another machine) instead of calling
- * the tool's `execute`: resolves with the tool's value (JSON), or rejects with its last error
+ * the tool's `execute`: resolves with the tool's value (JSON; a choice of a `||` alternative as
+ * a `branch(k, value)` value, since the JSON form of one is data here whatever the scheduler's
+ * definition declares: the remote side decides), or rejects with its last error
  * (an Error with `message` and, when there is one, `code`). Latent tools stay with `latent`.
  * A rejection counts as the tool's own error (a declared error alternative may receive it),
  * except planmode's own errors: `planmode/distributed`'s dispatcher rejects with those when the

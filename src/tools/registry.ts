@@ -99,6 +99,7 @@ const BOOLEAN_FLAGS = [
   'latent',
   'needsApproval',
   'errorBranch',
+  'branchJson',
   'annotationsTrusted',
   'repeatable',
   'independent',

@@ -75,6 +75,15 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
    */
   readonly errorBranch?: boolean;
   /**
+   * `true` lets the tool choose a `||` alternative with the plain JSON form of a branch value,
+   * `{"†branch": k, "value": ...}`: for a tool that cannot call `branch()` (a worker's tool in
+   * another language, a command, an MCP server that declares it). Without it such an object is
+   * data like any other and goes to the first alternative, so that data the tool only passes
+   * through (an API's JSON) cannot route its call. A value `branch()` made chooses either way.
+   * @default false
+   */
+  readonly branchJson?: boolean;
+  /**
    * Calls to it are not ordered by program order, though it declares effects (`needsApproval`,
    * `destructiveHint`, `readOnlyHint: false`): they wait only for their data and `_after`, and
    * no call waits for them on that account. For effects that commute with everything the plan

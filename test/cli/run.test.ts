@@ -30,6 +30,7 @@ export const tools = [
   },
   {
     name: 'check_user',
+    branchJson: true,
     execute: async (args) => {
       log('check_user', args);
       return args.name.startsWith('Ada') ? { '†branch': 0, value: 'fine' } : { '†branch': 1, value: 'odd' };

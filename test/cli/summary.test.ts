@@ -16,6 +16,7 @@ const TOOLS = `
 export const tools = [
   {
     name: 'getWeather',
+    branchJson: true,
     execute: async ({ city }) => (city === 'Paris' ? { '†branch': 1, value: 'rain' } : { '†branch': 0, value: 'sun' }),
   },
   { name: 'book', execute: async ({ what }) => what + ' booked' },

@@ -218,7 +218,7 @@ describe('a journal binds to its run', () => {
 const log = (line) => appendFileSync(${JSON.stringify(calls)}, line + '\\n');
 export const tools = [
   { name: 'get_user', execute: (args) => { log('get_user'); return { name: 'Ada ' + args.id }; } },
-  { name: 'check_user', execute: () => { log('check_user'); return { '†branch': 0, value: 'fine' }; } },
+  { name: 'check_user', branchJson: true, execute: () => { log('check_user'); return { '†branch': 0, value: 'fine' }; } },
   { name: 'notify', execute: (args) => { log('notify ' + args.message); return 'sent'; } },
 ];
 `,

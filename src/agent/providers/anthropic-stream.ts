@@ -3,6 +3,7 @@ import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages
 import { ModelProviderError } from '../../errors.js';
 import type { AssistantTurn, ModelStreamEvent, ModelToolCall } from '../model.js';
 import { isPlainObject, parseToolArguments } from './arguments.js';
+import { DEFAULT_MAX_TOOL_CALLS_PER_TURN, TooManyToolCallsError } from './reply-count.js';
 
 /** A `tool_use` block as its input arrives in `input_json_delta` pieces. */
 interface PartialToolUse {
@@ -17,11 +18,15 @@ interface PartialToolUse {
  * Yields text as it comes and each tool call when its block stops, then `done` at
  * `message_stop`. Thinking and server-tool blocks are not part of the contract and are skipped.
  *
+ * @param maxToolCalls the most `tool_use` blocks the reply may have: at the start of the one
+ *   past it, reading stops (the caller's leaving the stream closes the connection).
  * @throws {ModelProviderError} when the stream ends before `message_stop`.
+ * @throws {TooManyToolCallsError} (a ModelProviderError) past `maxToolCalls`.
  */
 export async function* readMessagesStream(
   events: AsyncIterable<RawMessageStreamEvent>,
   provider: string,
+  maxToolCalls = DEFAULT_MAX_TOOL_CALLS_PER_TURN,
 ): AsyncGenerator<ModelStreamEvent> {
   let text = '';
   let stop: string | null = null;
@@ -30,6 +35,7 @@ export async function* readMessagesStream(
   let stopped = false;
   const toolUses = new Map<number, PartialToolUse>();
   const calls: ModelToolCall[] = [];
+  let toolUsesStarted = 0;
   for await (const event of events) {
     switch (event.type) {
       case 'message_start':
@@ -42,6 +48,8 @@ export async function* readMessagesStream(
           text += block.text;
           yield { type: 'text-delta', text: block.text };
         } else if (block.type === 'tool_use') {
+          // Counted as each block begins: argument-less calls cost the reply almost no bytes.
+          if (toolUsesStarted++ === maxToolCalls) throw new TooManyToolCallsError(provider, maxToolCalls);
           toolUses.set(event.index, { id: block.id, name: block.name, input: block.input, json: '' });
         }
         break;

@@ -157,18 +157,19 @@ export class AnthropicProvider implements ModelProvider {
       maxTokens: this.#maxTokens,
       body: this.#body,
     });
-    return this.#stream(body, request.signal);
+    return this.#stream(body, request.signal, request.maxToolCalls);
   }
 
   async *#stream(
     body: ReturnType<typeof toMessagesRequest>,
     signal: AbortSignal | undefined,
+    maxToolCalls: number | undefined,
   ): AsyncGenerator<ModelStreamEvent> {
     signal?.throwIfAborted();
     const client = await this.#loadClient();
     try {
       const events = await client.messages.create(body, signal ? { signal } : undefined);
-      yield* readMessagesStream(events, this.name);
+      yield* readMessagesStream(events, this.name, maxToolCalls);
     } catch (error) {
       // The SDK ends an aborted stream quietly; readMessagesStream then throws for the missing
       // turn, and the abort's reason is what the caller should see.

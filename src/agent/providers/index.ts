@@ -26,3 +26,12 @@ export {
   ReplyBytes,
   ReplyTooLargeError,
 } from './reply-bytes.js';
+export {
+  checkCountOption,
+  ConversationTooLargeError,
+  DEFAULT_MAX_CONVERSATION_BYTES,
+  DEFAULT_MAX_TOOL_CALLS_PER_TURN,
+  isConversationTooLargeError,
+  isTooManyToolCallsError,
+  TooManyToolCallsError,
+} from './reply-count.js';

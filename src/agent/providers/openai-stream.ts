@@ -3,6 +3,7 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { ModelProviderError } from '../../errors.js';
 import type { AssistantTurn, ModelStreamEvent, ModelToolCall, ModelUsage } from '../model.js';
 import { parseToolArguments } from './arguments.js';
+import { DEFAULT_MAX_TOOL_CALLS_PER_TURN, TooManyToolCallsError } from './reply-count.js';
 
 /** A tool call as its pieces arrive: id and name in the first delta, arguments in pieces. */
 interface PartialCall {
@@ -16,11 +17,15 @@ interface PartialCall {
  * then `done`. Usage arrives in a last chunk with no choices, after `finish_reason`, so the
  * turn ends when the stream does.
  *
+ * @param maxToolCalls the most tool calls the reply may make: at the first chunk of the one past
+ *   it, reading stops (the caller's leaving the stream closes the connection).
  * @throws {ModelProviderError} when the stream ends before a `finish_reason`, or a tool call has no name.
+ * @throws {TooManyToolCallsError} (a ModelProviderError) past `maxToolCalls`.
  */
 export async function* readChatStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
   provider: string,
+  maxToolCalls = DEFAULT_MAX_TOOL_CALLS_PER_TURN,
 ): AsyncGenerator<ModelStreamEvent> {
   let text = '';
   let finish: string | null = null;
@@ -47,7 +52,11 @@ export async function* readChatStream(
     (delta.tool_calls ?? []).forEach((part, position) => {
       const index = part.index ?? position;
       let call = partial.get(index);
-      if (!call) partial.set(index, (call = { argumentsText: '' }));
+      if (!call) {
+        // Counted as each call begins: argument-less calls cost the reply almost no bytes.
+        if (partial.size === maxToolCalls) throw new TooManyToolCallsError(provider, maxToolCalls);
+        partial.set(index, (call = { argumentsText: '' }));
+      }
       if (part.id && !call.id) call.id = part.id;
       if (part.function?.name && !call.name) call.name = part.function.name;
       if (part.function?.arguments) call.argumentsText += part.function.arguments;

@@ -172,18 +172,19 @@ export class OpenAICompatibleProvider implements ModelProvider {
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
     // Built now, so a caller that changes its arrays after the call does not change the request.
     const body = toChatRequest(request, { model: this.model, strict: this.#strict, body: this.#body });
-    return this.#stream(body, request.signal);
+    return this.#stream(body, request.signal, request.maxToolCalls);
   }
 
   async *#stream(
     body: ReturnType<typeof toChatRequest>,
     signal: AbortSignal | undefined,
+    maxToolCalls: number | undefined,
   ): AsyncGenerator<ModelStreamEvent> {
     signal?.throwIfAborted();
     const client = await this.#loadClient();
     try {
       const chunks = await client.chat.completions.create(body, signal ? { signal } : undefined);
-      yield* readChatStream(chunks, this.name);
+      yield* readChatStream(chunks, this.name, maxToolCalls);
     } catch (error) {
       // The SDK ends an aborted stream quietly; readChatStream then throws for the missing
       // turn, and the abort's reason is what the caller should see.

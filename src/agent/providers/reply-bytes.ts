@@ -7,6 +7,7 @@
  */
 import { ModelProviderError } from '../../errors.js';
 import type { AssistantTurn, ModelStreamEvent } from '../model.js';
+import { DEFAULT_MAX_TOOL_CALLS_PER_TURN, TooManyToolCallsError } from './reply-count.js';
 
 /**
  * The most bytes of text (and tool-call arguments) in one reply: 1 MiB, far more than any model
@@ -43,27 +44,37 @@ export class ReplyTooLargeError extends ModelProviderError {
 
 /**
  * Counts one reply's bytes (UTF-8) event by event: text deltas and tool calls' arguments as they
- * arrive, and a whole turn's when the provider streamed none of it.
+ * arrive, and a whole turn's when the provider streamed none of it; and its tool calls, so that
+ * a provider that does not stop at `maxToolCalls` itself is held to it as they arrive.
  */
 export class ReplyBytes {
   #bytes = 0;
+  #calls = 0;
   #streamed = false;
 
   constructor(
     readonly provider: string,
     readonly maxBytes: number,
+    readonly maxToolCalls: number = DEFAULT_MAX_TOOL_CALLS_PER_TURN,
   ) {}
 
-  /** @throws {ReplyTooLargeError} once the reply so far passes the bound. */
+  /**
+   * @throws {ReplyTooLargeError} once the reply so far passes the bound of bytes.
+   * @throws {TooManyToolCallsError} once it makes more tool calls than `maxToolCalls`.
+   */
   add(event: ModelStreamEvent): void {
     if (event.type === 'text-delta') {
       this.#streamed = true;
       this.#bytes += Buffer.byteLength(event.text);
     } else if (event.type === 'tool-call') {
       this.#streamed = true;
+      if (++this.#calls > this.maxToolCalls)
+        throw new TooManyToolCallsError(this.provider, this.maxToolCalls);
       this.#bytes += argumentBytes(event.call);
-    } else if (!this.#streamed) {
-      this.#bytes = turnBytes(event.turn);
+    } else {
+      if ((event.turn.message.toolCalls?.length ?? 0) > this.maxToolCalls)
+        throw new TooManyToolCallsError(this.provider, this.maxToolCalls);
+      if (!this.#streamed) this.#bytes = turnBytes(event.turn);
     }
     if (this.#bytes > this.maxBytes) throw new ReplyTooLargeError(this.provider, this.maxBytes, 'reply');
   }

@@ -33,7 +33,12 @@ interface Written {
   readonly alternatives: readonly number[];
 }
 
-/** The key of a branch value (run/branch.ts; the compile does not import the run). */
+/**
+ * The key of a branch value's JSON form (run/call/branch.ts; the compile does not import the
+ * run). An eager plan's `_output` chooses in that form, as the run reads it (the plan text says
+ * what it chooses); a tool's result does only through `branch()` or `branchJson: true`, which the
+ * compile never sees a value of.
+ */
 const BRANCH_KEY = '†branch';
 
 /** Checks what call `spec` writes against the state schema at each place it surely writes. */
@@ -111,7 +116,7 @@ function writtenBy(spec: CallSpec, tools: ToolRegistry | undefined, mode: Execut
   if (spec.hasOutput && mode === 'eager') {
     let value = spec.output;
     let alternatives = all;
-    if (isBranchValue(value)) {
+    if (isBranchJson(value)) {
       // The model chose an alternative: the value inside goes there (a bad choice fails at run time).
       const named = value[BRANCH_KEY];
       const k =
@@ -151,7 +156,7 @@ function formsOf(schema: JsonSchema): JsonSchema[] {
   return [schema];
 }
 
-function isBranchValue(value: unknown): value is { [BRANCH_KEY]: unknown; value: unknown } {
+function isBranchJson(value: unknown): value is { [BRANCH_KEY]: unknown; value: unknown } {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const keys = Object.keys(value);
   return keys.length === 2 && Object.hasOwn(value, BRANCH_KEY) && Object.hasOwn(value, 'value');

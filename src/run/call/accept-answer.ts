@@ -6,7 +6,7 @@ import { copyJson, type JsonProblem, type JsonWalkOptions } from '../../language
 import type { Limits } from '../../language/limits.js';
 import { describeValue } from '../../language/describe-value.js';
 import { formatPath } from '../../language/paths.js';
-import { BRANCH_KEY, isBranchValue } from './branch.js';
+import { BRANCH_KEY, isBranchJson, isBranchValue } from './branch.js';
 import { toCallError } from './call-error.js';
 
 /** What an answer's acceptance needs of the run (the Runner is one). */
@@ -26,18 +26,22 @@ export interface Accepted {
 /**
  * A tool's (or the model's) answer as the run will keep it: the alternative it names (a plain
  * value: the first that is not the error alternative), and a JSON copy of the value, within the
- * limits for where it goes.
+ * limits for where it goes. A value `branch()` made names an alternative; its plain JSON form,
+ * `{"†branch": k, "value": ...}`, does only when `jsonBranches` is true (a tool that declares
+ * `branchJson: true`, an eager plan's `_output`): otherwise it is data like any other, so that
+ * data a tool passes through cannot choose the alternative it is written to.
+ * @param jsonBranches whether the JSON form of a branch value chooses (else it is data).
  * @throws {ToolExecutionError} BAD_BRANCH (no such alternative, or the error alternative),
  *   INVALID_OUTPUT (not JSON, or nothing for an _outputPath) or LIMIT, with the path of the bad
  *   part.
  */
-export function acceptAnswer(run: AnswerHost, i: number, answer: unknown): Accepted {
+export function acceptAnswer(run: AnswerHost, i: number, answer: unknown, jsonBranches: boolean): Accepted {
   const call = run.calls[i]!;
   const output = call.outputPath;
   const errorAlternative = call.errorAlternative;
   let choice = errorAlternative === null ? 0 : plainAlternative(errorAlternative);
   let written = answer;
-  if (isBranchValue(answer)) {
+  if (isBranchValue(answer) || (jsonBranches && isBranchJson(answer))) {
     let named: unknown;
     try {
       // Read once each: a getter may answer differently twice, or throw.

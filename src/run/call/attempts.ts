@@ -148,7 +148,10 @@ export function attemptAnswered(
 ): boolean {
   let accepted: Accepted;
   try {
-    accepted = acceptAnswer(run, i, value);
+    // The JSON form of a branch value chooses only for a tool that declares it, run here: a
+    // worker decides with its own definition and sends its choice as a branch() value.
+    const { tool } = registered;
+    accepted = acceptAnswer(run, i, value, tool.branchJson === true && !(run.remote && !tool.latent));
   } catch (e) {
     return attemptFailed(run, i, registered, args, attempt, controller, e);
   }

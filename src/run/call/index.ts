@@ -18,7 +18,7 @@ export {
   resolveArguments,
 } from './arguments.js';
 export { abortAttempts, executeCall } from './attempts.js';
-export { BRANCH_KEY, type BranchValue, branch, isBranchValue } from './branch.js';
+export { BRANCH_KEY, type BranchValue, branch, isBranchJson, isBranchValue, markedBranch } from './branch.js';
 export { toCallError } from './call-error.js';
 export { failCall } from './call-failure.js';
 export { contractError, isContractError } from './error-origin.js';

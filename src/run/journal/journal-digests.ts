@@ -33,6 +33,7 @@ const TOOL_FIELDS = [
   'latent',
   'needsApproval',
   'errorBranch',
+  'branchJson',
   'timeoutMs',
   'retries',
 ] as const satisfies readonly (keyof Tool)[];
@@ -152,7 +153,9 @@ function toolsIdentity(plan: CompiledPlan, tools: ToolRegistry): [name: string, 
     const fields: Record<string, unknown> = {};
     for (const field of TOOL_FIELDS) {
       try {
-        fields[field] = tool[field] ?? null;
+        const value = tool[field];
+        // branchJson came later: left out when unset, the digests of journals before it hold.
+        if (value !== undefined || field !== 'branchJson') fields[field] = value ?? null;
       } catch (e) {
         // A getter that passed the registry's checks and throws now: a hostile definition.
         throw new TypeError(

@@ -5,7 +5,7 @@
 import { plainAlternative } from '../../compile/read/index.js';
 import { copyJson } from '../../language/json/index.js';
 import { acceptAnswer, type Accepted, type AnswerHost, describeProblem, longestPath } from '../call/index.js';
-import { BRANCH_KEY } from '../call/index.js';
+import { markedBranch } from '../call/index.js';
 import type { CallRecord } from '../call-record.js';
 import { type StateWriteHost, writeOutput } from '../state/index.js';
 import type { JsonObject } from '../../language/document.js';
@@ -33,7 +33,8 @@ export function writePlannedOutput(run: EarlierResultHost, i: number): void {
   run.records[i]!.startedAt = Date.now();
   let accepted: Accepted;
   try {
-    accepted = acceptAnswer(run, i, run.calls[i]!.output);
+    // The plan text may choose an alternative in JSON: the reviewer reads what the model chose.
+    accepted = acceptAnswer(run, i, run.calls[i]!.output, true);
   } catch (e) {
     return run.fail(i, e);
   }
@@ -69,10 +70,12 @@ export function reuse(run: EarlierResultHost, i: number, earlier: ReusedResult):
   try {
     // As a branch value, so the earlier alternative is taken (and a value that merely looks
     // like a branch value is not read as one).
-    accepted = acceptAnswer(run, i, {
-      [BRANCH_KEY]: earlier.branch ?? plainAlternative(run.calls[i]!.errorAlternative),
-      value: earlier.output,
-    });
+    accepted = acceptAnswer(
+      run,
+      i,
+      markedBranch(earlier.branch ?? plainAlternative(run.calls[i]!.errorAlternative), earlier.output),
+      false,
+    );
   } catch (e) {
     return run.fail(i, e);
   }

@@ -91,8 +91,11 @@ describe('ScriptedProvider', () => {
         messages: [{ role: 'user', content: 'first' }],
         tools: [{ name: 't', description: 'd', inputSchema: { type: 'object', properties: {} } }],
         responseFormat: { name: 'r', schema: { type: 'object' } },
+        // complete() sends its bound on tool calls with every request.
+        maxToolCalls: 256,
       },
       {
+        maxToolCalls: 256,
         messages: [
           { role: 'user', content: 'first' },
           { role: 'assistant', content: 'one' },
