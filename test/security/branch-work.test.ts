@@ -98,9 +98,9 @@ describe('`||` with N alternatives, each read by its own call', () => {
     expect(result.ok).toBe(true);
     // Exclusive writers: no multiple-writers warning, and the reader waits for both.
     expect(result.diagnostics).toEqual([]);
-    if (!result.ok) return;
-    expect(result.plan.calls[2]!.dependencies.map((d) => d.from)).not.toContain(1);
-    expect(result.plan.calls[3]!.dependencies.map((d) => d.from).sort()).toEqual([1, 2]);
+    const calls = result.plan!.calls;
+    expect(calls[2]!.dependencies.map((d) => d.from)).not.toContain(1);
+    expect(calls[3]!.dependencies.map((d) => d.from).sort()).toEqual([1, 2]);
   });
 });
 
