@@ -1,4 +1,5 @@
 /** JSON Schema validation with ajv: draft-07 by default, 2020-12 when a schema says so. */
+import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -31,6 +32,21 @@ const OPTIONS = {
 
 const DRAFT_2020 = /json-schema\.org\/draft\/2020-12\/schema/;
 
+const DRAFT_07_ID = 'http://json-schema.org/draft-07/schema';
+
+/**
+ * ajv's draft-07 meta-schema without `uniqueItems` on `enum`: ajv checks that on items of any
+ * type by comparing every pair, so a tool schema's enum of 50k values cost a minute before the
+ * schema was even compiled. Duplicates in an enum are harmless (2020-12 allows them).
+ */
+function draft07MetaSchema(): Record<string, unknown> {
+  const meta = createRequire(import.meta.url)('ajv/dist/refs/json-schema-draft-07.json') as {
+    properties: { enum: Record<string, unknown> };
+  };
+  const { uniqueItems: _pairwise, ...enumWithoutUniqueness } = meta.properties.enum;
+  return { ...meta, properties: { ...meta.properties, enum: enumWithoutUniqueness } };
+}
+
 /** One pattern in a schema that the linear-time engine cannot take. */
 export interface UnsupportedSchemaPattern {
   /** RFC 6901 pointer to the pattern inside the schema. */
@@ -55,7 +71,7 @@ export function describeUnsupportedPattern(found: UnsupportedSchemaPattern): str
 
 /** A pair of ajv instances; schemas are compiled once and the validators reused. */
 export class SchemaCompiler {
-  readonly #draft07 = withFormats(new Ajv(OPTIONS));
+  readonly #draft07 = withFormats(draft07(new Ajv({ ...OPTIONS, meta: false })));
   readonly #draft2020 = withFormats(new Ajv2020(OPTIONS) as unknown as Ajv);
 
   /**
@@ -74,6 +90,13 @@ export class SchemaCompiler {
       typeof schema === 'object' && typeof schema.$schema === 'string' && DRAFT_2020.test(schema.$schema);
     return (is2020 ? this.#draft2020 : this.#draft07).compile(schema);
   }
+}
+
+/** `ajv` (made with `meta: false`) with the draft-07 meta-schema it would have added, but see {@link draft07MetaSchema}. */
+function draft07(ajv: Ajv): Ajv {
+  ajv.addMetaSchema(draft07MetaSchema(), DRAFT_07_ID, false);
+  ajv.refs['http://json-schema.org/schema'] = DRAFT_07_ID;
+  return ajv;
 }
 
 function withFormats(ajv: Ajv): Ajv {

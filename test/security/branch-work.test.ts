@@ -5,6 +5,7 @@
  * at 4N, and must grow about 4 times, not 16.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { arraySteps } from './array-steps.js';
 
 const counted = vi.hoisted(() => ({ overlaps: 0 }));
 
@@ -26,25 +27,6 @@ vi.mock('../../src/language/paths.js', async (importOriginal) => {
 const { compile } = await import('../../src/index.js');
 
 const tools = [{ name: 't', execute: () => 1 }];
-
-/** Steps of every `Array.prototype.find` while `work` runs (each element a predicate saw). */
-function findSteps(work: () => void): number {
-  const find = Array.prototype.find;
-  let steps = 0;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a counting stand-in for any array's find
-  Array.prototype.find = function (this: unknown[], predicate: any, thisArg?: unknown) {
-    return find.call(this, (value: unknown, index: number, array: unknown[]) => {
-      steps++;
-      return predicate.call(thisArg, value, index, array);
-    });
-  };
-  try {
-    work();
-  } finally {
-    Array.prototype.find = find;
-  }
-  return steps;
-}
 
 function alternativesEachRead(n: number): unknown[] {
   const alternatives = Array.from({ length: n }, (_, i) => `†state.a${i}`);
@@ -107,7 +89,7 @@ describe('`||` with N alternatives, each read by its own call', () => {
 describe('one call with N references after a branching call', () => {
   function stepsAt(n: number): number {
     const { plan, input } = manyReferencesAfterABranch(n);
-    return findSteps(() => {
+    return arraySteps('find', () => {
       const result = compile(plan, { tools, input });
       expect(result.ok).toBe(true);
     });
