@@ -145,11 +145,24 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 }
 
+/**
+ * Most work ("did you mean" cells, see compile/nearest.ts) the hints of one collection may
+ * spend together: a few tens of milliseconds.
+ */
+export const MAX_HINT_CELLS = 4_000_000;
+
+/** Work the hints of one collection may still spend; a search spends from it. */
+export interface HintBudget {
+  cells: number;
+}
+
 /** Where diagnostics are collected: an array, or a {@link DiagnosticList} that keeps only so many. */
 export interface DiagnosticSink {
   push(diagnostic: PendingDiagnostic): unknown;
   /** True when more would not be kept: a caller may skip costly hints ("did you mean"). */
   readonly full?: boolean;
+  /** What the collection's "did you mean" searches may still spend (absent: each search its own). */
+  readonly hints?: HintBudget;
   /** Counts a diagnostic that would not be kept, without building it. */
   omit?(severity: Severity): void;
 }
@@ -171,6 +184,7 @@ export function countedIfFull(sink: DiagnosticSink, severity: Severity): boolean
  */
 export class DiagnosticList implements DiagnosticSink {
   readonly items: PendingDiagnostic[] = [];
+  readonly hints: HintBudget = { cells: MAX_HINT_CELLS };
   #omittedErrors = 0;
   #omittedWarnings = 0;
   readonly #strict: boolean;

@@ -6,6 +6,7 @@ import { showValue, thrownMessage } from './safe-describe.js';
 import {
   type SchemaCompiler as Compiler,
   describeUnsupportedPattern,
+  PatternBudgetError,
   SchemaCompiler,
   SchemaPatternError,
   type SchemaValidate,
@@ -209,7 +210,9 @@ function compileSchema(
   try {
     return compiler.compile(schema);
   } catch (e) {
-    if (e instanceof SchemaPatternError) {
+    if (e instanceof PatternBudgetError) {
+      problems.push(`tool '${tool.name}': "${key}" has a ${e.message}`);
+    } else if (e instanceof SchemaPatternError) {
       for (const found of e.patterns)
         problems.push(`tool '${tool.name}': "${key}" has a ${describeUnsupportedPattern(found)}`);
     } else {

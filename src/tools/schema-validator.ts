@@ -1,9 +1,15 @@
 /** JSON Schema validation with ajv: draft-07 by default, 2020-12 when a schema says so. */
+import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { PlanError } from '../errors.js';
-import { linearRegExpEngine, quotePattern, unsupportedReason } from './patterns/index.js';
+import {
+  compileLinearRegExp,
+  linearRegExpEngine,
+  quotePattern,
+  unsupportedReason,
+} from './patterns/index.js';
 import { SAFE_FORMATS } from './safe-formats.js';
 import { findSchemaPatterns } from './schema-patterns.js';
 import type { JsonSchema } from './tool.js';
@@ -31,6 +37,21 @@ const OPTIONS = {
 
 const DRAFT_2020 = /json-schema\.org\/draft\/2020-12\/schema/;
 
+const DRAFT_07_ID = 'http://json-schema.org/draft-07/schema';
+
+/**
+ * ajv's draft-07 meta-schema without `uniqueItems` on `enum`: ajv checks that on items of any
+ * type by comparing every pair, so a tool schema's enum of 50k values cost a minute before the
+ * schema was even compiled. Duplicates in an enum are harmless (2020-12 allows them).
+ */
+function draft07MetaSchema(): Record<string, unknown> {
+  const meta = createRequire(import.meta.url)('ajv/dist/refs/json-schema-draft-07.json') as {
+    properties: { enum: Record<string, unknown> };
+  };
+  const { uniqueItems: _pairwise, ...enumWithoutUniqueness } = meta.properties.enum;
+  return { ...meta, properties: { ...meta.properties, enum: enumWithoutUniqueness } };
+}
+
 /** One pattern in a schema that the linear-time engine cannot take. */
 export interface UnsupportedSchemaPattern {
   /** RFC 6901 pointer to the pattern inside the schema. */
@@ -48,6 +69,24 @@ export class SchemaPatternError extends PlanError {
   }
 }
 
+/**
+ * Sum of the lengths and compiled sizes of the distinct patterns one tool set's schemas may
+ * have (every tool's input and output schema together, MCP tools' too). Each pattern is
+ * bounded on its own (length, size); this bounds them together, as a state schema's are, so
+ * 300 heavy patterns from one server cost a few seconds, not a minute and gigabytes.
+ */
+export const MAX_TOOL_SET_PATTERN_BUDGET = 100_000;
+
+/** A schema whose pattern at `pointer` would take its tool set past {@link MAX_TOOL_SET_PATTERN_BUDGET}. */
+export class PatternBudgetError extends PlanError {
+  override name = 'PatternBudgetError';
+  constructor(readonly pointer: string) {
+    super(
+      `pattern at ${pointer}: the tool set's schema patterns together are past ${MAX_TOOL_SET_PATTERN_BUDGET} characters and compiled steps; use fewer or smaller patterns (or split the tools into several sets)`,
+    );
+  }
+}
+
 /** `pattern at /properties/id/pattern: the pattern "^(?=x)" uses a lookahead ...`. */
 export function describeUnsupportedPattern(found: UnsupportedSchemaPattern): string {
   return `pattern at ${found.pointer}: the pattern ${quotePattern(found.pattern)} ${found.reason}`;
@@ -55,25 +94,42 @@ export function describeUnsupportedPattern(found: UnsupportedSchemaPattern): str
 
 /** A pair of ajv instances; schemas are compiled once and the validators reused. */
 export class SchemaCompiler {
-  readonly #draft07 = withFormats(new Ajv(OPTIONS));
+  readonly #draft07 = withFormats(draft07(new Ajv({ ...OPTIONS, meta: false })));
   readonly #draft2020 = withFormats(new Ajv2020(OPTIONS) as unknown as Ajv);
+  /** The distinct patterns of the schemas compiled so far (one tool set's), and what they cost. */
+  readonly #patterns = new Set<string>();
+  #patternSpend = 0;
 
   /**
    * Compiles a schema.
    * @throws {SchemaPatternError} when a pattern in it is one the linear-time engine cannot take.
+   * @throws {PatternBudgetError} when its patterns take this compiler's schemas together past
+   *   {@link MAX_TOOL_SET_PATTERN_BUDGET}.
    * @throws ajv's error (with its message) when the schema is otherwise not valid.
    */
   compile(schema: JsonSchema): SchemaValidate {
     const unsupported: UnsupportedSchemaPattern[] = [];
     for (const { pointer, pattern } of findSchemaPatterns(schema)) {
+      if (this.#patterns.has(pattern)) continue;
+      // Checked before each pattern is compiled: past the budget, nothing more is.
+      if (this.#patternSpend > MAX_TOOL_SET_PATTERN_BUDGET) throw new PatternBudgetError(pointer);
+      this.#patterns.add(pattern);
       const reason = unsupportedReason(pattern);
       if (reason !== undefined) unsupported.push({ pointer, pattern, reason });
+      this.#patternSpend += pattern.length + (reason === undefined ? compileLinearRegExp(pattern).size : 0);
     }
     if (unsupported.length > 0) throw new SchemaPatternError(unsupported);
     const is2020 =
       typeof schema === 'object' && typeof schema.$schema === 'string' && DRAFT_2020.test(schema.$schema);
     return (is2020 ? this.#draft2020 : this.#draft07).compile(schema);
   }
+}
+
+/** `ajv` (made with `meta: false`) with the draft-07 meta-schema it would have added, but see {@link draft07MetaSchema}. */
+function draft07(ajv: Ajv): Ajv {
+  ajv.addMetaSchema(draft07MetaSchema(), DRAFT_07_ID, false);
+  ajv.refs['http://json-schema.org/schema'] = DRAFT_07_ID;
+  return ajv;
 }
 
 function withFormats(ajv: Ajv): Ajv {

@@ -5,9 +5,10 @@
  * are exclusive, and their writes to one path (the join pattern: each side of a branch writes
  * the value a `||` reader joins on) are no conflict.
  */
-import { type Path, pathsOverlap } from '../../language/paths.js';
+import type { Path } from '../../language/paths.js';
 import type { CallSpec } from '../read/index.js';
 import type { ReadBinding } from '../types.js';
+import { readsByReference, TakenAlternatives } from './taken-alternatives.js';
 
 type Guards = Map<number, number> | null;
 
@@ -18,6 +19,7 @@ export class ExclusiveBranches {
 
   constructor(calls: readonly CallSpec[], order: readonly number[]) {
     this.#guards = new Array<Guards>(calls.length).fill(null);
+    const alternatives = new TakenAlternatives();
     for (const c of order) {
       let guards: Guards = null;
       const add = (branch: number, alternative: number) => {
@@ -25,18 +27,19 @@ export class ExclusiveBranches {
         if (guards.size < MAX_GUARDS && !guards.has(branch)) guards.set(branch, alternative);
       };
       const call = calls[c]!;
+      const readOf = readsByReference(call.reads);
       for (let k = 0; k < call.refCount; k++) {
         const expression = call.refExpression(k);
         // In an `||` expression no single reference is needed, so none of them guards.
         if (expression.op === '||' && expression.refs.length > 1) continue;
         for (const ref of expression.refs) {
-          const read = call.reads.find((r) => r.ref === ref);
+          const read = readOf(ref);
           if (read?.writers.length !== 1) continue;
           const writer = read.writers[0]!;
           const output = calls[writer]!.outputPath;
           if (output?.op === '||' && output.paths.length > 1) {
-            const taken = output.paths.flatMap((p, k) => (pathsOverlap(p, read.path) ? [k] : []));
-            if (taken.length === 1) add(writer, taken[0]!);
+            const taken = alternatives.of(writer, output, read.path);
+            if (taken >= 0) add(writer, taken);
           }
           const inherited = this.#guards[writer];
           if (inherited) for (const [b, k] of inherited) add(b, k);
@@ -65,6 +68,7 @@ export class BranchGuards {
   readonly #clean: number[] = [];
   /** True once some call writes `||` alternatives: before that, no call is guarded. */
   #anyBranch = false;
+  readonly #alternatives = new TakenAlternatives();
 
   /**
    * Guards of call `i` from its reads (all bound but forward references). `empty(path)` is true
@@ -94,7 +98,7 @@ export class BranchGuards {
     empty: (path: Path) => boolean,
   ): void {
     // Made from the data flow's columns only here, on plans that branch.
-    const reads = call.reads;
+    const readOf = readsByReference(call.reads);
     let guards: Guards = null;
     let never = false;
     const add = (branch: number, alternative: number) => {
@@ -114,7 +118,7 @@ export class BranchGuards {
         let common: Map<number, number> | null = null;
         let unguarded = false;
         for (const ref of refs) {
-          const needs = this.#needs(ref, reads, calls, empty);
+          const needs = this.#needs(readOf(ref), calls, empty);
           if (needs === null) {
             unguarded = true;
             break;
@@ -130,7 +134,7 @@ export class BranchGuards {
         continue;
       }
       for (const ref of refs) {
-        const needs = this.#needs(ref, reads, calls, empty);
+        const needs = this.#needs(readOf(ref), calls, empty);
         if (needs === null) continue;
         for (const [b, k] of needs.guards) add(b, k);
         if (needs.never) never = true;
@@ -146,20 +150,18 @@ export class BranchGuards {
    * writer's own guards), and whether that writer never runs; null when it guards nothing.
    */
   #needs(
-    ref: ReadBinding['ref'],
-    reads: readonly ReadBinding[],
+    read: ReadBinding | undefined,
     calls: readonly CallSpec[],
     empty: (path: Path) => boolean,
   ): { guards: Map<number, number>; never: boolean } | null {
-    const read = reads.find((r) => r.ref === ref);
     if (read?.kind !== 'earlier' || read.writers.length !== 1) return null;
     const writer = read.writers[0]!;
     if (this.#clean[writer] !== 1 || !empty(read.path)) return null;
     const guards = new Map<number, number>();
     const output = calls[writer]!.outputPath;
     if (output?.op === '||' && output.paths.length > 1) {
-      const taken = output.paths.flatMap((p, k) => (pathsOverlap(p, read.path) ? [k] : []));
-      if (taken.length === 1) guards.set(writer, taken[0]!);
+      const taken = this.#alternatives.of(writer, output, read.path);
+      if (taken >= 0) guards.set(writer, taken);
     }
     const inherited = this.#guards[writer];
     if (inherited) for (const [b, k] of inherited) if (!guards.has(b)) guards.set(b, k);

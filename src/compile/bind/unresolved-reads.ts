@@ -3,7 +3,13 @@
  * that can be set, W_UNRESOLVED_ALTERNATIVE. Both say where the value could have come from and,
  * when a known path is one typo away, which one was meant ("did you mean").
  */
-import { error, type DiagnosticSink, type PendingDiagnostic, warning } from '../../language/diagnostics.js';
+import {
+  error,
+  type DiagnosticSink,
+  type HintBudget,
+  type PendingDiagnostic,
+  warning,
+} from '../../language/diagnostics.js';
 import type { JsonObject } from '../../language/document.js';
 import { formatPath, type Path, type PathSegment } from '../../language/paths.js';
 import type { Reference } from '../../language/reference.js';
@@ -48,7 +54,7 @@ export function reportUnresolved(
   known: KnownPaths,
   diagnostics: DiagnosticSink,
 ): void {
-  const suggestion = diagnostics.full ? undefined : nearestKnownPath(path, known);
+  const suggestion = diagnostics.full ? undefined : nearestKnownPath(path, known, diagnostics.hints);
   const input = path.root === 'input';
   const where = input
     ? 'the input does not hold it'
@@ -83,7 +89,7 @@ export function reportUnresolved(
  * among more keys than MAX_CANDIDATES: a typo among a million keys is not worth a million
  * comparisons per read.
  */
-function nearestKnownPath(path: Path, known: KnownPaths): string | undefined {
+function nearestKnownPath(path: Path, known: KnownPaths, hints: HintBudget | undefined): string | undefined {
   const base: unknown = path.root === 'input' ? known.input : known.state;
   let trie: TrieNode | undefined = path.root === 'state' ? known.writes() : undefined;
   let value: unknown = base;
@@ -100,7 +106,7 @@ function nearestKnownPath(path: Path, known: KnownPaths): string | undefined {
       for (const k of keys) candidates.add(k);
     }
     if (candidates.size > MAX_CANDIDATES) return undefined;
-    const choice = candidates.has(key) ? key : nearest(key, candidates);
+    const choice = candidates.has(key) ? key : nearest(key, candidates, hints);
     if (choice === undefined) {
       // Below a path a call writes, every path is written: †state.usr.name, with
       // †state.user written, is †state.user.name.

@@ -26,7 +26,7 @@ export function checkTool(
     // No "did you mean" for a diagnostic that will not be kept: a plan of 100k calls to unknown
     // tools would otherwise compare every name with every tool.
     const names = tools.names();
-    const near = pending.full ? undefined : nearest(spec.tool!, names);
+    const near = pending.full ? undefined : nearest(spec.tool!, names, pending.hints);
     pending.push(
       error('E_UNKNOWN_TOOL', joinPointer(spec.pointer, '_tool'), `unknown tool "${spec.tool}"`, {
         call: spec.id,
@@ -81,7 +81,7 @@ export function checkOutputAgainstSchema(spec: CallSpec, schema: JsonObject, pen
     searchFrom = offset + 1;
     if (verdict.allowed) continue;
     const segment = String(path.segments[verdict.failedAt ?? 0]);
-    const near = nearest(segment, verdict.known);
+    const near = nearest(segment, verdict.known, pending.hints);
     pending.push(
       error(
         'E_STATE_SCHEMA',

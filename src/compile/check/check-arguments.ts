@@ -59,7 +59,7 @@ export function checkLiteralArguments(
   const errors = (validate.errors ?? []).filter((e) => !refs.decides(e));
   for (const e of withoutBranchNoise(errors)) {
     if (countedIfFull(diagnostics, 'error')) continue;
-    diagnostics.push(toDiagnostic(e, call, tool, validate.schema));
+    diagnostics.push(toDiagnostic(e, call, tool, validate.schema, diagnostics));
   }
 }
 
@@ -120,7 +120,14 @@ export function withoutBranchNoise(errors: ErrorObject[]): ErrorObject[] {
   });
 }
 
-function toDiagnostic(e: ErrorObject, call: CallSpec, tool: string, rootSchema: unknown): PendingDiagnostic {
+/** `sink`: where it goes; its hint budget pays for "did you mean", skipped when it keeps no more. */
+function toDiagnostic(
+  e: ErrorObject,
+  call: CallSpec,
+  tool: string,
+  rootSchema: unknown,
+  sink: DiagnosticSink,
+): PendingDiagnostic {
   const where = describeLocation(e.instancePath);
   const pointer = call.pointer + e.instancePath;
   const base = { call: call.id };
@@ -141,7 +148,7 @@ function toDiagnostic(e: ErrorObject, call: CallSpec, tool: string, rootSchema: 
       const extra = String(params.additionalProperty);
       const parent = (e.parentSchema ?? parentSchemaOf(rootSchema, e.schemaPath)) as JsonObject | undefined;
       const known = Object.keys((parent?.properties as JsonObject | undefined) ?? {});
-      const near = nearest(extra, known);
+      const near = sink.full ? undefined : nearest(extra, known, sink.hints);
       return error(
         'E_ARGS',
         joinPointer(pointer, extra),
@@ -151,11 +158,7 @@ function toDiagnostic(e: ErrorObject, call: CallSpec, tool: string, rootSchema: 
         {
           ...base,
           atKey: true,
-          hint: near
-            ? `did you mean '${near}'?`
-            : known.length > 0
-              ? `allowed: ${known.join(', ')}`
-              : 'remove it',
+          hint: near ? `did you mean '${near}'?` : known.length > 0 ? allowedHint(known) : 'remove it',
         },
       );
     }
@@ -173,10 +176,11 @@ function toDiagnostic(e: ErrorObject, call: CallSpec, tool: string, rootSchema: 
       const allowed = params.allowedValues as unknown[];
       const value = valueAt(call.args, e.instancePath);
       const near =
-        typeof value === 'string'
+        typeof value === 'string' && !sink.full
           ? nearest(
               value,
               allowed.filter((v): v is string => typeof v === 'string'),
+              sink.hints,
             )
           : undefined;
       return error(
@@ -211,6 +215,29 @@ function parentSchemaOf(root: unknown, schemaPath: string): unknown {
     current = (current as JsonObject)[token];
   }
   return current;
+}
+
+/**
+ * Characters of names an "allowed:" hint lists: a schema of 2,000 names of 1,000 characters
+ * would put 2 MB in every hint, and a plan can earn a thousand of them.
+ */
+const ALLOWED_HINT_LENGTH = 1_000;
+
+/** `allowed: a, b, c`, cut before {@link ALLOWED_HINT_LENGTH} characters with a count of the rest. */
+function allowedHint(known: readonly string[]): string {
+  let text = 'allowed: ';
+  for (let i = 0; i < known.length; i++) {
+    const name = known[i]!;
+    if (i > 0 && text.length + name.length > ALLOWED_HINT_LENGTH)
+      return `${text}, and ${known.length - i} more`;
+    text +=
+      i > 0
+        ? `, ${name}`
+        : name.length > ALLOWED_HINT_LENGTH
+          ? `${name.slice(0, ALLOWED_HINT_LENGTH)}…`
+          : name;
+  }
+  return text;
 }
 
 /** `/filter/0/id` → `argument 'filter[0].id'`. */

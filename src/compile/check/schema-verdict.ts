@@ -42,10 +42,11 @@ export function ownVerdict(sa: Schema, sb: Schema): Compat {
   if (valuesA) {
     // A's values are known: each fits B's type and values, or does not.
     const typesB = new Set(typesOf(sb));
+    const listedB = valuesB ? new ListedValues(valuesB) : null;
     let fits = 0;
     for (const v of valuesA) {
       const typeOk = typesB.has(typeOfValue(v)) || (typeOfValue(v) === 'integer' && typesB.has('number'));
-      const valueOk = !valuesB || valuesB.some((w) => jsonEqual(v, w));
+      const valueOk = listedB === null || listedB.has(v);
       if (typeOk && valueOk) fits++;
     }
     if (fits === 0) return 'never';
@@ -130,12 +131,50 @@ export function without(s: Schema, ...keys: string[]): Schema {
   return out;
 }
 
-/** Equality of JSON values, iterative (enum entries come from untrusted schemas). */
-function jsonEqual(x: unknown, y: unknown): boolean {
+/**
+ * Steps one verdict may spend comparing objects and arrays listed by A with those listed by B.
+ * Past it, a value is taken to be among B's (it may match), as a value too big to compare is.
+ */
+export const MAX_LISTED_COMPARE_STEPS = 100_000;
+
+/**
+ * B's listed values (`enum`, `const`), asked "is this one of them?" once per value of A: the
+ * strings, numbers, booleans and null in a set (JSON has no NaN, and a set's 0 is -0, as with
+ * ===), so two lists of 50k values cost 100k steps, not 2.5 billion; objects and arrays compared
+ * one by one, within {@link MAX_LISTED_COMPARE_STEPS} for the whole verdict.
+ */
+class ListedValues {
+  readonly #primitives = new Set<unknown>();
+  readonly #structured: unknown[] = [];
+  readonly #budget = { steps: MAX_LISTED_COMPARE_STEPS };
+
+  constructor(values: readonly unknown[]) {
+    for (const value of values) {
+      if (value !== null && typeof value === 'object') this.#structured.push(value);
+      else this.#primitives.add(value);
+    }
+  }
+
+  has(value: unknown): boolean {
+    if (value === null || typeof value !== 'object') return this.#primitives.has(value);
+    for (const listed of this.#structured) {
+      if (this.#budget.steps <= 0) return true; // out of budget: it may match
+      if (jsonEqual(value, listed, this.#budget)) return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * Equality of JSON values, iterative (enum entries come from untrusted schemas); each step
+ * spends one of `budget.steps`, and a comparison that runs out assumes the values may match.
+ */
+function jsonEqual(x: unknown, y: unknown, budget: { steps: number }): boolean {
   const stack: [unknown, unknown][] = [[x, y]];
   let steps = 0;
   while (stack.length > 0) {
-    if (++steps > 10_000) return true; // too big to compare: assume it may match
+    budget.steps--;
+    if (++steps > 10_000 || budget.steps < 0) return true; // too big to compare: assume it may match
     const [p, q] = stack.pop()!;
     if (p === q) continue;
     if (p === null || q === null || typeof p !== 'object' || typeof q !== 'object') return false;

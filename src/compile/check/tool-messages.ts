@@ -17,7 +17,7 @@ export function checkToolMessages(
     if (tools.get(mention.name)) continue;
     if (countedIfFull(pending, 'error')) continue;
     const names = tools.names();
-    const near = nearest(mention.name, names);
+    const near = nearest(mention.name, names, pending.hints);
     pending.push(
       error(
         'E_UNKNOWN_TOOL',

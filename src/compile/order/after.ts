@@ -138,7 +138,10 @@ export class AfterOrder {
         continue;
       }
       const spec = calls[call]!;
-      const near = this.diagnostics.full || ids.size > MAX_CANDIDATES ? undefined : nearest(id, ids.keys());
+      const near =
+        this.diagnostics.full || ids.size > MAX_CANDIDATES
+          ? undefined
+          : nearest(id, ids.keys(), this.diagnostics.hints);
       this.diagnostics.push(
         error(
           'E_AFTER',
