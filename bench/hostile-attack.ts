@@ -12,7 +12,7 @@ export interface Attack {
   readonly name: string;
   /** What the attack does, for the table. */
   readonly title: string;
-  /** The size it is built at, for the table, at `scale` (1: the issue's size). */
+  /** The size it is built at, for the table, at `scale` (1: the size the attack was found at). */
   readonly size: (scale: number) => string;
   /**
    * Builds the input (untimed) and returns the attack (timed). Building the input is the same

@@ -1,7 +1,7 @@
 /**
- * The compile-time attacks of issue round 2 ("a small input buys minutes"), each with the
- * baseline it was measured against where the issue names one: every analysis of the compile
- * should be linear or bounded in the size of the plan and its tool schemas.
+ * The compile-time attacks of the second hostile-input round ("a small input buys minutes"),
+ * each with the baseline it was first measured against, where there is one: every analysis of
+ * the compile should be linear or bounded in the size of the plan and its tool schemas.
  */
 import { type Attack, count, scaled } from './hostile-attack.js';
 import { compileOutcome } from './hostile-build.js';

@@ -1,8 +1,8 @@
 /**
- * The model attack of issue round 2: a model that answers every turn with N tool calls without
- * arguments, which the reply's byte bound does not count. PlanAgent plans through the
- * OpenAI-compatible provider against a loopback server (hostile-model-server.ts, its own
- * process), for three turns; the outcome names the largest request the client sent.
+ * The model attack of the second hostile-input round: a model that answers every turn with N
+ * tool calls without arguments, which the reply's byte bound does not count. PlanAgent plans
+ * through the OpenAI-compatible provider against a loopback server (hostile-model-server.ts, in
+ * a process of its own), for three turns; the outcome names the largest request the client sent.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';

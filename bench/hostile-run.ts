@@ -1,8 +1,8 @@
 /**
- * The run-time attacks of issue round 2 ("a small input buys gigabytes"): a dry run of a schema
- * with a huge `minItems`, one value passed to many arguments under `plan run --journal`,
- * `--events` and `--report` (with the plain `plan run` as the baseline), and `[*]` reads of a
- * large input (with plain reads as the baseline).
+ * The run-time attacks of the second hostile-input round ("a small input buys gigabytes"): a
+ * dry run of a schema with a huge `minItems`, one value passed to many arguments under `plan
+ * run --journal`, `--events` and `--report` (with the plain `plan run` as the baseline), and
+ * `[*]` reads of a large input (with plain reads as the baseline).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
