@@ -217,7 +217,12 @@ async function main(): Promise<void> {
     ...named.flatMap((b) => [`${b.label} time`, `${b.label} peak MB`, `${b.label} outcome`]),
   ];
   if (named.length > 1) headers.push(`${named[0]!.label}/${named.at(-1)!.label} time`);
-  printTable(headers, rows);
+  // A `|` in a cell (the `||` row) would end the cell in markdown: written `\|`, it shows as `|`.
+  const escape = (cell: string) => cell.replaceAll('|', '\\|');
+  printTable(
+    headers.map(escape),
+    rows.map((row) => row.map(escape)),
+  );
 }
 
 await main();
