@@ -7,7 +7,6 @@
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile } from '../../compile/compile.js';
-import { eventJson as sharedEventJson } from '../../language/json/index.js';
 import type { CompiledPlan } from '../../compile/types.js';
 import { run } from '../../run/run.js';
 import type { ApprovalRequest, CallReport, LatentFunction, RunEvent, RunResult } from '../../run/types.js';
@@ -39,6 +38,7 @@ import { ExitCode } from '../exit-codes.js';
 import { type CliIo, STDIN } from '../io.js';
 import type { RedisFlags } from '../flags/redis-flags.js';
 import { concurrencyFlag, millisecondsFlag } from '../flags/whole-number.js';
+import { eventLine } from './event-line.js';
 import { RunExitGuard } from './run-exit-guard.js';
 
 export const RUN_MODES = ['eager', 'lazy'] as const;
@@ -216,7 +216,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   const exitGuard = new RunExitGuard({ plan, source: inputs.source });
   const onEvent = (event: RunEvent) => {
     exitGuard.onEvent(event);
-    if (flags.events) io.stdout.write(`${eventJson(event)}\n`);
+    if (flags.events) io.stdout.write(`${eventLine(event)}\n`);
     view.onEvent(event);
   };
   let result: RunResult;
@@ -308,20 +308,6 @@ export function toRunJson(result: RunResult): RunJson {
     approvalWaitMs,
     ...(result.resumedFrom && { resumedFrom: result.resumedFrom }),
   };
-}
-
-/** An event as one JSON line; a value JSON cannot hold is named instead of breaking the stream. */
-function eventJson(event: RunEvent): string {
-  try {
-    // Arguments many calls share are serialised once (see language/json/shared-json.ts).
-    return sharedEventJson(event);
-  } catch (e) {
-    return JSON.stringify({
-      type: event.type,
-      at: event.at,
-      error: `unprintable event: ${(e as Error).message}`,
-    });
-  }
 }
 
 function chooseMode(mode: string | undefined): 'eager' | 'lazy' | undefined {
