@@ -13,6 +13,7 @@ import {
 import { SAFE_FORMATS } from './safe-formats.js';
 import { findSchemaPatterns } from './schema-patterns.js';
 import type { JsonSchema } from './tool.js';
+import { UNIQUE_ITEMS_KEYWORD } from './unique-items.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -94,8 +95,8 @@ export function describeUnsupportedPattern(found: UnsupportedSchemaPattern): str
 
 /** A pair of ajv instances; schemas are compiled once and the validators reused. */
 export class SchemaCompiler {
-  readonly #draft07 = withFormats(draft07(new Ajv({ ...OPTIONS, meta: false })));
-  readonly #draft2020 = withFormats(new Ajv2020(OPTIONS) as unknown as Ajv);
+  readonly #draft07 = withFormats(draft07(withLinearUniqueItems(new Ajv({ ...OPTIONS, meta: false }))));
+  readonly #draft2020 = withFormats(withLinearUniqueItems(new Ajv2020(OPTIONS) as unknown as Ajv));
   /** The distinct patterns of the schemas compiled so far (one tool set's), and what they cost. */
   readonly #patterns = new Set<string>();
   #patternSpend = 0;
@@ -129,6 +130,13 @@ export class SchemaCompiler {
 function draft07(ajv: Ajv): Ajv {
   ajv.addMetaSchema(draft07MetaSchema(), DRAFT_07_ID, false);
   ajv.refs['http://json-schema.org/schema'] = DRAFT_07_ID;
+  return ajv;
+}
+
+/** `ajv` with `uniqueItems` checked in linear time: ajv's own compares every pair of objects. */
+function withLinearUniqueItems(ajv: Ajv): Ajv {
+  ajv.removeKeyword('uniqueItems');
+  ajv.addKeyword(UNIQUE_ITEMS_KEYWORD);
   return ajv;
 }
 
