@@ -21,3 +21,24 @@ export function arraySteps(method: Searching, work: () => void): number {
   }
   return steps;
 }
+
+/**
+ * Steps of every array iteration (`for...of`, spread) while `work` ran: a list walked once per
+ * item, or grown by its own copy, shows as the square of its length.
+ */
+export function iterationSteps(work: () => void): number {
+  const prototype = Object.getPrototypeOf([][Symbol.iterator]()) as { next: () => unknown };
+  const original = prototype.next;
+  let steps = 0;
+  const counting = function (this: unknown) {
+    steps++;
+    return original.call(this);
+  };
+  Object.defineProperty(prototype, 'next', { value: counting, configurable: true, writable: true });
+  try {
+    work();
+  } finally {
+    Object.defineProperty(prototype, 'next', { value: original, configurable: true, writable: true });
+  }
+  return steps;
+}

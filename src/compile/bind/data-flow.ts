@@ -36,6 +36,7 @@ import {
 } from '../storage/index.js';
 import { BranchGuards } from './exclusive-branches.js';
 import { declaredIn, type PendingRead, selfReadCycle, writersAfter, writesByPath } from './forward-reads.js';
+import { ExclusiveWriters } from './exclusive-writers.js';
 import { FrontierQueries, NO_WRITER, NO_WRITERS } from './frontier-queries.js';
 import { isEmptyObject, stateEmptyAt } from './initial-state.js';
 import type { CallSpec } from '../read/index.js';
@@ -81,11 +82,9 @@ export class DataFlow {
    * Writers of exactly one path on exclusive alternatives are not ordered after each other
    * (they never both run): the node's writer and these share it, and a reader waits for all.
    */
-  readonly #coWriters = new Map<number, number[]>();
+  readonly #exclusive = new ExclusiveWriters(this.#branches);
   /** The frontier's queries: who a read or write at a node must order itself after. */
   readonly #frontier: FrontierQueries;
-  /** The calls the writers of a node were ordered after there: an exclusive writer inherits them. */
-  readonly #base = new Map<number, number[]>();
   #collected: number[] | null = null;
   /** Per string number of a reference to state written other than canonically, its node. */
   readonly #nodeOfString = new Map<number, number>();
@@ -116,7 +115,7 @@ export class DataFlow {
   ) {
     this.#state = isEmptyObject(options.state) ? null : options.state;
     this.#nodes = new PathNodes(options.parser);
-    this.#frontier = new FrontierQueries(this.#nodes, this.#coWriters, this.#base);
+    this.#frontier = new FrontierQueries(this.#nodes, this.#exclusive.coWriters);
     this.columns = new FlowColumns(this.edges, options.facts);
     this.#known = { input: options.input, state: options.state, writes: () => this.#fullIndex().root };
   }
@@ -292,8 +291,7 @@ export class DataFlow {
     if (!this.#branches.guarded(i) && !nodes.hasChildren(target) && this.#frontier.nothingAbove(target, i)) {
       // The common write, of a path nothing overlapping was written or read at since: no
       // edge to add, only the node to take (and no closures or lists made for nothing).
-      if (this.#coWriters.size > 0) this.#coWriters.delete(target);
-      if (this.#base.size > 0) this.#base.delete(target);
+      this.#exclusive.forget(target);
       nodes.setReaders(target, -1);
       nodes.setWriter(target, i);
       this.#all = undefined;
@@ -318,7 +316,7 @@ export class DataFlow {
       lastWriter !== i &&
       !nodes.hasChildren(target) &&
       this.#branches.guarded(i) &&
-      this.#frontier.writersAt(target).every((w) => w === i || this.#branches.exclusive(i, w));
+      this.#exclusive.exclusiveWithAll(i, target, lastWriter);
     const keepBase = this.#branches.guarded(i);
     const collected: number[] = [];
     if (keepBase) this.#collected = collected;
@@ -327,7 +325,7 @@ export class DataFlow {
       if (w !== NO_WRITER && w !== i) {
         this.#branches.unclean(i);
         if (node === target && exclusive) {
-          const base = this.#base.get(node);
+          const base = this.#exclusive.base.get(node);
           if (base) for (const from of base) this.#depend(i, from, -1, ref);
         } else {
           for (const v of this.#frontier.writersAt(node)) {
@@ -345,13 +343,12 @@ export class DataFlow {
     for (let k = chain.length - 1; k >= 0; k--) collect(chain[k]!);
     nodes.forEachDescendant(target, (d) => {
       collect(d);
-      if (this.#coWriters.size > 0) this.#coWriters.delete(d);
-      if (this.#base.size > 0) this.#base.delete(d);
+      this.#exclusive.forget(d);
     });
     nodes.dropBelow(target);
     this.#collected = null;
-    if (exclusive) this.#frontier.addExclusiveWriter(target, lastWriter, collected);
-    else this.#frontier.replaceWriters(target, keepBase ? collected : null);
+    if (exclusive) this.#exclusive.addExclusiveWriter(target, lastWriter, collected);
+    else this.#exclusive.replaceWriters(target, keepBase ? collected : null);
     nodes.setReaders(target, -1);
     nodes.setWriter(target, i);
     this.#all = undefined; // the full index, if built, is stale now

@@ -194,6 +194,22 @@ export class BranchGuards {
     if (this.neverRuns[a] === 1 || this.neverRuns[b] === 1) return false;
     return onOtherAlternatives(this.#guards[a], this.#guards[b]);
   }
+
+  /** The alternative of `branch` that guards call `i`, or -1 (none guards it there, or it never runs). */
+  alternativeOn(i: number, branch: number): number {
+    if (this.neverRuns[i] === 1) return -1;
+    return this.#guards[i]?.get(branch) ?? -1;
+  }
+
+  /** A branching call that guards calls a and b by different alternatives, or -1 (see {@link exclusive}). */
+  branchBetween(a: number, b: number): number {
+    const gb = this.#guards[b];
+    for (const [branch, alternative] of this.#guards[a] ?? []) {
+      const other = gb?.get(branch);
+      if (other !== undefined && other !== alternative) return branch;
+    }
+    return -1;
+  }
 }
 
 /** True when two guard maps (branching call -> alternative) hold one branching call on different alternatives. */

@@ -22,35 +22,12 @@ export class FrontierQueries {
   /** A node and its ancestors, reused as `found` is. */
   readonly #chain: number[] = [];
   readonly #nodes: PathNodes;
-  /** The data flow's exclusive co-writers per node (see DataFlow). */
+  /** The data flow's exclusive co-writers per node (see ExclusiveWriters). */
   readonly #coWriters: Map<number, number[]>;
-  /** Per node, the calls its writers were ordered after there (see DataFlow). */
-  readonly #base: Map<number, number[]>;
 
-  constructor(nodes: PathNodes, coWriters: Map<number, number[]>, base: Map<number, number[]>) {
+  constructor(nodes: PathNodes, coWriters: Map<number, number[]>) {
     this.#nodes = nodes;
     this.#coWriters = coWriters;
-    this.#base = base;
-  }
-
-  /**
-   * A write at `target` on one alternative over writers only on others: `lastWriter` stays
-   * beside it, and what the write was ordered after (`collected`) joins the node's base.
-   */
-  addExclusiveWriter(target: number, lastWriter: number, collected: number[]): void {
-    const co = this.#coWriters.get(target);
-    if (co) co.push(lastWriter);
-    else this.#coWriters.set(target, [lastWriter]);
-    const base = this.#base.get(target);
-    if (base) base.push(...collected);
-    else if (collected.length > 0) this.#base.set(target, collected);
-  }
-
-  /** A write at `target` that supersedes its writers; `base`: what it was ordered after, kept when it is on a branch. */
-  replaceWriters(target: number, base: number[] | null): void {
-    if (this.#coWriters.size > 0) this.#coWriters.delete(target);
-    if (base) this.#base.set(target, base);
-    else if (this.#base.size > 0) this.#base.delete(target);
   }
 
   /** True when no call but `self` wrote or read at `node` or above it (in the frontier). */

@@ -1,0 +1,164 @@
+/**
+ * The join pattern's graph, pinned: writers of one path on exclusive alternatives of a branch are
+ * not ordered after each other, a reader waits for all of them, and anything else that writes
+ * or reads there is ordered as usual. Each shape's edges and warnings are the ones the compiler
+ * gave before the exclusive writers were summarised per path (see exclusive-writers.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { compile } from '../../src/index.js';
+
+const tools = [{ name: 't', execute: () => 1 }];
+const alternatives = (n: number, prefix = 'a') => Array.from({ length: n }, (_, i) => `†state.${prefix}${i}`);
+const call = (x: string | undefined, out?: string, y?: string) => ({
+  _tool: 't',
+  ...(x === undefined ? {} : { x }),
+  ...(y === undefined ? {} : { y }),
+  ...(out === undefined ? {} : { _outputPath: out }),
+});
+
+interface Shape {
+  plan: unknown[];
+  /** Per call, the calls it depends on. */
+  from: number[][];
+  /** The diagnostics, as `code@pointer`. */
+  diagnostics: string[];
+}
+
+const shapes: Record<string, Shape> = {
+  'a join': {
+    plan: [
+      call(undefined, alternatives(5).join(' || ')),
+      ...alternatives(5).map((a) => call(a, '†state.j')),
+      call('†state.j'),
+    ],
+    from: [[], [0], [0], [0], [0], [0], [1, 2, 3, 4, 5]],
+    diagnostics: [],
+  },
+  'a join with a nested branch': {
+    plan: [
+      call(undefined, '†state.x || †state.y || †state.z'),
+      call('†state.x', '†state.p || †state.q'),
+      call('†state.p', '†state.j'),
+      call('†state.q', '†state.j'),
+      call('†state.y', '†state.j'),
+      call('†state.z', '†state.j'),
+      call('†state.j'),
+    ],
+    from: [[], [0], [1], [1], [0], [0], [2, 3, 4, 5]],
+    diagnostics: [],
+  },
+  'a join whose nested branch comes after another alternative, and a writer twice on one alternative': {
+    plan: [
+      call(undefined, '†state.x || †state.y || †state.z'),
+      call('†state.x', '†state.p || †state.q'),
+      call('†state.y', '†state.j'),
+      call('†state.p', '†state.j'),
+      call('†state.q', '†state.j'),
+      call('†state.z', '†state.j'),
+      call('†state.p', '†state.j'),
+      call('†state.j'),
+    ],
+    from: [[], [0], [0], [1], [1], [0], [1, 2, 3, 4, 5], [6]],
+    diagnostics: ['W_MULTIPLE_WRITERS@/6/_outputPath'],
+  },
+  'a join with readers between the writers': {
+    plan: [
+      call(undefined, alternatives(4).join(' || ')),
+      call('†state.a0', '†state.j'),
+      call('†state.j'),
+      call('†state.a1', '†state.j'),
+      call('†state.j'),
+      call('†state.a2', '†state.j'),
+      call('†state.a3', '†state.j'),
+      call('†state.j'),
+    ],
+    from: [[], [0], [1], [0, 2], [1, 3], [0, 2, 4], [0, 2, 4], [1, 3, 5, 6]],
+    diagnostics: [],
+  },
+  'a join below a path written and read before': {
+    plan: [
+      call(undefined, alternatives(4).join(' || ')),
+      call(undefined, '†state.o'),
+      call('†state.o'),
+      ...alternatives(4).map((a) => call(a, '†state.o.j')),
+      call('†state.o'),
+      call('†state.a1', '†state.o.j'),
+      call('†state.o.j'),
+    ],
+    from: [
+      [],
+      [],
+      [1],
+      [0, 1, 2],
+      [0, 1, 2],
+      [0, 1, 2],
+      [0, 1, 2],
+      [1, 3, 4, 5, 6],
+      [0, 1, 7, 2, 3, 4, 5, 6],
+      [8, 1],
+    ],
+    diagnostics: [3, 4, 5, 6, 8].map((c) => `W_MULTIPLE_WRITERS@/${c}/_outputPath`),
+  },
+  'two writers on one alternative': {
+    plan: [
+      call(undefined, alternatives(3).join(' || ')),
+      call('†state.a0', '†state.j'),
+      call('†state.a1', '†state.j'),
+      call('†state.a0', '†state.j'),
+      call('†state.a2', '†state.j'),
+      call('†state.j'),
+    ],
+    from: [[], [0], [0], [0, 1, 2], [0, 1, 2], [3, 4]],
+    diagnostics: ['W_MULTIPLE_WRITERS@/3/_outputPath'],
+  },
+  'a writer that never runs': {
+    plan: [
+      call(undefined, alternatives(3).join(' || ')),
+      call('†state.a0', '†state.j'),
+      call('†state.a1', '†state.j', '†state.a2'),
+      call('†state.a2', '†state.j'),
+      call('†state.j'),
+    ],
+    from: [[], [0], [0, 1], [0, 2], [3]],
+    diagnostics: [],
+  },
+  'writers guarded by two branches': {
+    plan: [
+      call(undefined, alternatives(3).join(' || ')),
+      call(undefined, alternatives(3, 'b').join(' || ')),
+      call('†state.a0', '†state.j', '†state.b0'),
+      call('†state.a1', '†state.j', '†state.b0'),
+      call('†state.a1', '†state.j', '†state.b1'),
+      call('†state.a2', '†state.j'),
+      call('†state.b2', '†state.j'),
+      call('†state.j'),
+    ],
+    from: [[], [], [0, 1], [0, 1], [0, 1], [0], [1, 2, 3, 4, 5], [6]],
+    diagnostics: ['W_MULTIPLE_WRITERS@/6/_outputPath'],
+  },
+  'a join interrupted by a plain write, and one below it': {
+    plan: [
+      call(undefined, alternatives(3).join(' || ')),
+      call('†state.a0', '†state.j'),
+      call('†state.a1', '†state.j'),
+      call(undefined, '†state.j'),
+      call('†state.a2', '†state.j'),
+      call('†state.a0', '†state.j.k'),
+      call('†state.a1', '†state.j.k'),
+      call('†state.j'),
+    ],
+    from: [[], [0], [0], [1, 2], [0, 3], [0, 4], [0, 4], [4, 5, 6]],
+    diagnostics: ['W_MULTIPLE_WRITERS@/3/_outputPath', 'W_MULTIPLE_WRITERS@/4/_outputPath'],
+  },
+};
+
+describe('the join pattern’s edges', () => {
+  for (const [name, shape] of Object.entries(shapes)) {
+    it(name, () => {
+      const result = compile(shape.plan, { tools });
+      expect(result.ok).toBe(true);
+      expect(result.plan!.calls.map((c) => c.dependencies.map((d) => d.from))).toEqual(shape.from);
+      expect(result.diagnostics.map((d) => `${d.code}@${d.pointer}`)).toEqual(shape.diagnostics);
+    });
+  }
+});
