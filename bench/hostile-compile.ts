@@ -64,6 +64,27 @@ function referencesAfter(branching: boolean): Attack {
   };
 }
 
+/**
+ * The join pattern: one call branches into N alternatives, and N calls, each reading its own
+ * alternative, all write one path (found after the issue's list: each writer was compared with
+ * every earlier one).
+ */
+const joinWriters: Attack = {
+  name: 'join-writers',
+  title: 'N calls on the alternatives of one branch, all writing one path',
+  size: (scale) => `${count(scaled(16_000, scale))} writers`,
+  prepare: async (build, scale) => {
+    const n = scaled(16_000, scale);
+    const names = Array.from({ length: n }, (_, i) => `†state.a${i}`);
+    const text = JSON.stringify([
+      { _tool: 't', _outputPath: names.join(' || ') },
+      ...names.map((name) => ({ _tool: 't', v: name, _outputPath: '†state.joined' })),
+    ]);
+    const tools = new build.core.ToolRegistry([anyTool]);
+    return async () => compileOutcome(build.core.compile(text, { tools }));
+  },
+};
+
 /** A mistyped read among N state keys of 1,000 characters: "did you mean" compares it with each. */
 const didYouMean: Attack = {
   name: 'did-you-mean',
@@ -134,6 +155,7 @@ export const COMPILE_ATTACKS: readonly Attack[] = [
   plainPaths,
   referencesAfter(true),
   referencesAfter(false),
+  joinWriters,
   didYouMean,
   enumAgainstEnum,
   toolSetPatterns,
