@@ -1,15 +1,11 @@
 /**
  * One `--events` JSON line per run event. A field JSON cannot hold (a call's arguments longer
- * than a string may be: 300 arguments of one 2 MB value make 600 MB; a BigInt a tool put in an
- * error) must not cost the line its call and tool, or the reader could not tell which call
- * started: that field alone is replaced, as the journal replaces one, by
- * `{"unserializable": why}`, and the line names it in `unserializableFields`.
+ * than a string may be: 300 arguments of one 2 MB value make 600 MB) must not cost the line its
+ * call and tool, or the reader could not tell which call started: that field alone is replaced,
+ * as in the journal (language/json/stand-ins.ts), and the line names it.
  */
-import { eventJson } from '../../language/json/index.js';
+import { eventJson, jsonWithStandIns, REPLACED_FIELDS } from '../../language/json/index.js';
 import type { RunEvent } from '../../run/types.js';
-
-/** Names the fields a line had to replace (the journal's name for the same thing). */
-const REPLACED_FIELDS = 'unserializableFields';
 
 /** The event's JSON line (without its newline). */
 export function eventLine(event: RunEvent): string {
@@ -17,33 +13,8 @@ export function eventLine(event: RunEvent): string {
     // Arguments many calls share are serialised once (see language/json/shared-json.ts).
     return eventJson(event);
   } catch (cause) {
-    return fieldByField(event, cause);
+    return jsonWithStandIns(event, { reason: notWritten }) ?? plainFields(event, cause);
   }
-}
-
-/** Each field on its own: the ones JSON cannot hold become stand-ins, the rest are kept. */
-function fieldByField(event: RunEvent, cause: unknown): string {
-  const kept: Record<string, unknown> = {};
-  const replaced: string[] = [];
-  for (const [key, value] of Object.entries(event)) {
-    try {
-      if (value !== null && typeof value === 'object') eventJson({ [key]: value });
-      else JSON.stringify(value);
-      kept[key] = value;
-    } catch (fieldCause) {
-      kept[key] = { unserializable: `not written: ${messageOf(fieldCause)}` };
-      replaced.push(key);
-    }
-  }
-  if (replaced.length > 0) {
-    kept[REPLACED_FIELDS] = replaced;
-    try {
-      return eventJson(kept);
-    } catch {
-      // What is left is still too long together: as below.
-    }
-  }
-  return plainFields(event, cause);
 }
 
 /**
@@ -57,11 +28,11 @@ function plainFields(event: RunEvent, cause: unknown): string {
     if (value === null || typeof value !== 'object') plain[key] = value;
     else left.push(key);
   }
-  plain.unserializable = `not written: ${messageOf(cause)}`;
+  plain.unserializable = notWritten(cause);
   plain[REPLACED_FIELDS] = left;
   return JSON.stringify(plain);
 }
 
-function messageOf(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
+function notWritten(cause: unknown): string {
+  return `not written: ${cause instanceof Error ? cause.message : String(cause)}`;
 }

@@ -14,3 +14,10 @@ export {
 } from './json-value.js';
 export { setOwnProperty } from './set-own-property.js';
 export { argumentsJson, eventJson, prettyJsonPreview, sharedJson } from './shared-json.js';
+export {
+  firstLine,
+  jsonWithStandIns,
+  REPLACED_FIELDS,
+  type StandInOptions,
+  type Unserializable,
+} from './stand-ins.js';

@@ -2,22 +2,13 @@
  * The journal's line format: one `RunEvent` as JSON per line. Writing never throws on values
  * JSON cannot hold; reading is journal-records' and journal-scan's.
  */
-import { eventJson } from '../../language/json/index.js';
+import { eventJson, firstLine, jsonWithStandIns, REPLACED_FIELDS } from '../../language/json/index.js';
 import { plainCanonicalJson } from './journal-canonical.js';
 import type { RunEvent } from '../types.js';
 
 export type CallEndEvent = Extract<RunEvent, { readonly type: 'call:end' }>;
 
-/** What stands in for a field JSON cannot hold (a cycle, a BigInt, a throwing toJSON). */
-export interface Unserializable {
-  readonly unserializable: string;
-}
-
-/**
- * Added to a line whose fields had to be replaced, naming them, so that a reader can tell a
- * stand-in from a tool's real output.
- */
-export const REPLACED_FIELDS = 'unserializableFields';
+export { REPLACED_FIELDS, type Unserializable } from '../../language/json/index.js';
 
 /**
  * One event as one line of JSON, newline included. Whatever JSON.stringify drops (undefined,
@@ -28,29 +19,12 @@ export function encodeEvent(event: RunEvent): string {
   try {
     // Arguments many calls share are serialised once (see language/json/shared-json.ts).
     return `${eventJson(event)}\n`;
-  } catch {
-    // Find the fields at fault below.
-  }
-  const line: Record<string, unknown> = {};
-  const replaced: string[] = [];
-  for (const key of Object.keys(event)) {
-    let value: unknown;
-    try {
-      value = (event as unknown as Record<string, unknown>)[key];
-      JSON.stringify(value);
-    } catch (cause) {
-      value = { unserializable: reason(cause) } satisfies Unserializable;
-      replaced.push(key);
-    }
-    Object.defineProperty(line, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-  line[REPLACED_FIELDS] = replaced;
-  try {
-    return `${JSON.stringify(line)}\n`;
   } catch (cause) {
+    const line = jsonWithStandIns(event);
+    if (line !== undefined) return `${line}\n`;
     // Only an event whose own getters throw differently on a second read gets here.
     const type = typeof event.type === 'string' ? event.type : 'unknown';
-    return `${JSON.stringify({ type, unserializable: reason(cause), [REPLACED_FIELDS]: ['*'] })}\n`;
+    return `${JSON.stringify({ type, unserializable: firstLine(cause), [REPLACED_FIELDS]: ['*'] })}\n`;
   }
 }
 
@@ -97,10 +71,4 @@ export function canonicalJson(value: unknown): string {
     for (const key of Object.keys(item).sort()) sorted[key] = (item as Record<string, unknown>)[key];
     return sorted;
   });
-}
-
-function reason(cause: unknown): string {
-  const text = cause instanceof Error ? cause.message : String(cause);
-  const newline = text.indexOf('\n');
-  return newline < 0 ? text : text.slice(0, newline);
 }
