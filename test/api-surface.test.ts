@@ -175,6 +175,12 @@ const ENTRIES: readonly Entry[] = [
     ['connectMcpServer', 'fromAiSdkTools', 'fromMcpClient', 'fromOpenAIAgentsTools'],
   ],
   [
+    'planmode/import',
+    'import/index',
+    () => import('../src/import/index.js'),
+    ['IMPORT_CODES', 'IMPORT_DEFAULTS', 'IMPORT_FORMATS', 'importPlans'],
+  ],
+  [
     'planmode/distributed',
     'distributed/index',
     () => import('../src/distributed/index.js'),

@@ -1,0 +1,2 @@
+export { jsonSchemaType } from './dataset-types.js';
+export { fileError, type ReaderOptions } from './reader-options.js';
