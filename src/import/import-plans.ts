@@ -3,7 +3,7 @@
  * hands the text to the format's reader; the readers never throw on bad data, they return
  * errors with line numbers and import the rows they can.
  */
-import { fileError, type ReaderOptions } from './reader/index.js';
+import { fileError, isSafeId, type ReaderOptions } from './reader/index.js';
 import { importNestful } from './nestful/index.js';
 import { importNestools } from './nestools/index.js';
 import { IMPORT_FORMATS, type ImportFormat, type ImportOptions, type ImportResult } from './types.js';
@@ -47,7 +47,13 @@ export function importPlans(format: ImportFormat, text: string, options: ImportO
       tooLarge[0] as 'data' | 'spec',
     );
   }
-  const reader: ReaderOptions = { spec: options.spec, mode, maxSamples };
+  const idPrefix = options.idPrefix ?? format;
+  if (typeof idPrefix !== 'string' || !isSafeId(idPrefix)) {
+    throw new TypeError(
+      `Expected idPrefix to be a plain folder name ([A-Za-z0-9._-]), got ${String(idPrefix)}`,
+    );
+  }
+  const reader: ReaderOptions = { spec: options.spec, mode, maxSamples, idPrefix };
   switch (format) {
     case 'nestful':
       return importNestful(text, reader);

@@ -101,6 +101,13 @@ export interface ImportOptions {
    */
   readonly mode?: 'eager' | 'lazy';
   /**
+   * Prefix of the ids of samples the data gives no usable id: `<idPrefix>-<n>` (NESTFUL's
+   * samples have none; NesTools' `test_id` is used as `<idPrefix>-<test_id>`). Must itself be a
+   * safe folder name (`[A-Za-z0-9._-]`).
+   * @default the format's name
+   */
+  readonly idPrefix?: string;
+  /**
    * Largest data or spec text read, in bytes (UTF-8); past it the file is `E_IMPORT_FILE`.
    * @default 67_108_864 (64 MiB)
    */

@@ -6,6 +6,8 @@ export interface ReaderOptions {
   readonly spec: string | undefined;
   /** Mode of the plan messages written. */
   readonly mode: 'eager' | 'lazy';
+  /** Prefix of generated sample ids. */
+  readonly idPrefix: string;
   /** Most samples imported; the rows past it are errors. */
   readonly maxSamples: number;
 }
