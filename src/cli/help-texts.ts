@@ -75,6 +75,13 @@ Nothing is executed: each tool's output is sampled from its outputSchema (seeded
 same plan gives the same simulation); a tool without one gives an unknown value that is
 not type-checked.`;
 
+export const IMPORT_EXIT_CODES_HELP = `
+Exit codes:
+  0  every sample was imported (warnings say what the format could not express)
+  1  some rows could not be imported (each named with its line); the others were written
+  2  bad usage, or a data or spec file that cannot be read at all
+  70 an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)`;
+
 export const ALL_EXIT_CODES_HELP = `
 Exit codes:
   0    the plan is valid (warnings allowed) and the command did its job

@@ -10,6 +10,7 @@ import { CliInputError } from './cli-input-error.js';
 import type { AgentFlags } from './commands/agent.js';
 import type { WorkerFlags } from './commands/worker.js';
 import { GRAPH_FORMATS, type GraphFlags, graphCommand } from './commands/graph.js';
+import { type ImportFlags, importCommand } from './commands/import.js';
 import { RUN_MODES, type RunFlags, runCommand } from './commands/run.js';
 import { type SimulateFlags, simulateCommand } from './commands/simulate.js';
 import {
@@ -28,6 +29,7 @@ import {
   ALL_EXIT_CODES_HELP,
   BUDGET_HELP,
   EXIT_CODES_HELP,
+  IMPORT_EXIT_CODES_HELP,
   LIMIT_HELP,
   LOAD_TIMEOUT_HELP,
   MCP_HELP,
@@ -166,6 +168,31 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--queue <name>', 'with --redis: the queue (default: planmode)')
     .action(async (file: string, flags: RunFlags) =>
       setExitCode(await withMcpServers(flags, io, (f) => runCommand(file, f, io))),
+    );
+
+  program
+    .command('import')
+    .description(
+      "write a dataset's plans (NESTFUL, NesTools, LLMCompiler) as planmode plans: DIR/<id>/plan.json and tools.json",
+    )
+    .argument('<format>', 'nestful, nestools or llmcompiler')
+    .argument('<file>', "the dataset's data file, or - for standard input")
+    .option(
+      '--spec <file>',
+      "NESTFUL's *-spec.json, or LLMCompiler's tools manifest (required for those two)",
+    )
+    .option('--out <dir>', 'the folder the samples are written into (required; created when missing)')
+    .option(
+      '--id-prefix <prefix>',
+      'prefix of the ids the data does not give (default: the set or format name)',
+    )
+    .addOption(
+      new Option('--mode <mode>', 'mode of the written plans (default: lazy)').choices(['lazy', 'eager']),
+    )
+    .option('--json', 'print {"format", "out", "samples", "errors"} to stdout')
+    .addHelpText('after', IMPORT_EXIT_CODES_HELP)
+    .action(async (format: string, file: string, flags: ImportFlags) =>
+      setExitCode(await importCommand(format, file, flags, io)),
     );
 
   program

@@ -12,7 +12,7 @@ import type { ReferenceStep } from '../reader/index.js';
 export type NestfulString =
   | { readonly kind: 'text' }
   | { readonly kind: 'reference'; readonly label: string; readonly steps: readonly ReferenceStep[] }
-  | { readonly kind: 'embedded'; readonly labels: readonly string[] }
+  | { readonly kind: 'embedded'; readonly labels: readonly string[]; readonly unknown: readonly string[] }
   | { readonly kind: 'malformed'; readonly label: string };
 
 /** Labels may be written `var1` or `$var1` (NESTFUL's later files); references use the bare name. */
@@ -34,11 +34,14 @@ export function readNestfulString(text: string, labels: ReadonlySet<string>): Ne
     if (path) return { kind: 'reference', ...path };
   }
   const embedded: string[] = [];
+  const unknown: string[] = [];
   for (let i = 1; i < parts.length - 1; i += 2) {
-    const label = leadingLabel(parts[i]!, labels);
-    if (label !== undefined && !embedded.includes(label)) embedded.push(label);
+    const label = leadingName(parts[i]!);
+    if (label === undefined) continue;
+    const list = labels.has(label) ? embedded : unknown;
+    if (!list.includes(label)) list.push(label);
   }
-  if (embedded.length > 0) return { kind: 'embedded', labels: embedded };
+  if (embedded.length + unknown.length > 0) return { kind: 'embedded', labels: embedded, unknown };
   const stripped = text.replace(/^\$/, '').replace(/\$$/, '');
   const label = leadingLabel(stripped, labels);
   return label !== undefined && stripped.indexOf('$') < 0 ? { kind: 'malformed', label } : { kind: 'text' };
@@ -46,11 +49,22 @@ export function readNestfulString(text: string, labels: ReadonlySet<string>): Ne
 
 /** The known label `text` starts with, followed by the end, `.` or `[`. */
 function leadingLabel(text: string, labels: ReadonlySet<string>): string | undefined {
+  const label = leadingName(text);
+  return label !== undefined && labels.has(label) ? label : undefined;
+}
+
+/**
+ * The name `text` starts with when it reads like a label (a letter or `_`, then letters,
+ * digits and `_`, up to the end, a `.` or a `[`): `$5 and $10` holds no reference.
+ */
+function leadingName(text: string): string | undefined {
   let end = 0;
   while (end < text.length && text[end] !== '.' && text[end] !== '[') end++;
-  const label = text.slice(0, end);
-  return labels.has(label) ? label : undefined;
+  const name = text.slice(0, end);
+  return LABEL_LIKE.test(name) ? name : undefined;
 }
+
+const LABEL_LIKE = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
 
 /** `var1.author[0].id` to its label and steps; undefined when it is not a path. */
 function readPath(body: string): { label: string; steps: ReferenceStep[] } | undefined {

@@ -83,8 +83,16 @@ export function readNestfulSample(
             warn(
               'W_IMPORT_EMBEDDED_REFERENCE',
               `call ${k} (${name}), argument "${argument}": "${clip(text)}" has references inside longer text, which a plan passes as text`,
-              `the call still runs after ${read.labels.join(', ')}; to pass the values, compute them in a call of their own`,
+              read.labels.length > 0
+                ? `the call still runs after ${read.labels.join(', ')}; to pass the values, compute them in a call of their own`
+                : 'to pass the values, compute them in a call of their own',
             );
+            if (read.unknown.length > 0) {
+              warn(
+                'W_IMPORT_UNKNOWN_REFERENCE',
+                `call ${k} (${name}), argument "${argument}": "${clip(text)}" names ${read.unknown.map((l) => `"${l}"`).join(', ')}, which no call of the sample has`,
+              );
+            }
             return text;
           case 'malformed':
             warn(

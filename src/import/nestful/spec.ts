@@ -5,6 +5,8 @@
  * `output_parameters`. Every API becomes a manifest tool; `var_result`, NESTFUL's last step
  * that gathers the answer, is not in the spec and becomes a tool of its own.
  */
+import { checkJson } from '../../language/json/index.js';
+import { DEFAULT_LIMITS } from '../../language/limits.js';
 import { type ImportProblem, type ManifestTool } from '../types.js';
 import { manifestTool, readJsonArray, type ToolTypeProblem } from '../reader/index.js';
 
@@ -48,6 +50,12 @@ export function readSpec(text: string): Spec | { problem: ImportProblem } {
   for (const { value, line } of read.rows) {
     if (!isRecord(value) || typeof value.name !== 'string' || value.name === '') {
       bad(line, 'an API of the spec must be an object with a non-empty string "name"; it is left out');
+      continue;
+    }
+    // Stringified below: bounded first, as JSON.stringify recurses.
+    const checked = checkJson(value, { limits: DEFAULT_LIMITS });
+    if ('problem' in checked) {
+      bad(line, `the API "${value.name}" cannot be read: ${checked.problem.message}; it is left out`);
       continue;
     }
     // GLAIVE's spec repeats some APIs word for word: a copy says nothing new.
