@@ -4,6 +4,7 @@
  * errors with line numbers and import the rows they can.
  */
 import { fileError, type ReaderOptions } from './reader/index.js';
+import { importLlmcompiler } from './llmcompiler/index.js';
 import { importNestful } from './nestful/index.js';
 import { importNestools } from './nestools/index.js';
 import { IMPORT_FORMATS, type ImportFormat, type ImportOptions, type ImportResult } from './types.js';
@@ -53,8 +54,8 @@ export function importPlans(format: ImportFormat, text: string, options: ImportO
       return importNestful(text, reader);
     case 'nestools':
       return importNestools(text, reader);
-    default:
-      return fileError(format, `the ${format} reader is not built yet`, 'data');
+    case 'llmcompiler':
+      return importLlmcompiler(text, reader);
   }
 }
 

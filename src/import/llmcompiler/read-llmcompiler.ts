@@ -1,0 +1,210 @@
+/**
+ * LLMCompiler's plans to planmode samples. The data file is either LLMCompiler's own prompt
+ * text (plans separated by lines `###`, each led by `Question: <task>`) or JSONL, one
+ * `{"id"?, "question"|"task"?, "plan": "<plan text>"}` per line: a file whose first non-blank
+ * character is `{` is JSONL. The tools file (`spec`) is a planmode JSON manifest; every sample's
+ * manifest is that file's tools.
+ */
+import { DEFAULT_LIMITS } from '../../language/index.js';
+import { fileError, type ReaderOptions } from '../reader/index.js';
+import type { ImportCode, ImportedSample, ImportProblem, ImportResult } from '../types.js';
+import { type PlanLine, readPlan } from './plan-lines.js';
+import { isSafeSampleId, SampleIds } from './sample-ids.js';
+import { type LlmcompilerTools, readToolsFile } from './tools-file.js';
+
+/** Bounds on one plan, past which it is an `E_IMPORT_ROW` error rather than work. */
+export const LLMCOMPILER_LIMITS = {
+  /** Most steps in one plan, `join()` included. */
+  maxSteps: 10_000,
+  /** Longest step line, in characters. */
+  maxStepLength: 1_048_576,
+  /** Deepest nesting of brackets in a step's arguments: one less than a call may nest in planmode. */
+  maxDepth: DEFAULT_LIMITS.maxDepth - 1,
+  /** Most warnings kept per sample; the rest are counted in a last one. */
+  maxWarnings: 100,
+} as const;
+
+/** One plan as found in the data file, before it is read. */
+interface RawSample {
+  readonly line: number;
+  readonly lines: readonly PlanLine[];
+  readonly id?: unknown;
+  readonly task?: string;
+  /** Why the row cannot be read at all (JSONL: not a row object). */
+  readonly problem?: { readonly message: string; readonly hint?: string };
+}
+
+/** Reads LLMCompiler's plans (prompt text or JSONL) with their tools file. */
+export function importLlmcompiler(text: string, options: ReaderOptions): ImportResult {
+  if (options.spec === undefined) {
+    return fileError(
+      'llmcompiler',
+      'the llmcompiler format needs its tools file: --spec FILE (options.spec in the library)',
+      'spec',
+      'give a JSON manifest {"tools": [{"name", "inputSchema": {"properties": ...}}]}; arguments follow the order of the properties',
+    );
+  }
+  const tools = readToolsFile(options.spec);
+  if ('problem' in tools) return fileError('llmcompiler', tools.problem, 'spec');
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const lines = body.split(/\r?\n/);
+  const errors: ImportProblem[] = [];
+  const samples: ImportedSample[] = [];
+  const ids = new SampleIds();
+  let count = 0;
+  const raws = body[body.search(/\S/)] === '{' ? jsonlSamples(lines) : textSamples(lines);
+  for (const raw of raws) {
+    count += 1;
+    const wantedId = isSafeSampleId(raw.id) ? raw.id : `llmcompiler-${count}`;
+    if (count > options.maxSamples) {
+      errors.push(rowError(raw.line, wantedId, `more than ${options.maxSamples} samples (maxSamples)`));
+      continue;
+    }
+    if (raw.problem) {
+      errors.push(rowError(raw.line, wantedId, raw.problem.message, raw.problem.hint));
+      continue;
+    }
+    const sample = readSample(raw, wantedId, tools, options, ids);
+    if ('problem' in sample) errors.push(sample.problem);
+    else samples.push(sample);
+  }
+  return { format: 'llmcompiler', samples, errors };
+}
+
+function readSample(
+  raw: RawSample,
+  wantedId: string,
+  tools: LlmcompilerTools,
+  options: ReaderOptions,
+  ids: SampleIds,
+): ImportedSample | { problem: ImportProblem } {
+  const found: { code: ImportCode; message: string; line: number; hint?: string }[] = [];
+  let dropped = 0;
+  const warn = (code: ImportCode, message: string, line: number, hint?: string): void => {
+    if (found.length < LLMCOMPILER_LIMITS.maxWarnings)
+      found.push({ code, message, line, ...(hint ? { hint } : {}) });
+    else dropped += 1;
+  };
+  if (raw.id !== undefined && !isSafeSampleId(raw.id)) {
+    warn(
+      'W_IMPORT_UNSUPPORTED',
+      `the row's id ${clipJson(raw.id)} is not a safe folder name; the sample is named ${wantedId}`,
+      raw.line,
+      'an id is 1 to 100 of A-Z a-z 0-9 . _ -, and not . or ..',
+    );
+  }
+  const plan = readPlan(raw.lines, { parameters: tools.parameters, ...LLMCOMPILER_LIMITS, warn });
+  if (!plan.ok) return { problem: rowError(plan.line, wantedId, plan.message, plan.hint) };
+  const { id, renamed } = ids.claim(wantedId);
+  if (renamed) {
+    warn(
+      'W_IMPORT_DUPLICATE_ID',
+      `the id ${wantedId} is taken by an earlier sample; this one is ${id}`,
+      raw.line,
+    );
+  }
+  const task = raw.task ?? plan.question;
+  if (raw.task !== undefined && plan.question !== undefined && plan.question !== raw.task) {
+    warn(
+      'W_IMPORT_UNSUPPORTED',
+      `the plan's Question: line differs from the row's task; the row's is kept`,
+      raw.line,
+    );
+  }
+  if (dropped > 0) warn('W_IMPORT_UNSUPPORTED', `and ${dropped} more warnings`, raw.line);
+  const warnings = found.map((w): ImportProblem => ({ severity: 'warning', ...w, sample: id, file: 'data' }));
+  const planMessage = { type: 'plan', mode: options.mode, plan: plan.calls };
+  return {
+    id,
+    ...(task !== undefined ? { task } : {}),
+    plan: task !== undefined ? [{ type: 'input', task }, planMessage] : [planMessage],
+    tools: tools.manifest,
+    line: raw.line,
+    warnings,
+  };
+}
+
+/** LLMCompiler's prompt style: plans separated by lines `###`. */
+function* textSamples(lines: readonly string[]): Generator<RawSample> {
+  let block: PlanLine[] = [];
+  for (const [index, text] of lines.entries()) {
+    if (text.trim() === '###') {
+      if (block.some((l) => l.text.trim() !== '')) yield { line: firstLine(block), lines: block };
+      block = [];
+      continue;
+    }
+    block.push({ text, line: index + 1, name: `line ${index + 1}` });
+  }
+  if (block.some((l) => l.text.trim() !== '')) yield { line: firstLine(block), lines: block };
+}
+
+function firstLine(block: readonly PlanLine[]): number {
+  return (block.find((l) => l.text.trim() !== '') ?? block[0])?.line ?? 0;
+}
+
+/** JSONL: one `{"id"?, "question"|"task"?, "plan"}` object per line. A bad row is an error here. */
+function* jsonlSamples(lines: readonly string[]): Generator<RawSample> {
+  for (const [index, text] of lines.entries()) {
+    if (text.trim() === '') continue;
+    const line = index + 1;
+    const row = jsonRow(text);
+    if ('problem' in row) {
+      yield { line, lines: [], problem: { message: row.problem, ...(row.hint ? { hint: row.hint } : {}) } };
+      continue;
+    }
+    const planLines = row.plan.split(/\r?\n/).map((t, i) => ({ text: t, line, name: `plan line ${i + 1}` }));
+    yield {
+      line,
+      lines: planLines,
+      ...(row.id !== undefined ? { id: row.id } : {}),
+      ...(row.task !== undefined ? { task: row.task } : {}),
+    };
+  }
+}
+
+function jsonRow(
+  text: string,
+): { id?: unknown; task?: string; plan: string } | { problem: string; hint?: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    return { problem: `not a JSON object: ${cause instanceof Error ? cause.message : String(cause)}` };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { problem: 'not a JSON object' };
+  const row = value as Record<string, unknown>;
+  if (typeof row.plan !== 'string') {
+    return {
+      problem: `"plan" must be the plan's text`,
+      hint: '{"id": "q1", "question": "...", "plan": "1. search(\\"x\\")\\n2. join()"}',
+    };
+  }
+  if (row.question !== undefined && row.task !== undefined)
+    return { problem: 'give "question" or "task", not both' };
+  const task = row.question ?? row.task;
+  if (task !== undefined && typeof task !== 'string')
+    return { problem: `"question"/"task" must be a string` };
+  return {
+    plan: row.plan,
+    ...(row.id !== undefined ? { id: row.id } : {}),
+    ...(task !== undefined ? { task } : {}),
+  };
+}
+
+function rowError(line: number, sample: string, message: string, hint?: string): ImportProblem {
+  return {
+    severity: 'error',
+    code: 'E_IMPORT_ROW',
+    message,
+    line,
+    sample,
+    file: 'data',
+    ...(hint ? { hint } : {}),
+  };
+}
+
+function clipJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
