@@ -111,7 +111,8 @@ function readSample(
       raw.line,
     );
   }
-  if (dropped > 0) warn('W_IMPORT_UNSUPPORTED', `and ${dropped} more warnings`, raw.line);
+  if (dropped > 0)
+    found.push({ code: 'W_IMPORT_UNSUPPORTED', message: `and ${dropped} more warnings`, line: raw.line });
   const warnings = found.map((w): ImportProblem => ({ severity: 'warning', ...w, sample: id, file: 'data' }));
   const planMessage = { type: 'plan', mode: options.mode, plan: plan.calls };
   return {
