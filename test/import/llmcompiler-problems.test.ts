@@ -272,6 +272,7 @@ describe('JSONL rows and sample ids', () => {
       row({ id: 'q' }),
       row({ id: 'q' }),
       row({ id: 'llmcompiler-2' }),
+      row({ id: 7 }),
     ].join('\n');
     const result = load(text);
     expect(result.samples.map((s) => [s.id, codes(s)])).toEqual([
@@ -280,6 +281,7 @@ describe('JSONL rows and sample ids', () => {
       ['q-2', ['W_IMPORT_DUPLICATE_ID']],
       ['q-3', ['W_IMPORT_DUPLICATE_ID']],
       ['llmcompiler-2-2', ['W_IMPORT_DUPLICATE_ID']],
+      ['7', []],
     ]);
   });
 

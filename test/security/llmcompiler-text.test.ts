@@ -84,4 +84,13 @@ describe('hostile LLMCompiler plans', () => {
     expect(math._after).toEqual(['call1']);
     expect(warnings[0]!.message.length).toBeLessThan(400);
   });
+
+  it('names a 100,000-deep JSONL id by its kind, without walking it', () => {
+    const id = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const result = load(`{"id": ${id}, "plan": "1. search(\\"a\\")"}`);
+    expect(result.errors).toEqual([]);
+    expect(result.samples[0]!.warnings.map((w) => w.message)).toEqual([
+      "the row's id an array is not a safe folder name; the sample is named llmcompiler-1",
+    ]);
+  });
 });

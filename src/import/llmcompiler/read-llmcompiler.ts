@@ -88,7 +88,7 @@ function readSample(
   if (raw.id !== undefined && !isSafeSampleId(raw.id)) {
     warn(
       'W_IMPORT_UNSUPPORTED',
-      `the row's id ${clipJson(raw.id)} is not a safe folder name; the sample is named ${wantedId}`,
+      `the row's id ${describeId(raw.id)} is not a safe folder name; the sample is named ${wantedId}`,
       raw.line,
       'an id is 1 to 100 of A-Z a-z 0-9 . _ -, and not . or ..',
     );
@@ -186,9 +186,11 @@ function jsonRow(
   const task = row.question ?? row.task;
   if (task !== undefined && typeof task !== 'string')
     return { problem: `"question"/"task" must be a string` };
+  // A whole-number id names a folder as well as its digits do.
+  const id = typeof row.id === 'number' && Number.isSafeInteger(row.id) ? String(row.id) : row.id;
   return {
     plan: row.plan,
-    ...(row.id !== undefined ? { id: row.id } : {}),
+    ...(id !== undefined ? { id } : {}),
     ...(task !== undefined ? { task } : {}),
   };
 }
@@ -205,7 +207,10 @@ function rowError(line: number, sample: string, message: string, hint?: string):
   };
 }
 
-function clipJson(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+/** A row's id for a message: a string clipped, anything else by its kind (never walked: it may nest deep). */
+function describeId(value: unknown): string {
+  if (typeof value !== 'string')
+    return Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`;
+  const text = JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
