@@ -285,14 +285,18 @@ describe('JSONL rows and sample ids', () => {
     ]);
   });
 
-  it('imports at most maxSamples samples; the rest are row errors naming the limit', () => {
-    const result = importPlans('llmcompiler', [row({}), row({}), row({})].join('\n'), {
+  it('imports at most maxSamples samples; one row error at the first past it names the limit and counts the rest', () => {
+    const result = importPlans('llmcompiler', [row({}), row({}), row({}), '{}', row({})].join('\n'), {
       spec: SPEC,
       maxSamples: 2,
     });
     expect(result.samples).toHaveLength(2);
     expect(result.errors).toEqual([
-      expect.objectContaining({ code: 'E_IMPORT_ROW', line: 3, message: 'more than 2 samples (maxSamples)' }),
+      expect.objectContaining({
+        code: 'E_IMPORT_ROW',
+        line: 3,
+        message: 'more than 2 samples (maxSamples): this sample and the 2 after it are not imported',
+      }),
     ]);
   });
 });

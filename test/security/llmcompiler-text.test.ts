@@ -93,4 +93,18 @@ describe('hostile LLMCompiler plans', () => {
       "the row's id an array is not a safe folder name; the sample is named llmcompiler-1",
     ]);
   });
+
+  it('reads a file of 400,000 lines one line at a time: separators, stray lines and samples past maxSamples', () => {
+    expect(load('###\n\n'.repeat(200_000))).toEqual({ format: 'llmcompiler', samples: [], errors: [] });
+    const stray = load(`1. search("a")\n${'x\n'.repeat(400_000)}`);
+    expect(stray.samples[0]!.warnings).toHaveLength(LLMCOMPILER_LIMITS.maxWarnings + 1);
+    const many = importPlans('llmcompiler', '1. search("a")\n###\n'.repeat(200_000), {
+      spec: SPEC,
+      maxSamples: 10,
+    });
+    expect(many.samples).toHaveLength(10);
+    expect(many.errors.map((e) => [e.line, e.message])).toEqual([
+      [21, 'more than 10 samples (maxSamples): this sample and the 199989 after it are not imported'],
+    ]);
+  });
 });

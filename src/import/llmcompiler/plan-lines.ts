@@ -40,8 +40,12 @@ const STEP_START = /^[ \t]*(\d{1,9})\.[ \t]+/;
 const TOOL_NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
 const END_OF_PLAN = '<END_OF_PLAN>';
 
-/** Reads one plan's lines into planmode calls. */
-export function readPlan(lines: readonly PlanLine[], options: ReadPlanOptions): ReadPlanResult {
+/** Reads one plan's lines into planmode calls; `firstLine` is where the plan starts, for messages. */
+export function readPlan(
+  lines: Iterable<PlanLine>,
+  firstLine: number,
+  options: ReadPlanOptions,
+): ReadPlanResult {
   const question: string[] = [];
   const calls: unknown[] = [];
   let steps = 0;
@@ -143,7 +147,7 @@ export function readPlan(lines: readonly PlanLine[], options: ReadPlanOptions): 
     if (read.call === undefined) ended = true;
     else calls.push(read.call);
   }
-  if (steps === 0) return { ok: false, line: lines[0]?.line ?? 0, message: 'the plan has no steps' };
+  if (steps === 0) return { ok: false, line: firstLine, message: 'the plan has no steps' };
   return { ok: true, question: question.length > 0 ? question.join('\n') : undefined, calls };
 }
 

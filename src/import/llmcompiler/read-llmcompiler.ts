@@ -8,6 +8,7 @@
 import { DEFAULT_LIMITS } from '../../language/index.js';
 import { fileError, type ReaderOptions } from '../reader/index.js';
 import type { ImportCode, ImportedSample, ImportProblem, ImportResult } from '../types.js';
+import { LineCursor } from './line-cursor.js';
 import { type PlanLine, readPlan } from './plan-lines.js';
 import { isSafeSampleId, SampleIds } from './sample-ids.js';
 import { type LlmcompilerTools, readToolsFile } from './tools-file.js';
@@ -27,7 +28,8 @@ export const LLMCOMPILER_LIMITS = {
 /** One plan as found in the data file, before it is read. */
 interface RawSample {
   readonly line: number;
-  readonly lines: readonly PlanLine[];
+  /** The plan's lines, read as they are consumed. */
+  readonly lines: Iterable<PlanLine>;
   readonly id?: unknown;
   readonly task?: string;
   /** Why the row cannot be read at all (JSONL: not a row object). */
@@ -47,17 +49,18 @@ export function importLlmcompiler(text: string, options: ReaderOptions): ImportR
   const tools = readToolsFile(options.spec);
   if ('problem' in tools) return fileError('llmcompiler', tools.problem, 'spec');
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const lines = body.split(/\r?\n/);
   const errors: ImportProblem[] = [];
   const samples: ImportedSample[] = [];
   const ids = new SampleIds();
   let count = 0;
-  const raws = body[body.search(/\S/)] === '{' ? jsonlSamples(lines) : textSamples(lines);
+  let pastLimit: { line: number; id: string } | undefined;
+  const raws = body[body.search(/\S/)] === '{' ? jsonlSamples(body) : textSamples(body);
   for (const raw of raws) {
     count += 1;
     const wantedId = isSafeSampleId(raw.id) ? raw.id : `llmcompiler-${count}`;
     if (count > options.maxSamples) {
-      errors.push(rowError(raw.line, wantedId, `more than ${options.maxSamples} samples (maxSamples)`));
+      // One error for all of them: a file of millions of samples must not make millions of errors.
+      pastLimit ??= { line: raw.line, id: wantedId };
       continue;
     }
     if (raw.problem) {
@@ -67,6 +70,16 @@ export function importLlmcompiler(text: string, options: ReaderOptions): ImportR
     const sample = readSample(raw, wantedId, tools, options, ids);
     if ('problem' in sample) errors.push(sample.problem);
     else samples.push(sample);
+  }
+  if (pastLimit) {
+    const rest = count - options.maxSamples;
+    errors.push(
+      rowError(
+        pastLimit.line,
+        pastLimit.id,
+        `more than ${options.maxSamples} samples (maxSamples): this sample and the ${rest - 1} after it are not imported`,
+      ),
+    );
   }
   return { format: 'llmcompiler', samples, errors };
 }
@@ -93,7 +106,7 @@ function readSample(
       'an id is 1 to 100 of A-Z a-z 0-9 . _ -, and not . or ..',
     );
   }
-  const plan = readPlan(raw.lines, { parameters: tools.parameters, ...LLMCOMPILER_LIMITS, warn });
+  const plan = readPlan(raw.lines, raw.line, { parameters: tools.parameters, ...LLMCOMPILER_LIMITS, warn });
   if (!plan.ok) return { problem: rowError(plan.line, wantedId, plan.message, plan.hint) };
   const { id, renamed } = ids.claim(wantedId);
   if (renamed) {
@@ -126,37 +139,32 @@ function readSample(
 }
 
 /** LLMCompiler's prompt style: plans separated by lines `###`. */
-function* textSamples(lines: readonly string[]): Generator<RawSample> {
-  let block: PlanLine[] = [];
-  for (const [index, text] of lines.entries()) {
-    if (text.trim() === '###') {
-      if (block.some((l) => l.text.trim() !== '')) yield { line: firstLine(block), lines: block };
-      block = [];
-      continue;
-    }
-    block.push({ text, line: index + 1, name: `line ${index + 1}` });
+function* textSamples(body: string): Generator<RawSample> {
+  const cursor = new LineCursor(body, { separators: true, lineOf: (n) => n, nameOf: (n) => `line ${n}` });
+  for (let first = cursor.nextPlan(); first !== undefined; first = cursor.nextPlan()) {
+    yield { line: first.line, lines: cursor.lines() };
   }
-  if (block.some((l) => l.text.trim() !== '')) yield { line: firstLine(block), lines: block };
 }
 
-function firstLine(block: readonly PlanLine[]): number {
-  return (block.find((l) => l.text.trim() !== '') ?? block[0])?.line ?? 0;
-}
-
-/** JSONL: one `{"id"?, "question"|"task"?, "plan"}` object per line. A bad row is an error here. */
-function* jsonlSamples(lines: readonly string[]): Generator<RawSample> {
-  for (const [index, text] of lines.entries()) {
-    if (text.trim() === '') continue;
-    const line = index + 1;
-    const row = jsonRow(text);
+/** JSONL: one `{"id"?, "question"|"task"?, "plan"}` object per line. */
+function* jsonlSamples(body: string): Generator<RawSample> {
+  const rows = new LineCursor(body, { separators: false, lineOf: (n) => n, nameOf: (n) => `line ${n}` });
+  for (let next = rows.nextLine(); next !== undefined; next = rows.nextLine()) {
+    const line = next.line;
+    const row = jsonRow(next.text);
     if ('problem' in row) {
       yield { line, lines: [], problem: { message: row.problem, ...(row.hint ? { hint: row.hint } : {}) } };
       continue;
     }
-    const planLines = row.plan.split(/\r?\n/).map((t, i) => ({ text: t, line, name: `plan line ${i + 1}` }));
+    const plan = new LineCursor(row.plan, {
+      separators: false,
+      lineOf: () => line,
+      nameOf: (n) => `plan line ${n}`,
+    });
+    plan.nextPlan();
     yield {
       line,
-      lines: planLines,
+      lines: plan.lines(),
       ...(row.id !== undefined ? { id: row.id } : {}),
       ...(row.task !== undefined ? { task: row.task } : {}),
     };
