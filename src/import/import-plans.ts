@@ -3,6 +3,7 @@
  * hands the text to the format's reader; the readers never throw on bad data, they return
  * errors with line numbers and import the rows they can.
  */
+import { importLlmcompiler } from './llmcompiler/index.js';
 import { fileError, isSafeId, type ReaderOptions } from './reader/index.js';
 import { importNestful } from './nestful/index.js';
 import { importNestools } from './nestools/index.js';
@@ -59,8 +60,8 @@ export function importPlans(format: ImportFormat, text: string, options: ImportO
       return importNestful(text, reader);
     case 'nestools':
       return importNestools(text, reader);
-    default:
-      return fileError(format, `the ${format} reader is not built yet`, 'data');
+    case 'llmcompiler':
+      return importLlmcompiler(text, reader);
   }
 }
 

@@ -25,6 +25,8 @@ export const IMPORT_CODES = [
   'W_IMPORT_MALFORMED_REFERENCE',
   // A reference to a label, response or step no earlier call has.
   'W_IMPORT_UNKNOWN_REFERENCE',
+  // A sample id an earlier sample already has: this one gets a suffix (`q1-2`).
+  'W_IMPORT_DUPLICATE_ID',
   // Anything else the format says that a planmode plan cannot (named in the message).
   'W_IMPORT_UNSUPPORTED',
 ] as const;
@@ -113,7 +115,8 @@ export interface ImportOptions {
    */
   readonly maxBytes?: number;
   /**
-   * Most samples imported; rows past it are `E_IMPORT_ROW` errors naming the limit.
+   * Most samples imported; past it, one `E_IMPORT_ROW` error (at the first sample left out)
+   * counts the samples not imported.
    * @default 100_000
    */
   readonly maxSamples?: number;

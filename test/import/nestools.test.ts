@@ -111,7 +111,7 @@ describe('importPlans nestools', () => {
     );
     // A test_id given twice: the second sample gets another id, and says so.
     expect(result.samples.map((s) => s.id)).toEqual(['nestools-1', 'nestools-1-2']);
-    expect(result.samples[1]!.warnings.map((w) => w.code)).toEqual(['W_IMPORT_UNSUPPORTED']);
+    expect(result.samples[1]!.warnings.map((w) => w.code)).toEqual(['W_IMPORT_DUPLICATE_ID']);
   });
 
   it('uses the line for ids the data does not give safely', () => {
@@ -120,5 +120,14 @@ describe('importPlans nestools', () => {
       'nestools-line1',
       'nestools-line2',
     ]);
+  });
+
+  it('gives 20,000 rows of one test_id 20,000 ids, each suffix tried once', () => {
+    const line = JSON.stringify({ test_id: 1, api: [], task: 't', call: [] });
+    const result = importPlans('nestools', Array.from({ length: 20_000 }, () => line).join('\n'));
+    const ids = result.samples.map((s) => s.id);
+    expect(new Set(ids).size).toBe(20_000);
+    expect(ids.slice(0, 3)).toEqual(['nestools-1', 'nestools-1-2', 'nestools-1-3']);
+    expect(ids.at(-1)).toBe('nestools-1-20000');
   });
 });

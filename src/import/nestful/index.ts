@@ -42,7 +42,7 @@ export function importNestful(text: string, options: ReaderOptions): ImportResul
       });
       break;
     }
-    const { id } = ids.take(undefined, `${options.idPrefix}-${n + 1}`);
+    const { id } = ids.claim(`${options.idPrefix}-${n + 1}`);
     const read = readNestfulSample(row.value, { id, line: row.line }, spec, options.mode);
     if ('error' in read) {
       errors.push({

@@ -3,7 +3,7 @@
  * not JSON or not a row is an error at that line; the others import.
  */
 import type { ImportProblem, ImportResult, ImportedSample } from '../types.js';
-import { readJsonLines, type ReaderOptions, SampleIds } from '../reader/index.js';
+import { isSafeId, readJsonLines, type ReaderOptions, SampleIds } from '../reader/index.js';
 import { readNestoolsRow } from './row.js';
 
 /** Reads NesTools JSONL. */
@@ -29,10 +29,9 @@ export function importNestools(text: string, options: ReaderOptions): ImportResu
       break;
     }
     const testId = testIdOf(row.value);
-    const { id, changed } = ids.take(
-      testId === undefined ? undefined : `${options.idPrefix}-${testId}`,
-      `${options.idPrefix}-line${row.line}`,
-    );
+    const wanted = testId === undefined ? undefined : `${options.idPrefix}-${testId}`;
+    const safe = wanted !== undefined && isSafeId(wanted);
+    const { id, renamed } = ids.claim(safe ? wanted : `${options.idPrefix}-line${row.line}`);
     const read = readNestoolsRow(row.value, { id, line: row.line }, options.mode);
     if ('error' in read) {
       errors.push({
@@ -45,22 +44,32 @@ export function importNestools(text: string, options: ReaderOptions): ImportResu
       });
       continue;
     }
-    const sample = changed
-      ? {
-          ...read.sample,
-          warnings: [
-            ...read.sample.warnings,
-            {
-              severity: 'warning' as const,
-              code: 'W_IMPORT_UNSUPPORTED' as const,
-              line: row.line,
-              sample: id,
-              file: 'data' as const,
-              message: `its test_id ${JSON.stringify(testId)} is taken or not a plain name; the sample's id is ${id}`,
-            },
-          ],
-        }
-      : read.sample;
+    const note = (code: ImportProblem['code'], message: string): ImportProblem => ({
+      severity: 'warning',
+      code,
+      line: row.line,
+      sample: id,
+      file: 'data',
+      message,
+    });
+    const warnings = [...read.sample.warnings];
+    if (wanted !== undefined && !safe) {
+      warnings.push(
+        note(
+          'W_IMPORT_UNSUPPORTED',
+          `its test_id ${JSON.stringify(testId)} is not a plain name; the sample's id is ${id}`,
+        ),
+      );
+    }
+    if (renamed)
+      warnings.push(
+        note(
+          'W_IMPORT_DUPLICATE_ID',
+          `an earlier sample has the id ${safe ? wanted : id.replace(/-\d+$/, '')}; this one is ${id}`,
+        ),
+      );
+    const sample =
+      warnings.length === read.sample.warnings.length ? read.sample : { ...read.sample, warnings };
     samples.push(sample);
   }
   errors.sort((a, b) => a.line - b.line);
