@@ -178,7 +178,15 @@ const ENTRIES: readonly Entry[] = [
     'planmode/import',
     'import/index',
     () => import('../src/import/index.js'),
-    ['IMPORT_CODES', 'IMPORT_DEFAULTS', 'IMPORT_FORMATS', 'importPlans'],
+    [
+      'IMPORT_CODES',
+      'IMPORT_DEFAULTS',
+      'IMPORT_FORMATS',
+      'MOCK_DEFAULTS',
+      'importPlans',
+      'mockLatencyMs',
+      'mockTools',
+    ],
   ],
   [
     'planmode/distributed',

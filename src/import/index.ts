@@ -4,3 +4,11 @@
  */
 export { IMPORT_DEFAULTS, importPlans } from './import-plans.js';
 export * from './types.js';
+export {
+  MOCK_DEFAULTS,
+  type LatencyDraw,
+  type MockLatency,
+  type MockToolsOptions,
+  mockLatencyMs,
+  mockTools,
+} from './mock/index.js';
