@@ -12,3 +12,21 @@ export {
   mockLatencyMs,
   mockTools,
 } from './mock/index.js';
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  EVAL_DEFAULTS,
+  type EvalDiagnostic,
+  type EvalOverall,
+  type EvalResult,
+  type EvalSample,
+  type F1Score,
+  type LossReason,
+  MAX_SAMPLES,
+  type SampleScore,
+  type Samples,
+  type ScoreDirsOptions,
+  type ScoreOptions,
+  type ScorePlansOptions,
+  scoreDirs,
+  scorePlans,
+} from './eval/index.js';
