@@ -13,3 +13,4 @@ export * from './run-summary.js';
 export * from './simulation-summary.js';
 export * from './skip-reasons.js';
 export * from './skipped-checks.js';
+export * from './eval-table.js';
