@@ -91,3 +91,14 @@ describe('plan eval', () => {
     expect(json.extraPredictedCount).toBe(5);
   });
 });
+
+describe('schemas/eval-output.schema.json', () => {
+  it('accepts what plan eval --json prints, and refuses a sample without its scores', async () => {
+    const { errorsOf } = await import('../schemas/ajv.js');
+    const result = await planInProcess(['eval', '--gold', GOLD, '--predicted', PREDICTED, '--json']);
+    const json = JSON.parse(result.stdout) as EvalResult;
+    expect(errorsOf('eval-output.schema.json', json)).toEqual([]);
+    const { toolF1: _dropped, ...withoutToolF1 } = json.samples[0]!;
+    expect(errorsOf('eval-output.schema.json', { ...json, samples: [withoutToolF1] })).not.toEqual([]);
+  });
+});
