@@ -92,7 +92,7 @@ export type SchemaSample =
 
 /**
  * One sample of `schema` (json-schema-faker, seeded with `seed`): the same schema and seed give
- * the same value in any process, since the faker makes a fresh generator from the seed on every
+ * the same value in any process, since the faker makes a fresh generator from `seed` on every
  * call. The schema is held to the limits a result is (see sample-budget.ts) before the faker sees it.
  */
 export function sampleSchema(

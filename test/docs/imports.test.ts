@@ -22,6 +22,7 @@ const ENTRIES: Record<string, () => Promise<Record<string, unknown>>> = {
   'planmode/agent': () => import('../../src/agent/index.js'),
   'planmode/adapters': () => import('../../src/adapters/index.js'),
   'planmode/distributed': () => import('../../src/distributed/index.js'),
+  'planmode/import': () => import('../../src/import/index.js'),
 };
 
 /** `import { a, type B, c as d } from 'planmode/x'` in a page: the entry and its value names. */
