@@ -49,6 +49,18 @@ describe('mockTools', () => {
     expect(await call(second, 'get_weather', reordered)).toEqual(await call(first, 'get_weather', nested));
   });
 
+  it('depends on nothing but (seed, tool, arguments): pinned values, the same in any process', async () => {
+    // Pinned: a change of the sampler or of the seed mixing shows here, not as a silent change of
+    // every evaluation's answers.
+    expect(await call(mockTools(MANIFEST, { seed: 7 }), 'get_weather', { city: 'Paris' })).toEqual({
+      temperature: -29.703979876358062,
+      summary: 'u9',
+      tags: ['sun', 'rain', 'sun'],
+    });
+    const draw = { seed: 7, tool: 'get_weather', args: '{"city":"Paris"}', nth: 1 };
+    expect(mockLatencyMs({ ...draw, latency: { minMs: 50, maxMs: 500 } })).toBe(446);
+  });
+
   it('gives other arguments (and another seed) another answer, always valid against the outputSchema', async () => {
     const tools = mockTools(MANIFEST, { seed: 0 });
     const validate = new SchemaCompiler().compile(MANIFEST.tools[0]!.outputSchema!);
