@@ -106,3 +106,15 @@ export const BUDGET_HELP =
 
 export const MCP_HELP =
   'an MCP server to start over stdio (a command line, split like a shell would but run without one); its tools join --tools; repeatable';
+
+export const EVAL_HELP = `
+Exit codes:
+  0  every gold sample was scored (whatever the scores)
+  2  bad usage: a missing flag, a folder that cannot be read, a gold folder of more than
+     100000 samples
+  70 an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)
+
+Both plans of each sample run against the same mock tools made from the gold sample's
+tools.json (each answer sampled from the tool's outputSchema, seeded by the tool and its
+arguments). A sample wins when the predicted plan compiles against those tools, runs with no
+failed call, and ends with the same final output as the gold plan. See docs/evaluation.md.`;

@@ -8,6 +8,7 @@ import { isMissingDependencyError, isToolDefinitionError, isToolsFileError } fro
 import { isJournalError } from '../run/journal/index.js';
 import { CliInputError } from './cli-input-error.js';
 import type { AgentFlags } from './commands/agent.js';
+import type { EvalFlags } from './commands/eval.js';
 import type { WorkerFlags } from './commands/worker.js';
 import { GRAPH_FORMATS, type GraphFlags, graphCommand } from './commands/graph.js';
 import { type ImportFlags, importCommand } from './commands/import.js';
@@ -28,6 +29,7 @@ import {
   AGENT_HELP,
   ALL_EXIT_CODES_HELP,
   BUDGET_HELP,
+  EVAL_HELP,
   EXIT_CODES_HELP,
   IMPORT_EXIT_CODES_HELP,
   LIMIT_HELP,
@@ -300,6 +302,25 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       // Loaded on use: the model SDKs are not needed by the other commands.
       const { agentCommand } = await import('./commands/agent.js');
       setExitCode(await withMcpServers(flags, io, (f) => agentCommand(task, f, io)));
+    });
+
+  program
+    .command('eval')
+    .description(
+      "score a model's plans against gold plans of the same samples: tool and argument F1, sequence match, compiles, win rate",
+    )
+    .requiredOption('--gold <dir>', 'the gold samples: <id>/plan.json and <id>/tools.json per sample')
+    .requiredOption('--predicted <dir>', "the model's plans for the same ids, laid out the same way")
+    .option('--seed <n>', 'seed of the mock tools both plans run against (default: 0)')
+    .option(
+      '--json',
+      'print {"seed", "samples", "overall", "extraPredicted", "extraPredictedCount"} to stdout',
+    )
+    .addHelpText('after', EVAL_HELP)
+    .action(async (flags: EvalFlags) => {
+      // Loaded on use: the scorer and the mocks are not needed by the other commands.
+      const { evalCommand } = await import('./commands/eval.js');
+      setExitCode(await evalCommand(flags, io));
     });
 
   return program;

@@ -16,6 +16,7 @@ export const SCHEMA_FILES = [
   'tool-manifest.schema.json',
   'validate-output.schema.json',
   'simulate-output.schema.json',
+  'eval-output.schema.json',
 ] as const;
 export type SchemaFile = (typeof SCHEMA_FILES)[number];
 

@@ -14,3 +14,4 @@ export * from './simulation-summary.js';
 export * from './skip-reasons.js';
 export * from './skipped-checks.js';
 export { type WrittenSample, writeSamples } from './write-samples.js';
+export * from './eval-table.js';
