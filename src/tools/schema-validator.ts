@@ -36,6 +36,16 @@ const OPTIONS = {
   code: { regExp: linearRegExpEngine },
 } as const;
 
+/**
+ * The instances that compile a tool set's schemas do not check them against their meta-schema
+ * themselves: ajv compiles its meta-schema's validator once per instance, about 30 ms, which a
+ * registry of three small tools paid twice (a run given plain definitions, each imported gold
+ * plan, each sample `plan eval` scores). The check is the same, done by instances shared by the
+ * whole process ({@link metaChecker}), which hold nothing but the meta-schemas: they validate
+ * schemas, never compile them, so they keep no tool's schema.
+ */
+const COMPILE_OPTIONS = { ...OPTIONS, validateSchema: false } as const;
+
 const DRAFT_2020 = /json-schema\.org\/draft\/2020-12\/schema/;
 
 const DRAFT_07_ID = 'http://json-schema.org/draft-07/schema';
@@ -95,8 +105,9 @@ export function describeUnsupportedPattern(found: UnsupportedSchemaPattern): str
 
 /** A pair of ajv instances; schemas are compiled once and the validators reused. */
 export class SchemaCompiler {
-  readonly #draft07 = withFormats(draft07(withLinearUniqueItems(new Ajv({ ...OPTIONS, meta: false }))));
-  readonly #draft2020 = withFormats(withLinearUniqueItems(new Ajv2020(OPTIONS) as unknown as Ajv));
+  readonly #draft07 = draft07Instance(COMPILE_OPTIONS);
+  // Made at the first schema that asks for 2020-12: most tool sets have none.
+  #draft2020: Ajv | undefined;
   /** The distinct patterns of the schemas compiled so far (one tool set's), and what they cost. */
   readonly #patterns = new Set<string>();
   #patternSpend = 0;
@@ -122,8 +133,28 @@ export class SchemaCompiler {
     if (unsupported.length > 0) throw new SchemaPatternError(unsupported);
     const is2020 =
       typeof schema === 'object' && typeof schema.$schema === 'string' && DRAFT_2020.test(schema.$schema);
-    return (is2020 ? this.#draft2020 : this.#draft07).compile(schema);
+    // Throws ajv's own "schema is invalid: ..." error, as the compiling instance would have.
+    metaChecker(is2020).validateSchema(schema, true);
+    const ajv = is2020 ? (this.#draft2020 ??= draft2020Instance(COMPILE_OPTIONS)) : this.#draft07;
+    return ajv.compile(schema);
   }
+}
+
+const checkers: { draft07?: Ajv; draft2020?: Ajv } = {};
+
+/** The process's instance that checks schemas of one draft against its meta-schema. */
+function metaChecker(is2020: boolean): Ajv {
+  return is2020
+    ? (checkers.draft2020 ??= draft2020Instance(OPTIONS))
+    : (checkers.draft07 ??= draft07Instance(OPTIONS));
+}
+
+function draft07Instance(options: typeof OPTIONS | typeof COMPILE_OPTIONS): Ajv {
+  return withFormats(draft07(withLinearUniqueItems(new Ajv({ ...options, meta: false }))));
+}
+
+function draft2020Instance(options: typeof OPTIONS | typeof COMPILE_OPTIONS): Ajv {
+  return withFormats(withLinearUniqueItems(new Ajv2020(options) as unknown as Ajv));
 }
 
 /** `ajv` (made with `meta: false`) with the draft-07 meta-schema it would have added, but see {@link draft07MetaSchema}. */
