@@ -78,27 +78,45 @@ export class OutputSampler {
   #sampleTool(name: string): Sample {
     const schema: JsonSchema | undefined = this.tools?.get(name)?.tool.outputSchema;
     if (schema === undefined) return UNKNOWN_SAMPLE;
-    // Outside the try: a faker that cannot be loaded is an error to see, not an unknown sample.
-    const fake = loadFaker();
-    try {
-      const budget = sampleBudget(schemaForFaker(schema), this.limits);
-      if (!budget.ok) {
-        this.refused.set(name, budget.reason);
-        return UNKNOWN_SAMPLE;
-      }
-      const value = fake(budget.schema as Parameters<Generate>[0], {
-        ...FAKER_OPTIONS,
-        // A sample nests no deeper than a result may (the faker's levels are objects and arrays).
-        maxDepth: Math.max(1, Math.min(FAKER_MAX_DEPTH, this.limits.maxDepth - 1)),
-        seed: mixSeed(this.seed, name),
-      });
-      // A schema faker cannot satisfy (an unresolvable $ref, `false`), or one that says nothing
-      // of the value (`{}`, `true`: faker gives null), is as good as none.
-      if (value === undefined || (value === null && !namesNull(schema))) return UNKNOWN_SAMPLE;
-      return { source: 'schema', value: JSON.parse(JSON.stringify(value)) as unknown };
-    } catch {
-      return UNKNOWN_SAMPLE;
-    }
+    const sampled = sampleSchema(schema, mixSeed(this.seed, name), this.limits);
+    if (sampled.kind === 'refused') this.refused.set(name, sampled.reason);
+    return sampled.kind === 'value' ? { source: 'schema', value: sampled.value } : UNKNOWN_SAMPLE;
+  }
+}
+
+/** A sample of a schema: a value, none (the schema says nothing faker can use), or refused (why). */
+export type SchemaSample =
+  | { readonly kind: 'value'; readonly value: unknown }
+  | { readonly kind: 'none' }
+  | { readonly kind: 'refused'; readonly reason: string };
+
+/**
+ * One sample of `schema` (json-schema-faker, seeded with `seed`): the same schema and seed give
+ * the same value in any process, since the faker makes a fresh generator from the seed on every
+ * call. The schema is held to the limits a result is (see sample-budget.ts) before the faker sees it.
+ */
+export function sampleSchema(
+  schema: JsonSchema,
+  seed: number,
+  limits: Limits = DEFAULT_LIMITS,
+): SchemaSample {
+  // Outside the try: a faker that cannot be loaded is an error to see, not an unknown sample.
+  const fake = loadFaker();
+  try {
+    const budget = sampleBudget(schemaForFaker(schema), limits);
+    if (!budget.ok) return { kind: 'refused', reason: budget.reason };
+    const value = fake(budget.schema as Parameters<Generate>[0], {
+      ...FAKER_OPTIONS,
+      // A sample nests no deeper than a result may (the faker's levels are objects and arrays).
+      maxDepth: Math.max(1, Math.min(FAKER_MAX_DEPTH, limits.maxDepth - 1)),
+      seed,
+    });
+    // A schema faker cannot satisfy (an unresolvable $ref, `false`), or one that says nothing
+    // of the value (`{}`, `true`: faker gives null), is as good as none.
+    if (value === undefined || (value === null && !namesNull(schema))) return { kind: 'none' };
+    return { kind: 'value', value: JSON.parse(JSON.stringify(value)) as unknown };
+  } catch {
+    return { kind: 'none' };
   }
 }
 
@@ -107,8 +125,8 @@ function namesNull(schema: JsonSchema): boolean {
   return typeof schema === 'object' && /"null"|:null\b|\bnull[,\]]/.test(JSON.stringify(schema));
 }
 
-/** FNV-1a of the name, mixed with the simulation's seed: a whole number faker's generator accepts. */
-function mixSeed(seed: number, name: string): number {
+/** FNV-1a of `name`, mixed with `seed`: a whole number faker's generator accepts (never 0). */
+export function mixSeed(seed: number, name: string): number {
   let hash = 0x811c9dc5 ^ (seed >>> 0);
   for (let i = 0; i < name.length; i++) {
     hash ^= name.charCodeAt(i);
