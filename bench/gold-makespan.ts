@@ -142,7 +142,7 @@ async function main(): Promise<void> {
   console.log(
     `bench/gold-makespan: ${CORPUS}, ${read} rows (${samples.length} imported, ${errors} row errors); ` +
       `mocks seeded ${options.seed}, each call waits ${LATENCY.minMs}-${LATENCY.maxMs} ms (drawn per call); ` +
-      `batches of ${width} plans run at once, ${wallS.toFixed(1)} s in all; node ${process.version}\n` +
+      `batches of ${width} plan${width === 1 ? '' : 's'} run at once, ${wallS.toFixed(1)} s in all; node ${process.version}\n` +
       'planmode = run (default concurrency); sequential = the same run with concurrency 1 beside it, same mocks and latencies; ' +
       "critical path = the compiled graph's longest chain weighted by the latencies its calls drew\n",
   );
