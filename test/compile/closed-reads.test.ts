@@ -123,3 +123,31 @@ describe('reads a closed outputSchema never sets', () => {
     expect(errorsOf(plan).map((d) => [d.code, d.pointer])).toEqual([['E_UNRESOLVED', '/1/y']]);
   });
 });
+
+describe('reads of a property of a value that is never an object', () => {
+  it('is E_UNRESOLVED for a named property of an array or a string, not for an index', () => {
+    const got = errorsOf([
+      { _id: 'a', _tool: 'sec', _outputPath: '†state.a' },
+      {
+        _tool: 'use',
+        x: '†state.a.filings.items.id',
+        y: '†state.a.company.first',
+        z: '†state.a.filings.items.0.id',
+      },
+    ]);
+    expect(got).toEqual([
+      expect.objectContaining({
+        code: 'E_UNRESOLVED',
+        pointer: '/1/x',
+        message:
+          '†state.a.filings.items.id is never set: call "a" (sec) writes †state.a, and its outputSchema makes †state.a.filings.items array, which has no property \'id\'',
+        hint: "read an element (†state.a.filings.items[0].id) or every element's (†state.a.filings.items[*].id)",
+      }),
+      expect.objectContaining({
+        code: 'E_UNRESOLVED',
+        pointer: '/1/y',
+        hint: 'read †state.a.company itself',
+      }),
+    ]);
+  });
+});

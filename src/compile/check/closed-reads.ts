@@ -31,6 +31,8 @@ interface ClosedOut {
   readonly index: number;
   /** The properties the closing schema does declare. */
   readonly keys: readonly string[];
+  /** Set when the value there is never an object: its type (`array`, `string or null`...). */
+  readonly notObject?: string;
 }
 
 /**
@@ -56,6 +58,11 @@ export function closedOutAt(schema: JsonSchema, path: readonly PathSegment[]): C
       current = items as JsonSchema;
       continue;
     }
+    // A value that is never an object has no named property (an array only its indices).
+    const type = current.type;
+    const types = typeof type === 'string' ? [type] : Array.isArray(type) ? (type as unknown[]) : [];
+    if (types.length > 0 && !types.includes('object') && !(/^\d+$/.test(key) && types.includes('array')))
+      return { index: i, keys: [], notObject: types.join(' or ') };
     if (current.additionalProperties !== false || current.patternProperties !== undefined) return null;
     return { index: i, keys: hasProperties ? Object.keys(properties) : [] };
   }
@@ -115,7 +122,7 @@ function neverSet(
 }
 
 function shift(closed: ClosedOut, by: number): ClosedOut {
-  return { index: closed.index + by, keys: closed.keys };
+  return { ...closed, index: closed.index + by };
 }
 
 /**
@@ -174,9 +181,12 @@ function describe(
   const key = String(segments[closed.index]);
   const writes = formatPath('state', written as PathSegment[]);
   const others = why.writerCount > 1 ? ` (and ${why.writerCount - 1} more call(s) writing it)` : '';
+  const parent = formatPath('state', segments.slice(0, closed.index) as PathSegment[]);
   const reason =
     `call "${writer.id}" (${writer.tool}) writes ${writes}${others}, and its outputSchema ` +
-    `has no property '${key}'`;
+    (closed.notObject
+      ? `makes ${parent} ${closed.notObject}, which has no property '${key}'`
+      : `has no property '${key}'`);
   const suggestion = nearest(key, closed.keys, diagnostics.hints);
   const fixed = suggestion
     ? formatPath('state', [
@@ -192,6 +202,12 @@ function describe(
           .slice(0, MAX_LISTED)
           .map((p) => `'${p}'`)
           .join(', ')}${closed.keys.length > MAX_LISTED ? ', ...' : ''}`;
+  const element = (index: 0 | typeof WILDCARD) =>
+    formatPath('state', [...segments.slice(0, closed.index), index, ...segments.slice(closed.index)]);
+  let fix = fixed ? `did you mean ${fixed}?` : `read a property the tool returns (${listed})`;
+  if (closed.notObject === 'array')
+    fix = `read an element (${element(0)}) or every element's (${element(WILDCARD)})`;
+  else if (closed.notObject) fix = `read ${parent} itself`;
   const extra = { call: call.id, offset: ref.start };
   const pointer = call.pointer + at;
   if (alternative)
@@ -199,10 +215,10 @@ function describe(
       'W_UNRESOLVED_ALTERNATIVE',
       pointer,
       `${ref.text} is never set (${reason}): this || reads its other alternatives`,
-      { ...extra, hint: fixed ? `did you mean ${fixed}?` : `remove it from the expression (${listed})` },
+      { ...extra, hint: fixed || closed.notObject ? fix : `remove it from the expression (${listed})` },
     );
   return error('E_UNRESOLVED', pointer, `${ref.text} is never set: ${reason}`, {
     ...extra,
-    hint: fixed ? `did you mean ${fixed}?` : `read a property the tool returns (${listed})`,
+    hint: fix,
   });
 }
