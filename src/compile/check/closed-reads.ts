@@ -126,40 +126,52 @@ function shift(closed: ClosedOut, by: number): ClosedOut {
 }
 
 /**
- * Reports the call's reads that no writer's outputSchema lets exist, and returns them (so the
- * type flow does not judge what never arrives); null when there are none (the common case: no
- * allocation).
+ * Reports the reads of the call's reference `k` that no writer's outputSchema lets exist, adding
+ * them to `found` (made when the first is found: the common case allocates nothing), so the
+ * type flow does not judge what never arrives. Returns `found`.
  */
 export function reportClosedReads(
   call: CallSpec,
+  k: number,
   calls: readonly CallSpec[],
   tools: ToolRegistry,
   diagnostics: DiagnosticSink,
+  found: Set<Reference> | null,
 ): Set<Reference> | null {
-  let found: Set<Reference> | null = null;
-  for (let k = 0; k < call.refCount; k++) {
-    const expression = call.refExpression(k);
-    const refs = expression.refs;
-    let never: (NeverSet | null)[] | null = null;
-    for (let r = 0; r < refs.length; r++) {
-      const ref = refs[r]!;
-      if (ref.root !== 'state') continue;
-      const why = neverSet(ref, call.writersOf(ref), calls, tools);
-      if (why === null) continue;
-      never ??= new Array<NeverSet | null>(refs.length).fill(null);
-      never[r] = why;
-      (found ??= new Set()).add(ref);
-    }
-    if (never === null) continue;
-    // A `||` read takes its other alternatives, if one of them is bound to something.
-    const settable = expression.op === '||' && refs.some((ref, r) => never[r] === null && isBound(call, ref));
-    for (let r = 0; r < refs.length; r++) {
-      const why = never[r];
-      if (!why || countedIfFull(diagnostics, settable ? 'warning' : 'error')) continue;
-      diagnostics.push(describe(call, refs[r]!, call.refAt(k), why, settable, diagnostics));
-    }
+  // Only a read below a written path can be closed out, and a path the writer writes has at
+  // least one segment: without a second one (`†state.x.y`, `†state.x[0]`) nothing is to be
+  // looked up. A plan with no such read anywhere (the facts know) loads nothing more per
+  // reference; else the text says so before the expression's objects are loaded.
+  if (!call.planReadsBelowFirstSegment || !belowFirstSegment(call.refText(k))) return found;
+  const expression = call.refExpression(k);
+  const refs = expression.refs;
+  let never: (NeverSet | null)[] | null = null;
+  for (let r = 0; r < refs.length; r++) {
+    const ref = refs[r]!;
+    if (ref.root !== 'state' || ref.segments.length < 2) continue;
+    const why = neverSet(ref, call.writersOf(ref), calls, tools);
+    if (why === null) continue;
+    never ??= new Array<NeverSet | null>(refs.length).fill(null);
+    never[r] = why;
+    (found ??= new Set()).add(ref);
+  }
+  if (never === null) return found;
+  // A `||` read takes its other alternatives, if one of them is bound to something.
+  const settable = expression.op === '||' && refs.some((ref, r) => never[r] === null && isBound(call, ref));
+  for (let r = 0; r < refs.length; r++) {
+    const why = never[r];
+    if (!why || countedIfFull(diagnostics, settable ? 'warning' : 'error')) continue;
+    diagnostics.push(describe(call, refs[r]!, call.refAt(k), why, settable, diagnostics));
   }
   return found;
+}
+
+/** Length of `†state.`, after which a path's first segment starts. */
+const AFTER_ROOT = '†state.'.length;
+
+/** True when a `†state` path in `text` may go below its first segment (a `.` or `[` after it). */
+function belowFirstSegment(text: string): boolean {
+  return text.indexOf('.', AFTER_ROOT) >= 0 || text.indexOf('[', 1) >= 0;
 }
 
 /** True when the read of `ref` found a writer or a value (an unset alternative has neither). */

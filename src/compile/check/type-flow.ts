@@ -71,14 +71,15 @@ export function checkCallTypes(
   diagnostics: DiagnosticSink,
 ): void {
   if (call.refCount === 0 || call.tool === null) return;
-  // Reads no writer's outputSchema lets exist: reported here, and not typed below.
-  const closed = reportClosedReads(call, calls, options.tools, diagnostics);
   const inputSchema = options.tools.get(call.tool)?.tool.inputSchema;
   if (!inputSchema || typeof inputSchema !== 'object') return;
   // Reads per reference, found once per call (a call's reads are in its refs' order).
   let readsByRef: Map<Reference, ReadBinding> | undefined;
+  let closed: Set<Reference> | null = null;
   for (let k = 0; k < call.refCount; k++) {
     // `{}` (or `true`) takes anything: nothing to check, and nothing to look up.
+    // Reads no writer's outputSchema lets exist: reported here, and not typed below.
+    closed = reportClosedReads(call, k, calls, options.tools, diagnostics, closed);
     const at = call.refAt(k);
     const parameter = parameterToCheck(inputSchema, at);
     if (parameter === undefined) continue;
