@@ -9,6 +9,7 @@ import type { CompiledCall } from '../compile/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { JsonSchema } from '../tools/tool.js';
 import { DEFAULT_LIMITS, type Limits } from '../language/limits.js';
+import { withArrayItems } from './array-items.js';
 import { schemaForFaker } from './faker-schema.js';
 import { FAKER_MAX_DEPTH, sampleBudget } from './sample-budget.js';
 import type { Sample } from './types.js';
@@ -103,7 +104,7 @@ export function sampleSchema(
   // Outside the try: a faker that cannot be loaded is an error to see, not an unknown sample.
   const fake = loadFaker();
   try {
-    const budget = sampleBudget(schemaForFaker(schema), limits);
+    const budget = sampleBudget(withArrayItems(schemaForFaker(schema)), limits);
     if (!budget.ok) return { kind: 'refused', reason: budget.reason };
     const value = fake(budget.schema as Parameters<Generate>[0], {
       ...FAKER_OPTIONS,

@@ -20,7 +20,8 @@
  * threw, so even a read of nothing but an error alternative fails only then.
  * When every arrival fits but the read walks through a property its writer's schema does not
  * require, and the parameter is required, the value may be missing and the call then does not
- * run: W_REF_OPTIONAL. Whatever cannot be told (a writer without outputSchema, a schema with
+ * run: W_REF_OPTIONAL. A read of a property every writer's outputSchema closes out is never set
+ * (closed-reads.ts): E_UNRESOLVED or W_UNRESOLVED_ALTERNATIVE, and it is not typed. Whatever cannot be told (a writer without outputSchema, a schema with
  * `$ref`, a path the schema does not describe) checks nothing.
  */
 import { countedIfFull, type DiagnosticSink } from '../../language/diagnostics.js';
@@ -37,6 +38,7 @@ import type { Reference } from '../../language/reference.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { JsonSchema } from '../../tools/tool.js';
 import type { CallSpec } from '../read/index.js';
+import { reportClosedReads } from './closed-reads.js';
 import { schemaCompat } from './schema-compat.js';
 import { parameterToCheck, selectAll, walk, walkSchema } from './schema-walk.js';
 import { type Arrival, describeOptional, reportNever } from './type-messages.js';
@@ -73,8 +75,11 @@ export function checkCallTypes(
   if (!inputSchema || typeof inputSchema !== 'object') return;
   // Reads per reference, found once per call (a call's reads are in its refs' order).
   let readsByRef: Map<Reference, ReadBinding> | undefined;
+  let closed: Set<Reference> | null = null;
   for (let k = 0; k < call.refCount; k++) {
     // `{}` (or `true`) takes anything: nothing to check, and nothing to look up.
+    // Reads no writer's outputSchema lets exist: reported here, and not typed below.
+    closed = reportClosedReads(call, k, calls, options.tools, diagnostics, closed);
     const at = call.refAt(k);
     const parameter = parameterToCheck(inputSchema, at);
     if (parameter === undefined) continue;
@@ -82,7 +87,7 @@ export function checkCallTypes(
     // keep its references as objects for the life of the plan.
     const argument: ArgumentReference = { at, expression: call.refExpression(k), text: call.refText(k) };
     readsByRef ??= new Map(call.reads.map((r) => [r.ref, r]));
-    const found = arrivalsOf(argument, readsByRef, calls, options);
+    const found = arrivalsOf(argument, readsByRef, calls, options, closed);
     if (!found || found.arrivals.length === 0) continue;
     const { arrivals } = found;
     const fits = arrivals.map((a) => schemaCompat(a.schema, parameter));
@@ -120,9 +125,12 @@ function arrivalsOf(
   reads: Map<Reference, ReadBinding>,
   calls: readonly CallSpec[],
   options: TypeFlowOptions,
+  closed: Set<Reference> | null,
 ): Arrivals | null {
   const { op, refs } = argument.expression;
-  const considered = (op === '&&' ? refs.slice(-1) : refs).filter((ref) => reads.get(ref)?.kind !== 'unset');
+  const considered = (op === '&&' ? refs.slice(-1) : refs).filter(
+    (ref) => reads.get(ref)?.kind !== 'unset' && !closed?.has(ref),
+  );
   const out: Arrival[] = [];
   // `a && b` has no value when any is missing; `a || b` (or `a`) when all are.
   let optional: string | null = null;

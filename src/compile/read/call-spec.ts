@@ -93,6 +93,11 @@ export class CallSpec implements Omit<CompiledCall, 'tool'> {
     return this.#columns!.expression(this.#refStart + k);
   }
 
+  /** @internal True when some reference of the plan so far reads state below its first segment. */
+  get planReadsBelowFirstSegment(): boolean {
+    return this.#columns?.readsBelowFirstSegment ?? false;
+  }
+
   /** @internal Reference k's string as written (`refs[k].text` without making `refs`). */
   refText(k: number): string {
     return this.#columns!.text(this.#refStart + k);

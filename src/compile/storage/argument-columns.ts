@@ -33,6 +33,11 @@ export class ArgumentColumns {
 
   constructor(private readonly facts: ReferenceFacts) {}
 
+  /** True once any reference string reads state below its first segment (see ReferenceFacts). */
+  get readsBelowFirstSegment(): boolean {
+    return this.facts.readsBelowFirstSegment;
+  }
+
   /** How many references so far: where the next call's run starts. */
   get size(): number {
     return this.#at.length;

@@ -38,6 +38,12 @@ export class ReferenceFacts {
   readonly ofCall: number[] = [];
   /** The number of the `_outputPath` string of the call just read, or -1. */
   output = -1;
+  /**
+   * True once a reference to state below its first segment (`†state.x.y`) was met: only such a
+   * read can find a property its writer's outputSchema closes out (check/closed-reads.ts), which
+   * a plan of whole-output reads then never looks for.
+   */
+  readsBelowFirstSegment = false;
 
   /** The kind of string `n`: UNCHECKED until {@link fits} was told of it. */
   kindOf(n: number): number {
@@ -78,6 +84,9 @@ export class ReferenceFacts {
     const single = only === undefined || only.segments.includes(WILDCARD) ? undefined : only;
     this.#expression[n] = expression;
     this.#text[n] = text;
+    if (!this.readsBelowFirstSegment)
+      for (const ref of expression.refs)
+        if (ref.root === 'state' && ref.segments.length > 1) this.readsBelowFirstSegment = true;
     this.#kind[n] =
       single === undefined
         ? NOT_SINGLE

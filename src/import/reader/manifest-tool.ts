@@ -4,7 +4,8 @@
  * response field a dataset lists is one its API returns, so all of them are required: a
  * reference to one is then a plain read, and a dry run's samples hold every field a later call
  * reads. And they are all it returns (`additionalProperties: false`): a reference to a field the
- * API does not list is a mistake the compiler can name. Extra arguments are not refused (`additionalProperties` is left open): the datasets'
+ * API does not list is a mistake the compiler can name; so are the objects inside a response
+ * whose fields the data lists (`stats: {type: Object, properties: {...}}`). Extra arguments are not refused (`additionalProperties` is left open): the datasets'
  * APIs take more than they document.
  */
 import { setOwnProperty } from '../../language/json/index.js';
@@ -57,6 +58,7 @@ export function manifestTool(api: ApiParts): { tool: ManifestTool; problems: Too
       setOwnProperty(outputs, name, converted.schema);
       report(problems, `output.${name}`, converted.unmapped);
     }
+    closeListedObjects(outputs);
     tool.outputSchema = {
       type: 'object',
       properties: outputs,
@@ -69,4 +71,24 @@ export function manifestTool(api: ApiParts): { tool: ManifestTool; problems: Too
 
 function report(problems: ToolTypeProblem[], at: string, unmapped: readonly UnmappedType[]): void {
   for (const u of unmapped) problems.push({ type: u.type, at: u.at === '' ? at : `${at}.${u.at}` });
+}
+
+/**
+ * Closes (`additionalProperties: false`) every object inside the converted responses whose
+ * properties the data lists, through `properties` and `items`, with an explicit stack (the
+ * converter bounded the depth).
+ */
+function closeListedObjects(outputs: Record<string, unknown>): void {
+  const stack: unknown[] = Object.values(outputs);
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) continue;
+    const schema = node as Record<string, unknown>;
+    const properties = schema.properties;
+    if (properties !== null && typeof properties === 'object') {
+      schema.additionalProperties = false;
+      stack.push(...Object.values(properties));
+    }
+    if (schema.items !== undefined) stack.push(schema.items);
+  }
 }
