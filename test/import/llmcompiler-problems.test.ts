@@ -295,7 +295,7 @@ describe('JSONL rows and sample ids', () => {
       expect.objectContaining({
         code: 'E_IMPORT_ROW',
         line: 3,
-        message: 'more than 2 samples (maxSamples): this sample and the 2 after it are not imported',
+        message: 'more than 2 samples (maxSamples): the sample at line 3 and the 2 after it are not imported',
       }),
     ]);
   });

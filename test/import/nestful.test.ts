@@ -291,7 +291,9 @@ describe('importPlans nestful', () => {
       maxSamples: 2,
     });
     expect(many.samples).toHaveLength(2);
-    expect(many.errors[0]!.message).toContain('past the limit of 2 samples');
+    expect(many.errors[0]!.message).toBe(
+      'more than 2 samples (maxSamples): the sample at line 1 and the 2 after it are not imported',
+    );
     expect(importPlans('nestful', '[]', { spec: '[]', maxBytes: 1 }).errors[0]!.message).toBe(
       'the data file is over 1 bytes (maxBytes)',
     );

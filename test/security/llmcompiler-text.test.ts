@@ -104,7 +104,10 @@ describe('hostile LLMCompiler plans', () => {
     });
     expect(many.samples).toHaveLength(10);
     expect(many.errors.map((e) => [e.line, e.message])).toEqual([
-      [21, 'more than 10 samples (maxSamples): this sample and the 199989 after it are not imported'],
+      [
+        21,
+        'more than 10 samples (maxSamples): the sample at line 21 and the 199989 after it are not imported',
+      ],
     ]);
   });
 });

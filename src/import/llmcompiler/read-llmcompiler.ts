@@ -9,7 +9,14 @@ import { DEFAULT_LIMITS } from '../../language/index.js';
 import type { ImportCode, ImportedSample, ImportProblem, ImportResult } from '../types.js';
 import { LineCursor } from './line-cursor.js';
 import { type PlanLine, readPlan } from './plan-lines.js';
-import { fileError, isSafeId, type ReaderOptions, SampleIds } from '../reader/index.js';
+import {
+  fileError,
+  isSafeId,
+  pastLimitError,
+  type ReaderOptions,
+  rowError,
+  SampleIds,
+} from '../reader/index.js';
 import { type LlmcompilerTools, readToolsFile } from './tools-file.js';
 
 /** Bounds on one plan, past which it is an `E_IMPORT_ROW` error rather than work. */
@@ -52,14 +59,14 @@ export function importLlmcompiler(text: string, options: ReaderOptions): ImportR
   const samples: ImportedSample[] = [];
   const ids = new SampleIds();
   let count = 0;
-  let pastLimit: { line: number; id: string } | undefined;
+  let pastLimit: { line: number } | undefined;
   const raws = body[body.search(/\S/)] === '{' ? jsonlSamples(body) : textSamples(body);
   for (const raw of raws) {
     count += 1;
     const wantedId = isSafeId(raw.id) ? raw.id : `${options.idPrefix}-${count}`;
     if (count > options.maxSamples) {
       // One error for all of them: a file of millions of samples must not make millions of errors.
-      pastLimit ??= { line: raw.line, id: wantedId };
+      pastLimit ??= { line: raw.line };
       continue;
     }
     if (raw.problem) {
@@ -70,16 +77,7 @@ export function importLlmcompiler(text: string, options: ReaderOptions): ImportR
     if ('problem' in sample) errors.push(sample.problem);
     else samples.push(sample);
   }
-  if (pastLimit) {
-    const rest = count - options.maxSamples;
-    errors.push(
-      rowError(
-        pastLimit.line,
-        pastLimit.id,
-        `more than ${options.maxSamples} samples (maxSamples): this sample and the ${rest - 1} after it are not imported`,
-      ),
-    );
-  }
+  if (pastLimit) errors.push(pastLimitError(pastLimit.line, options.maxSamples, count - options.maxSamples));
   return { format: 'llmcompiler', samples, errors };
 }
 
@@ -199,18 +197,6 @@ function jsonRow(
     plan: row.plan,
     ...(id !== undefined ? { id } : {}),
     ...(task !== undefined ? { task } : {}),
-  };
-}
-
-function rowError(line: number, sample: string, message: string, hint?: string): ImportProblem {
-  return {
-    severity: 'error',
-    code: 'E_IMPORT_ROW',
-    message,
-    line,
-    sample,
-    file: 'data',
-    ...(hint ? { hint } : {}),
   };
 }
 

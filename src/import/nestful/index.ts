@@ -3,7 +3,14 @@
  * A sample that cannot be read is an error at its line; the others import.
  */
 import type { ImportProblem, ImportResult, ImportedSample } from '../types.js';
-import { fileError, readJsonArray, type ReaderOptions, SampleIds } from '../reader/index.js';
+import {
+  fileError,
+  pastLimitError,
+  readJsonArray,
+  type ReaderOptions,
+  rowError,
+  SampleIds,
+} from '../reader/index.js';
 import { readNestfulSample } from './sample.js';
 import { readSpec } from './spec.js';
 
@@ -33,26 +40,13 @@ export function importNestful(text: string, options: ReaderOptions): ImportResul
   const ids = new SampleIds();
   for (const [n, row] of data.rows.entries()) {
     if (n >= options.maxSamples) {
-      errors.push({
-        severity: 'error',
-        code: 'E_IMPORT_ROW',
-        file: 'data',
-        line: row.line,
-        message: `sample ${n + 1} and the ${data.rows.length - n - 1} after it are past the limit of ${options.maxSamples} samples (maxSamples)`,
-      });
+      errors.push(pastLimitError(row.line, options.maxSamples, data.rows.length - n));
       break;
     }
     const { id } = ids.claim(`${options.idPrefix}-${n + 1}`);
     const read = readNestfulSample(row.value, { id, line: row.line }, spec, options.mode);
     if ('error' in read) {
-      errors.push({
-        severity: 'error',
-        code: 'E_IMPORT_ROW',
-        file: 'data',
-        line: row.line,
-        sample: id,
-        message: `sample ${n + 1}: ${read.error}; it is left out`,
-      });
+      errors.push(rowError(row.line, id, `sample ${n + 1}: ${read.error}; it is left out`));
     } else samples.push(read.sample);
   }
   return { format: 'nestful', samples, errors };

@@ -6,7 +6,14 @@
  * the plan keeps every dependency the data has.
  */
 import type { ImportProblem, ImportedSample, ManifestTool } from '../types.js';
-import { isMetaKey, mapStrings, MAX_ARGUMENT_DEPTH, planDocument, planReference } from '../reader/index.js';
+import {
+  importedSample,
+  isMetaKey,
+  isRecord,
+  mapStrings,
+  MAX_ARGUMENT_DEPTH,
+  planReference,
+} from '../reader/index.js';
 import { bareLabel, readNestfulString } from './references.js';
 import { ANSWER_TOOL, ANSWER_TOOL_DEFINITION, type Spec } from './spec.js';
 
@@ -132,21 +139,10 @@ export function readNestfulSample(
   }
   if (used.has(ANSWER_TOOL)) tools.push(ANSWER_TOOL_DEFINITION);
   const task = typeof row.input === 'string' ? row.input : undefined;
-  const sample: ImportedSample = {
-    id: place.id,
-    ...(task !== undefined ? { task } : {}),
-    plan: planDocument(task, mode, calls),
-    tools: { tools },
-    line: place.line,
-    warnings,
-  };
+  const sample = importedSample({ id: place.id, line: place.line, task, mode, calls, tools, warnings });
   return { sample };
 }
 
 function clip(text: string): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -8,7 +8,7 @@
 import { checkJson } from '../../language/json/index.js';
 import { DEFAULT_LIMITS } from '../../language/limits.js';
 import { type ImportProblem, type ManifestTool } from '../types.js';
-import { manifestTool, readJsonArray, type ToolTypeProblem } from '../reader/index.js';
+import { isRecord, manifestTool, readJsonArray, type ToolTypeProblem } from '../reader/index.js';
 
 /** NESTFUL's answer step: its arguments are the answer, and it calls no API. */
 export const ANSWER_TOOL = 'var_result';
@@ -77,8 +77,4 @@ export function readSpec(text: string): Spec | { problem: ImportProblem } {
     tools.set(value.name, { tool, problems, line });
   }
   return { tools, errors };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -3,29 +3,25 @@
  * not JSON or not a row is an error at that line; the others import.
  */
 import type { ImportProblem, ImportResult, ImportedSample } from '../types.js';
-import { isSafeId, readJsonLines, type ReaderOptions, SampleIds } from '../reader/index.js';
+import {
+  isSafeId,
+  pastLimitError,
+  readJsonLines,
+  type ReaderOptions,
+  rowError,
+  SampleIds,
+} from '../reader/index.js';
 import { readNestoolsRow } from './row.js';
 
 /** Reads NesTools JSONL. */
 export function importNestools(text: string, options: ReaderOptions): ImportResult {
   const { rows, problems } = readJsonLines(text);
-  const errors: ImportProblem[] = problems.map((p) => ({
-    severity: 'error',
-    code: 'E_IMPORT_ROW',
-    file: 'data',
-    ...p,
-  }));
+  const errors: ImportProblem[] = problems.map((p) => rowError(p.line, undefined, p.message, p.hint));
   const samples: ImportedSample[] = [];
   const ids = new SampleIds();
   for (const [n, row] of rows.entries()) {
     if (n >= options.maxSamples) {
-      errors.push({
-        severity: 'error',
-        code: 'E_IMPORT_ROW',
-        file: 'data',
-        line: row.line,
-        message: `the row at line ${row.line} and the ${rows.length - n - 1} after it are past the limit of ${options.maxSamples} samples (maxSamples)`,
-      });
+      errors.push(pastLimitError(row.line, options.maxSamples, rows.length - n));
       break;
     }
     const testId = testIdOf(row.value);
@@ -34,14 +30,7 @@ export function importNestools(text: string, options: ReaderOptions): ImportResu
     const { id, renamed } = ids.claim(safe ? wanted : `${options.idPrefix}-line${row.line}`);
     const read = readNestoolsRow(row.value, { id, line: row.line }, options.mode);
     if ('error' in read) {
-      errors.push({
-        severity: 'error',
-        code: 'E_IMPORT_ROW',
-        file: 'data',
-        line: row.line,
-        sample: id,
-        message: `line ${row.line}: ${read.error}; it is left out`,
-      });
+      errors.push(rowError(row.line, id, `line ${row.line}: ${read.error}; it is left out`));
       continue;
     }
     const note = (code: ImportProblem['code'], message: string): ImportProblem => ({

@@ -8,11 +8,12 @@
  */
 import type { ImportProblem, ImportedSample, ManifestTool } from '../types.js';
 import {
+  importedSample,
   isMetaKey,
+  isRecord,
   manifestTool,
   mapStrings,
   MAX_ARGUMENT_DEPTH,
-  planDocument,
   planReference,
 } from '../reader/index.js';
 
@@ -124,18 +125,5 @@ export function readNestoolsRow(
     }
   }
   const task = typeof row.task === 'string' ? row.task : undefined;
-  return {
-    sample: {
-      id: place.id,
-      ...(task !== undefined ? { task } : {}),
-      plan: planDocument(task, mode, calls),
-      tools: { tools },
-      line: place.line,
-      warnings,
-    },
-  };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  return { sample: importedSample({ id: place.id, line: place.line, task, mode, calls, tools, warnings }) };
 }

@@ -7,3 +7,5 @@ export { fileError, type ReaderOptions } from './reader-options.js';
 export { isSafeId, SampleIds } from './sample-id.js';
 export { planReference, type ReferenceStep } from './plan-reference.js';
 export { isMetaKey, planDocument } from './plan-document.js';
+export { importedSample, type SampleParts } from './plan-document.js';
+export { isRecord, pastLimitError, rowError } from './problems.js';

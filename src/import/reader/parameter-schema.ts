@@ -11,6 +11,7 @@
  */
 import { setOwnProperty } from '../../language/json/index.js';
 import { jsonSchemaType } from './dataset-types.js';
+import { isRecord } from './problems.js';
 
 /** Deepest parameter definition converted; deeper levels are left untyped and reported. */
 export const MAX_SCHEMA_DEPTH = 32;
@@ -107,10 +108,6 @@ function isScalarList(value: unknown): value is unknown[] {
     value.length <= 10_000 &&
     value.every((v) => v === null || (typeof v !== 'object' && typeof v !== 'function'))
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function join(at: string, part: string): string {

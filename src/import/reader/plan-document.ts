@@ -1,3 +1,5 @@
+import type { ImportedSample, ImportProblem, ManifestTool } from '../types.js';
+
 /** The context document every importer writes: the task as an input message, then the plan. */
 export function planDocument(
   task: string | undefined,
@@ -15,4 +17,27 @@ export function planDocument(
  */
 export function isMetaKey(name: string): boolean {
   return name.startsWith('_');
+}
+
+/** What one sample is made of, as every reader has it at the end. */
+export interface SampleParts {
+  readonly id: string;
+  readonly line: number;
+  readonly task: string | undefined;
+  readonly mode: 'eager' | 'lazy';
+  readonly calls: readonly unknown[];
+  readonly tools: readonly ManifestTool[];
+  readonly warnings: readonly ImportProblem[];
+}
+
+/** The sample: its context document (task, then plan) and its manifest. */
+export function importedSample(parts: SampleParts): ImportedSample {
+  return {
+    id: parts.id,
+    ...(parts.task !== undefined ? { task: parts.task } : {}),
+    plan: planDocument(parts.task, parts.mode, parts.calls),
+    tools: { tools: parts.tools },
+    line: parts.line,
+    warnings: parts.warnings,
+  };
 }
