@@ -52,7 +52,12 @@ describe('schemas against their meta-schema', () => {
   it('lets two registries hold schemas of the same $id, each its own', () => {
     const tool = (type: string): Tool => ({
       name: 't',
-      inputSchema: { $id: 'https://example.com/same.json', type: 'object', properties: { x: { type } }, required: ['x'] },
+      inputSchema: {
+        $id: 'https://example.com/same.json',
+        type: 'object',
+        properties: { x: { type } },
+        required: ['x'],
+      },
     });
     const numbers = new ToolRegistry([tool('number')]);
     const strings = new ToolRegistry([tool('string')]);
