@@ -43,6 +43,21 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** The flags, or the usage line and exit 2 for any other (no stack trace for a typo). */
+function flags(): { values: { rows?: string; seed: string; concurrency: string } } {
+  try {
+    return parseArgs({
+      options: {
+        rows: { type: 'string' },
+        seed: { type: 'string', default: '1' },
+        concurrency: { type: 'string', default: '10' },
+      },
+    });
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+}
+
 function wholeNumber(name: string, value: string, least: number): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < least)
@@ -121,13 +136,7 @@ function samplesOf(rows: number | undefined): {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      rows: { type: 'string' },
-      seed: { type: 'string', default: '1' },
-      concurrency: { type: 'string', default: '10' },
-    },
-  });
+  const { values } = flags();
   const rows = values.rows === undefined ? undefined : wholeNumber('rows', values.rows, 1);
   const options: GoldRunOptions = { seed: wholeNumber('seed', values.seed, 0), latency: LATENCY };
   const width = wholeNumber('concurrency', values.concurrency, 1);
