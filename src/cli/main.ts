@@ -290,6 +290,14 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--system-prompt <text>', "instructions for the model, sent before the plan loop's own")
     .option('--budget <name=value>', BUDGET_HELP, collect)
     .option('--max-reply-bytes <n>', 'most bytes of one model reply; a longer one is cut (default: 1048576)')
+    .option(
+      '--max-tool-calls-per-turn <n>',
+      'with --plan-mode: most tool calls one model reply may make; past it the turn fails before any runs (default: 256)',
+    )
+    .option(
+      '--max-conversation-bytes <n>',
+      'with --plan-mode: most bytes the conversation may hold when the model is asked again (default: 16777216)',
+    )
     .option('--strict', "a solution's compile warnings are errors, sent back to the model for repair")
     .option(
       '-y, --yes',

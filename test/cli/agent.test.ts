@@ -54,6 +54,15 @@ const temp = tempDir({
     { toolCalls: [{ name: 'record', arguments: { line: 42 } }] },
     { text: 'Recorded 42.' },
   ],
+  'two-calls.json': [
+    {
+      toolCalls: [
+        { name: 'lookup', arguments: { symbol: 'ACME' } },
+        { name: 'lookup', arguments: { symbol: 'ACME' } },
+      ],
+    },
+    { text: 'Never asked.' },
+  ],
 });
 afterAll(() => temp.cleanup());
 
@@ -118,6 +127,57 @@ describe('plan agent (scripted model)', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/pass --yes/);
     expect(writes()).toBe(before);
+  });
+
+  it('--max-tool-calls-per-turn: a reply with more tool calls fails before any of them runs', async () => {
+    const r = await agent([
+      'look up ACME',
+      '--model',
+      'scripted:two-calls.json',
+      '--plan-mode',
+      '--yes',
+      '--max-tool-calls-per-turn',
+      '1',
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/more than 1 tool call/);
+    expect(r.stderr).not.toMatch(/✓ lookup/);
+    // Within the bound, the same reply's calls run.
+    const within = await agent([
+      'look up ACME',
+      '--model',
+      'scripted:two-calls.json',
+      '--plan-mode',
+      '--yes',
+      '--max-tool-calls-per-turn',
+      '2',
+    ]);
+    expect(within.stderr).toMatch(/✓ lookup: 42/);
+  });
+
+  it('--max-conversation-bytes: a conversation past it is not sent again', async () => {
+    const r = await agent([
+      'record the ACME price',
+      '--model',
+      'scripted:plan-mode.json',
+      '--plan-mode',
+      '--yes',
+      '--max-conversation-bytes',
+      '64',
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/64 bytes/);
+  });
+
+  it('the conversation bounds are for --plan-mode, and whole numbers', async () => {
+    expectUsageError(
+      await agent(['x', '--model', 'scripted:solve.json', '--max-tool-calls-per-turn', '3']),
+      /--max-tool-calls-per-turn bounds the conversation of --plan-mode; use it with --plan-mode/,
+    );
+    expectUsageError(
+      await agent(['x', '--model', 'scripted:solve.json', '--plan-mode', '--max-conversation-bytes', '0']),
+      /--max-conversation-bytes/,
+    );
   });
 
   it('bad usage is one line and exit 2: no model, an unknown provider, no API key', async () => {

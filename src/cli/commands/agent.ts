@@ -121,6 +121,16 @@ export interface AgentFlags extends McpFlags, LimitFlags {
    * @default '1048576'
    */
   readonly maxReplyBytes?: string;
+  /**
+   * Most tool calls one model reply may make (`--plan-mode`).
+   * @default '256'
+   */
+  readonly maxToolCallsPerTurn?: string;
+  /**
+   * Most bytes the conversation may hold when the model is asked again (`--plan-mode`).
+   * @default '16777216'
+   */
+  readonly maxConversationBytes?: string;
   /** Every compile warning of a solution is an error, sent back for repair (the plan loop). @default false */
   readonly strict?: boolean;
 }
@@ -164,6 +174,16 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
       throw new CliInputError(`${flag} is for the plan loop; leave out --todos and --plan-mode to use it`);
     }
   }
+  for (const [flag, given] of [
+    ['--max-tool-calls-per-turn', flags.maxToolCallsPerTurn],
+    ['--max-conversation-bytes', flags.maxConversationBytes],
+  ] as const) {
+    if (given !== undefined && !flags.planMode) {
+      throw new CliInputError(`${flag} bounds the conversation of --plan-mode; use it with --plan-mode`);
+    }
+  }
+  const maxToolCallsPerTurn = wholeNumber(flags.maxToolCallsPerTurn, '--max-tool-calls-per-turn', 1);
+  const maxConversationBytes = wholeNumber(flags.maxConversationBytes, '--max-conversation-bytes', 1);
   const maxIterations = wholeNumber(flags.maxIterations, '--max-iterations', 1);
   const budget = budgetFlag(flags.budget);
   const maxReplyBytes = wholeNumber(flags.maxReplyBytes, '--max-reply-bytes', 1);
@@ -273,6 +293,8 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     onEvent,
     approvePlan,
     approveTool,
+    ...(maxToolCallsPerTurn !== undefined && { maxToolCallsPerTurn }),
+    ...(maxConversationBytes !== undefined && { maxConversationBytes }),
   });
   /** A flow that would end well, in which a call was turned down, does not exit 0. */
   const unlessRejected = (code: number) =>
