@@ -60,13 +60,16 @@ export function segmentsOverlap(a: readonly PathSegment[], b: readonly PathSegme
   return true;
 }
 
-/** The segments of `read` below `written`, or null when `written` is not a prefix of it. */
-export function segmentsBelow(
+/**
+ * The segments of `read` below `written`, or null when `written` is not a prefix of it. A read
+ * may hold `[*]`, which no written segment equals.
+ */
+export function segmentsBelow<T extends PathSegment | Wildcard = PathSegment>(
   written: readonly PathSegment[],
-  read: readonly PathSegment[],
-): readonly PathSegment[] | null {
+  read: readonly T[],
+): readonly T[] | null {
   if (written.length > read.length) return null;
-  for (let i = 0; i < written.length; i++) if (String(written[i]) !== String(read[i])) return null;
+  for (let i = 0; i < written.length; i++) if (String(written[i]) !== String(read[i] as unknown)) return null;
   return read.slice(written.length);
 }
 

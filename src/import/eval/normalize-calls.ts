@@ -12,9 +12,9 @@
  * keep their text (`{"†ref": ["†state.var1.distance"], "unbound": true}`), which matches only the
  * same unbound text.
  */
-import { formatPath, type PathSegment, type Wildcard } from '../../language/paths.js';
+import { formatPath, type PathSegment, segmentsBelow, type Wildcard } from '../../language/paths.js';
 import { splitPointer } from '../../language/pointer.js';
-import { setOwnProperty } from '../../language/json/index.js';
+import { cloneJson, setOwnProperty } from '../../language/json/index.js';
 import type { CompiledCall, CompiledPlan } from '../../compile/index.js';
 import { canonicalJson } from '../../run/journal/index.js';
 
@@ -31,13 +31,20 @@ export interface NormalizedCall {
 export function normalizeCompiled(plan: CompiledPlan): NormalizedCall[] {
   const occurrence = occurrences(plan.calls.map((c) => c.tool));
   return plan.calls.map((call) => {
-    const args = copyArgs(call.args);
+    const args = cloneJson(call.args) as Record<string, unknown>;
+    // The reads at each argument pointer, grouped once (a call may have thousands of references).
+    const readsAt = new Map<string, (typeof call.reads)[number][]>();
+    for (const read of call.reads) {
+      const list = readsAt.get(read.at);
+      if (list) list.push(read);
+      else readsAt.set(read.at, [read]);
+    }
     // A pointer may hold an expression of several references (`||`, `&&`): one replacement each.
     const seen = new Set<string>();
     for (const ref of call.refs) {
       if (seen.has(ref.at)) continue;
       seen.add(ref.at);
-      const reads = call.reads.filter((read) => read.at === ref.at);
+      const reads = readsAt.get(ref.at) ?? [];
       const texts = ref.expression.refs.map((r) => {
         const read = reads.find((b) => b.ref.start === r.start);
         return readText(plan, occurrence, r, read?.writers ?? []);
@@ -106,20 +113,6 @@ function readText(
     })
     .sort()
     .join(' | ');
-}
-
-function segmentsBelow(
-  written: readonly PathSegment[],
-  read: readonly (PathSegment | Wildcard)[],
-): (PathSegment | Wildcard)[] | null {
-  if (written.length > read.length) return null;
-  for (let i = 0; i < written.length; i++) if (String(written[i]) !== String(read[i] as unknown)) return null;
-  return read.slice(written.length);
-}
-
-/** A JSON copy of the arguments, own `__proto__` keys kept (JSON.parse makes them own). */
-function copyArgs(args: object): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(args)) as Record<string, unknown>;
 }
 
 function replaceAt(args: Record<string, unknown>, pointer: string, value: unknown): void {

@@ -6,6 +6,8 @@
  * reference to step 1's output; `$1` inside a longer string stays text, and `_after` keeps the
  * order LLMCompiler's own dependency rule (any `$N` in the arguments) gives.
  */
+import { setOwnProperty } from '../../language/json/index.js';
+import { clip, planReference } from '../reader/index.js';
 import { type LiteralValue, readCallArguments, type StringPlace } from './python-literal.js';
 
 /** A step line, found by the plan reader. */
@@ -48,7 +50,7 @@ export function stepCall(step: StepLine, options: StepCallOptions): StepCallResu
     const whole = place === 'value' ? WHOLE_REFERENCE.exec(text) : null;
     if (whole) {
       const producer = Number(whole[1] ?? whole[2]);
-      if (producer >= 1 && producer < step.number) return `†state.call${producer}`;
+      if (producer >= 1 && producer < step.number) return planReference(`call${producer}`);
       unknown.add(text);
       return text;
     }
@@ -112,15 +114,10 @@ export function stepCall(step: StepLine, options: StepCallOptions): StepCallResu
   }
   const call: Record<string, unknown> = { _id: `call${step.number}`, _tool: step.tool };
   for (const [index, value] of read.args.entries()) {
-    Object.defineProperty(call, known ? known[index]! : `arg${index + 1}`, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwnProperty(call, known ? known[index]! : `arg${index + 1}`, value);
   }
   if (after.size > 0) call._after = [...after];
-  call._outputPath = `†state.call${step.number}`;
+  call._outputPath = planReference(`call${step.number}`);
   return { ok: true, call, end: read.end };
 }
 
@@ -152,8 +149,4 @@ function list(items: readonly string[]): string {
   return items.length <= 10
     ? items.join(', ')
     : `${items.slice(0, 10).join(', ')} and ${items.length - 10} more`;
-}
-
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -7,6 +7,7 @@
  */
 import type { ImportProblem, ImportedSample, ManifestTool } from '../types.js';
 import {
+  clip,
   importedSample,
   isMetaKey,
   isRecord,
@@ -141,8 +142,4 @@ export function readNestfulSample(
   const task = typeof row.input === 'string' ? row.input : undefined;
   const sample = importedSample({ id: place.id, line: place.line, task, mode, calls, tools, warnings });
   return { sample };
-}
-
-function clip(text: string): string {
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

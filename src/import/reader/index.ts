@@ -8,4 +8,4 @@ export { isSafeId, SampleIds } from './sample-id.js';
 export { planReference, type ReferenceStep } from './plan-reference.js';
 export { isMetaKey, planDocument } from './plan-document.js';
 export { importedSample, type SampleParts } from './plan-document.js';
-export { isRecord, pastLimitError, rowError } from './problems.js';
+export { clip, isRecord, pastLimitError, rowError } from './problems.js';

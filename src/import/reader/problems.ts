@@ -35,3 +35,8 @@ export function pastLimitError(line: number, maxSamples: number, leftOut: number
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
+
+/** A value quoted in a message, at most 80 characters (`...` when cut): data may be megabytes. */
+export function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
