@@ -37,6 +37,11 @@ export type AgentEvent =
   | { readonly type: 'simulation'; readonly phase: 'solve'; readonly simulation: Simulation }
   /** solve(): an event of the run of a solution's calls (for a live view). */
   | { readonly type: 'run'; readonly phase: 'solve'; readonly iteration: number; readonly event: RunEvent }
+  /**
+   * solve(), eager: a reply whose calls had started while it streamed turned out not to be a
+   * solution. No more of its calls start; those running are awaited, then its `run-end` comes.
+   */
+  | { readonly type: 'halt'; readonly phase: 'solve'; readonly iteration: number }
   | {
       readonly type: 'run-end';
       readonly phase: 'solve';

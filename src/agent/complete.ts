@@ -23,6 +23,13 @@ export interface CompleteOptions {
    * @default DEFAULT_MAX_TOOL_CALLS_PER_TURN (256)
    */
   readonly maxToolCallsPerTurn?: number;
+  /**
+   * Called with each piece of the reply's text as it arrives (after it was counted against
+   * `maxReplyBytes`), so the caller can act on a reply before it ends: the plan loop starts
+   * calls while the model still writes the rest. What it throws ends the turn.
+   * @default none
+   */
+  readonly onTextDelta?: (text: string) => void;
 }
 
 /**
@@ -56,6 +63,7 @@ export async function complete(
   for await (const event of provider.stream({ ...request, maxToolCalls })) {
     bytes.add(event);
     if (event.type === 'done') turn = event.turn;
+    else if (event.type === 'text-delta') options.onTextDelta?.(event.text);
   }
   if (!turn) {
     throw new ModelProviderError(`${provider.name}: the stream ended without a whole turn`, {

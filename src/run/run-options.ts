@@ -49,7 +49,7 @@ export function checkRunOptions(options: RunOptions): CheckedRunOptions {
       throw new TypeError(`Expected ${key} to be a function, got ${describeValue(value)}`);
     }
   }
-  for (const key of ['failFast', 'resume', 'strict'] as const) {
+  for (const key of ['failFast', 'resume', 'strict', 'haltOnInvalidCall'] as const) {
     const value = options[key];
     if (value !== undefined && typeof value !== 'boolean') {
       throw new TypeError(`Expected ${key} to be true or false, got ${describeValue(value)}`);

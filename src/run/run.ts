@@ -18,6 +18,14 @@ import type { RunEvent, RunOptions, RunResult } from './types.js';
 export interface RunHandle {
   readonly events: AsyncIterable<RunEvent>;
   readonly result: Promise<RunResult>;
+  /**
+   * No call starts from now on: the calls running now run to their end (their signals are not
+   * aborted, so no effect is left half done), and every call that has not started ends
+   * `cancelled`. For a plan that streams in, the caller also ends its iterable: the run reads no
+   * call after this one. The plan loop halts a streamed run when the reply it came in turns out
+   * not to be a valid solution.
+   */
+  halt(): void;
 }
 
 /**
@@ -51,12 +59,20 @@ function launch(plan: unknown, options: RunOptions, channel: EventChannel<RunEve
   const events: AsyncIterable<RunEvent> = channel ?? { async *[Symbol.asyncIterator]() {} };
   if (isAsyncIterable(plan) && options.mode === 'lazy') {
     // A lazy plan is approved whole: take the stream in, then run it as a document.
+    let halted = false;
+    let inner: RunHandle | undefined;
     const handle = (async () => {
       const calls: unknown[] = [];
       for await (const call of plan) calls.push(call);
-      return launch({ type: 'plan', mode: 'lazy', plan: calls }, options, channel);
+      inner = launch({ type: 'plan', mode: 'lazy', plan: calls }, options, channel);
+      if (halted) inner.halt();
+      return inner;
     })();
-    return { events, result: handle.then((h) => h.result) };
+    const halt = () => {
+      halted = true;
+      inner?.halt();
+    };
+    return { events, result: handle.then((h) => h.result), halt };
   }
   const userOnEvent = options.onEvent;
   const stream = isAsyncIterable(plan) ? plan : null;
@@ -76,7 +92,12 @@ function launch(plan: unknown, options: RunOptions, channel: EventChannel<RunEve
   keepRunnerShape();
   const runner = new Runner(stream ? null : toCompiledPlan(plan, options), options, emit, stream);
   const result = runner.start().finally(() => channel?.close());
-  return { events, result };
+  // Not abort(): the attempts running keep their signals, and the run's status is not cancelled
+  // by a signal; what had not started ends cancelled as the Runner ends it once stopping.
+  const halt = () => {
+    runner.stopping = true;
+  };
+  return { events, result, halt };
 }
 
 /** A Runner of no calls, never started, kept for the life of the process: see keepRunnerShape. */

@@ -391,6 +391,15 @@ export interface RunOptions {
    */
   readonly strict?: boolean;
   /**
+   * A plan that streams in: the first call that arrives invalid halts the run (no call starts
+   * after it; those running end as they would; the rest end `cancelled`), as a whole plan with
+   * an error never runs. false: the invalid call never runs, its readers end `upstream_failed`,
+   * and the other calls go on. The plan loop halts, since a reply with an invalid call is no
+   * solution.
+   * @default false
+   */
+  readonly haltOnInvalidCall?: boolean;
+  /**
    * Bounds on what tools, the model and the journal hand the run (a result's depth and size, the
    * state's size), and on the plan when `run` compiles it.
    * @default DEFAULT_LIMITS

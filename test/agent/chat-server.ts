@@ -21,6 +21,8 @@ export type Play =
       readonly text: string;
       readonly piece?: number;
       readonly usage?: { prompt: number; completion: number };
+      /** Streams the text up to `at`, then waits for `until` before the rest (streamed only). */
+      readonly hold?: { readonly at: number; readonly until: Promise<unknown> };
     }
   /** Streams text deltas for as long as the client reads them. */
   | { readonly endless: true }
@@ -118,11 +120,18 @@ async function answer(
   startSse(response);
   const size = play.piece ?? 64;
   sendEvent(response, chunk({ role: 'assistant', content: '' }));
-  for (let i = 0; i < play.text.length; i += size) {
-    if (!writeEvent(response, chunk({ content: play.text.slice(i, i + size) }))) {
-      await Promise.race([once(response, 'drain'), closed]);
+  const holdAt = play.hold?.at ?? play.text.length;
+  for (const [from, to] of [
+    [0, holdAt],
+    [holdAt, play.text.length],
+  ] as const) {
+    if (from > 0 && play.hold) await Promise.race([play.hold.until, closed]);
+    for (let i = from; i < to; i += size) {
+      if (!writeEvent(response, chunk({ content: play.text.slice(i, Math.min(i + size, to)) }))) {
+        await Promise.race([once(response, 'drain'), closed]);
+      }
+      if (response.destroyed) return;
     }
-    if (response.destroyed) return;
   }
   sendEvent(response, chunk({}, 'stop'));
   if (body.stream_options?.include_usage) {

@@ -12,7 +12,12 @@ describe('replies are bounded in bytes before they are read', () => {
     const huge = planOf(50_000);
     expect(huge.length).toBeGreaterThan(2_000_000);
     const before = process.memoryUsage().rss;
-    const { result, requests, events } = await against([{ text: huge, piece: 4096 }], {}, log);
+    // Read whole, as a lazy loop reads: nothing of a cut reply runs.
+    const { result, requests, events } = await against(
+      [{ text: huge, piece: 4096 }],
+      { streamCalls: false },
+      log,
+    );
     // The process's peak resident set, in bytes: this file's first test, so nothing before it
     // set the peak but loading the modules (which only makes the difference larger).
     const peak = process.resourceUsage().maxRSS * 1024;
@@ -30,5 +35,20 @@ describe('replies are bounded in bytes before they are read', () => {
     // Three cut replies of 1 MiB each: far below what parsing and running 50,000 calls five
     // times takes (about 800 MB above the start, measured the same way before the bound).
     expect(peak - before).toBeLessThan(150 * 1024 * 1024);
+  });
+
+  it('streamed: the calls up to budget.maxCallsPerPlan run once each, the rest never; the cut reply is told with what ran', async () => {
+    const log: string[] = [];
+    const { result, requests } = await against(
+      [{ text: planOf(50_000), piece: 4096 }],
+      { budget: { maxCallsPerPlan: 100 } },
+      log,
+    );
+    expect(result.status).toBe('invalid');
+    // Every call of the plan is the same lookup: the repairs' copies took its result instead.
+    expect(log).toHaveLength(100);
+    expect(told(requests, 1)).toMatch(/^Your answer was too long to read\./);
+    expect(told(requests, 1)).toMatch(/started before it ended, and ran; they will not run again/);
+    expect(result.runs.map((r) => r.calls.filter((c) => c.attempts > 0).length)).toEqual([100, 0, 0]);
   });
 });

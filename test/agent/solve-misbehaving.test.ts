@@ -49,7 +49,8 @@ describe('every reply that cannot be used is explained', () => {
     const log: string[] = [];
     const { result, requests } = await against(
       [{ text: planOf(30) }, { text: planOf(2) }, { text: JSON.stringify({ calls: [], output: 42 }) }],
-      { budget: { maxCallsPerPlan: 10 } },
+      // Read whole (streamed, the calls up to the bound run first: solve-streamed.test.ts).
+      { budget: { maxCallsPerPlan: 10 }, streamCalls: false },
       log,
     );
     expect(result).toMatchObject({ status: 'done', output: 42 });
@@ -203,7 +204,8 @@ describe('budgets', () => {
         { text: planOf(2), usage },
         { text: '{"calls": [], "output": 1}', usage },
       ],
-      { budget: { maxTokens: 1_500 } },
+      // Read whole: a streamed reply's calls start before its usage arrives with its end.
+      { budget: { maxTokens: 1_500 }, streamCalls: false },
       log,
     );
     expect(result).toMatchObject({
@@ -218,7 +220,8 @@ describe('budgets', () => {
     const log: string[] = [];
     const { result } = await against(
       [{ text: planOf(3) }, { text: planOf(4) }],
-      { budget: { maxCalls: 5 } },
+      // Read whole (streamed, the budget holds call by call: solve-streamed.test.ts).
+      { budget: { maxCalls: 5 }, streamCalls: false },
       log,
     );
     expect(result).toMatchObject({

@@ -137,7 +137,8 @@ describe('PlanAgent.solve (seeds/004 loop)', () => {
     const provider = new ScriptedProvider({
       turns: [json(unwritten), json(written), json({ calls: [], output: 'done' })],
     });
-    const result = await new PlanAgent({ provider, tools }).solve(input);
+    // Read whole: streamed, the calls before the invalid one may start (solve-streamed.test.ts).
+    const result = await new PlanAgent({ provider, tools }).solve(input, { streamCalls: false });
     expect(result.status).toBe('done');
     // The repair round: the reply back, then the error's own message and where it is.
     const repair = provider.requests[1]!.messages;

@@ -27,11 +27,18 @@ export const annotatedReadOnly: IsReadOnly = trustedReadOnlyHint;
 
 export class SideEffectLedger {
   readonly #done = new Map<string, ReusedResult>();
+  /**
+   * Every call that succeeded in a run halted because the reply it streamed from was not a
+   * solution, read-only or not: the model did not mean that plan, yet it ran, and the corrected
+   * reply is about the same moment, so nothing of it runs again. Until the next run ends.
+   */
+  readonly #halted = new Map<string, ReusedResult>();
 
   constructor(private readonly isReadOnly: IsReadOnly) {}
 
   /** Records the side effects of a finished run: its mutating calls that succeeded. */
   record(calls: readonly CallReport[], tools: readonly Tool[]): void {
+    this.#halted.clear();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     for (const call of calls) {
       const tool = byName.get(call.tool);
@@ -40,9 +47,27 @@ export class SideEffectLedger {
     }
   }
 
-  /** The hook for run(): the earlier result of the same side effect, if there is one. */
-  readonly reuse: NonNullable<RunOptions['reuse']> = ({ tool, args }: ReuseRequest) =>
-    this.#done.size === 0 || !this.#hasSideEffect(tool) ? undefined : this.#done.get(keyOf(tool.name, args));
+  /**
+   * Records a halted run (see #halted): its side effects as record() does, and each other call
+   * that succeeded, for the repair of the same reply. Latent calls are not recorded: writing the
+   * result the model gave ran nothing.
+   */
+  recordHalted(calls: readonly CallReport[], tools: readonly Tool[]): void {
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    for (const call of calls) {
+      const tool = byName.get(call.tool);
+      if (call.status !== 'succeeded' || !tool || !call.args || tool.latent === true) continue;
+      const into = this.#hasSideEffect(tool) ? this.#done : this.#halted;
+      into.set(keyOf(tool.name, call.args), { output: call.output, branch: call.branch });
+    }
+  }
+
+  /** The hook for run(): the earlier result of the same side effect (or halted call), if there is one. */
+  readonly reuse: NonNullable<RunOptions['reuse']> = ({ tool, args }: ReuseRequest) => {
+    if (this.#done.size === 0 && this.#halted.size === 0) return undefined;
+    const key = keyOf(tool.name, args);
+    return (this.#hasSideEffect(tool) ? this.#done.get(key) : undefined) ?? this.#halted.get(key);
+  };
 
   /** How many distinct side effects were recorded. */
   get size(): number {

@@ -16,8 +16,16 @@ export const REPEAT_NOTE = [
   'they failed), or set "output" to the final answer. Repeating it once more ends the task as stalled.',
 ].join(' ');
 
+/** Plans already run from one state, matched call by call against a reply as it streams. */
+export interface RepeatPrefix {
+  /** The reply's next call: true while the calls so far begin some plan already run. */
+  continues(call: unknown): boolean;
+}
+
 export class RepeatWatch {
   readonly #seen = new Set<string>();
+  /** Per state (its hash), the calls (sorted JSON each) of every plan run from it. */
+  readonly #plans = new Map<string, string[][]>();
   #warned = false;
 
   /** The key of a turn: its solution and the state it starts from. */
@@ -40,10 +48,35 @@ export class RepeatWatch {
     return 'warn';
   }
 
-  /** A turn that ran. */
-  remember(key: string): void {
+  /** A turn that ran: its key, and its calls from the state it started from. */
+  remember(key: string, calls: readonly unknown[], state: JsonObject): void {
     this.#seen.add(key);
+    const from = stateKey(state);
+    const plans = this.#plans.get(from) ?? [];
+    plans.push(calls.map(sortedJson));
+    this.#plans.set(from, plans);
   }
+
+  /** A matcher of the plans run from this state, or undefined when none was. */
+  prefix(state: JsonObject): RepeatPrefix | undefined {
+    const plans = this.#plans.get(stateKey(state));
+    if (!plans) return undefined;
+    let candidates = plans;
+    let index = 0;
+    return {
+      continues(call) {
+        if (candidates.length === 0) return false;
+        const text = sortedJson(call);
+        const at = index++;
+        candidates = candidates.filter((plan) => plan[at] === text);
+        return candidates.length > 0;
+      },
+    };
+  }
+}
+
+function stateKey(state: JsonObject): string {
+  return createHash('sha256').update(sortedJson(state)).digest('hex');
 }
 
 /** JSON with every object's keys sorted; JSON.stringify does the walking (no recursion here). */

@@ -24,6 +24,17 @@ export interface SolveOptions {
    */
   readonly mode?: 'eager' | 'lazy';
   /**
+   * Eager only: each call of a reply starts as soon as its JSON has closed, it compiles and what
+   * it reads exists, while the model is still writing the rest (effects in program order and
+   * approvals as for a whole plan). A reply that then turns out not to be a solution has its run
+   * halted (what started ends, nothing more starts), and what ran is told to the model with the
+   * repair request and never runs again. false: the reply is read whole, then run. A `strict`
+   * loop reads each reply whole: some warnings (a missing dagger) are only known once the whole
+   * plan is.
+   * @default true
+   */
+  readonly streamCalls?: boolean;
+  /**
    * Most solutions asked for (model requests that are not repairs).
    * @default 5
    */

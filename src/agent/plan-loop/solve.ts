@@ -21,28 +21,27 @@
  * (solve-reply.ts), the loop as a whole spends within a budget (calls, turns, tokens, wall time:
  * budget.ts), and a plan that already ran from the same state is not run again (solve-repeats.ts).
  */
-import type { CompiledPlan } from '../../compile/types.js';
 import { planSchema } from '../../compile/plan-schema/index.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
 import type { JsonObject } from '../../language/document.js';
 import { DEFAULT_LIMITS, type Limits } from '../../language/limits.js';
-import { run } from '../../run/run.js';
-import type { CallReport, RunResult } from '../../run/types.js';
+import { run, startRun } from '../../run/run.js';
+import type { CallReport, RunOptions, RunResult } from '../../run/types.js';
+import { ToolRegistry } from '../../tools/registry.js';
 import { simulate } from '../../simulate/simulate.js';
 import { lazierMode } from '../../language/execution-mode.js';
-import type { JsonSchema } from '../../tools/tool.js';
 import { resolveBudget } from './budget.js';
 import { BudgetMeter } from './budget-meter.js';
-import { complete } from '../complete.js';
 import type { Message } from '../model.js';
-import { DEFAULT_MAX_REPLY_BYTES, isReplyTooLargeError } from '../providers/index.js';
+import { DEFAULT_MAX_REPLY_BYTES } from '../providers/index.js';
 import { SOLVE_PROMPT } from '../prompts.js';
 import { annotatedReadOnly, SideEffectLedger } from './side-effect-ledger.js';
 import { askAboutSolution, hasRejectedCall, runApprover } from './solve-approvals.js';
 import { latentFromModel } from './solve-latent.js';
 import { solveContextText } from './solve-context.js';
 import { RepeatWatch, REPEAT_NOTE } from './solve-repeats.js';
-import { type ReadReply, readReply, tooLargeReply } from './solve-reply.js';
+import { askForSolution } from './solve-ask.js';
+import { dropStrictNulls } from './strict-nulls.js';
 import { checkSolveOptions, solveStart } from './solve-start.js';
 import type { FailedCallRecord, SolveDependencies, SolveOptions, SolveResult } from './solve-types.js';
 
@@ -77,6 +76,9 @@ async function loop(
   const start = solveStart(task, options, deps.tools(), options.limits);
   const { input, stateSchema, toolNames } = start;
   const mode = lazierMode(start.mode, options.mode);
+  // Eager solutions run while the model writes them (see solve-streamed.ts); strict ones are
+  // read whole, since some warnings (a missing dagger) are only known once the plan is.
+  const streamed = mode === 'eager' && options.streamCalls !== false && options.strict !== true;
   const offered = () => (toolNames ? deps.tools().filter((tool) => toolNames.has(tool.name)) : deps.tools());
   const system = options.systemPrompt ? `${options.systemPrompt}\n\n${SOLVE_PROMPT}` : SOLVE_PROMPT;
   const ledger = new SideEffectLedger(deps.isReadOnly ?? annotatedReadOnly);
@@ -122,6 +124,34 @@ async function loop(
       ...outputSchemaOf(options),
     });
     const format = { name: 'solution', schema };
+    const handedOn = new HandedOn();
+    let haltedState: JsonObject | undefined;
+    // The options of every run of this iteration's solution, streamed or whole.
+    const runOptions: RunOptions = {
+      tools,
+      input,
+      state,
+      mode,
+      reuse: ledger.reuse,
+      approve: runApprover(options.approve),
+      ...(mode === 'lazy' && { latent: latentFromModel(deps, meter, maxReplyBytes) }),
+      ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      limits,
+      // Streamed calls are checked as they arrive, by the same rules as a compiled reply.
+      ...(streamed && { haltOnInvalidCall: true }),
+      ...(options.strict === true && { strict: true }),
+      // The loop's signal: the caller's, and the budgets' (wall time, tokens of latent answers).
+      signal: meter.signal,
+      onEvent: (event) => {
+        if (event.type === 'call:start' && event.attempt === 1) {
+          meter.ran(1);
+          handedOn.started++;
+        } else if (event.type === 'call:end' && event.attempts === 0) handedOn.ended++;
+        deps.emit({ type: 'run', phase: 'solve', iteration, event });
+      },
+    };
+    const registry = strict && streamed ? ToolRegistry.from(tools) : undefined;
     const answer = await askForSolution(deps, meter, messages, format, {
       compile: {
         tools,
@@ -136,14 +166,54 @@ async function loop(
       maxRepairs,
       maxReplyBytes,
       strict,
+      ...(streamed && {
+        streamed: {
+          attempt: {
+            start: (stream) => startRun(stream, runOptions),
+            prepare: (call) => {
+              if (registry) dropStrictNulls([call], registry);
+              return call;
+            },
+            // The total call budget, counting the calls handed on that have not started yet.
+            mayRun: () => meter.mayRun(handedOn.waiting() + 1) && handedOn.hand(),
+            repeats: () => repeats.prefix(state),
+          },
+          halting: () => deps.emit({ type: 'halt', phase: 'solve', iteration }),
+          halted: (result) => {
+            runs.push(result);
+            haltedState = result.state;
+            ledger.recordHalted(result.calls, tools);
+            deps.emit({ type: 'run-end', phase: 'solve', iteration, result });
+          },
+        },
+      }),
     });
-    if (answer.ended === 'budget') return end('budget_exceeded', iteration, null, answer.diagnostics);
-    if (!answer.ok) return end('invalid', iteration, null, answer.diagnostics);
-    const { plan, calls, output, repairs } = answer;
+    if (!answer.ok) {
+      // What a halted run did is what happened: the result's state says so.
+      if (haltedState) state = haltedState;
+      return end(
+        answer.ended === 'budget' ? 'budget_exceeded' : 'invalid',
+        iteration,
+        null,
+        answer.diagnostics,
+      );
+    }
+    const { plan, calls, output, repairs, streamed: attempt } = answer;
     // A plan is remembered once it runs: one a person turned down may come back unchanged.
     const key = calls.length > 0 ? repeats.key(calls, output, state) : '';
     if (calls.length > 0) {
       const seen = repeats.check(key);
+      if (seen !== 'new' && attempt) {
+        // Streamed, a repeat's calls were held back while they matched the plan it repeats;
+        // any that had started (a repeat of a plan whose run was halted) end, and no more start.
+        const halted = await attempt.abandon();
+        if (halted) {
+          runs.push(halted);
+          ledger.record(halted.calls, tools);
+          deps.emit({ type: 'run-end', phase: 'solve', iteration, result: halted });
+          state = halted.state;
+        }
+      }
       if (seen === 'stalled') return end('stalled', iteration);
       if (seen === 'warn') {
         // Nothing runs; the context stays as it was, with the reason.
@@ -168,26 +238,11 @@ async function loop(
         continue;
       }
     }
-    if (!meter.mayRun(plan.calls.length)) return end('budget_exceeded', iteration);
-    repeats.remember(key);
-    const result = await run(plan, {
-      tools,
-      input,
-      state,
-      mode,
-      reuse: ledger.reuse,
-      approve: runApprover(options.approve),
-      ...(mode === 'lazy' && { latent: latentFromModel(deps, meter, maxReplyBytes) }),
-      ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
-      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-      limits,
-      // The loop's signal: the caller's, and the budgets' (wall time, tokens of latent answers).
-      signal: meter.signal,
-      onEvent: (event) => {
-        if (event.type === 'call:start' && event.attempt === 1) meter.ran(1);
-        deps.emit({ type: 'run', phase: 'solve', iteration, event });
-      },
-    });
+    // A streamed run is held to the call budget call by call, as its calls are handed on.
+    const running = attempt?.finish() ?? null;
+    if (!running && !meter.mayRun(plan.calls.length)) return end('budget_exceeded', iteration);
+    repeats.remember(key, calls, state);
+    const result = running ? await running.result : await run(plan, runOptions);
     runs.push(result);
     ledger.record(result.calls, tools);
     deps.emit({ type: 'run-end', phase: 'solve', iteration, result });
@@ -209,74 +264,21 @@ async function loop(
   return end('max_iterations', maxIterations);
 }
 
-type Solution =
-  | {
-      ok: true;
-      ended?: undefined;
-      plan: CompiledPlan;
-      calls: unknown[];
-      output: unknown;
-      repairs: number;
-    }
-  | {
-      ok: false;
-      /** budget: a budget ran out; undefined: out of repairs. */
-      ended?: 'budget';
-      diagnostics: readonly Diagnostic[];
-    };
+/** Calls of a streamed reply handed to its run, and how many of them started or ended unstarted. */
+class HandedOn {
+  handed = 0;
+  started = 0;
+  ended = 0;
 
-/**
- * One solution, repaired with its diagnostics up to maxRepairs times. Each request is a turn
- * of the budget, its usage counted; a request cut by a budget or the caller's signal ends the
- * loop with the diagnostics of the last reply that could not be used.
- */
-async function askForSolution(
-  deps: SolveDependencies,
-  meter: BudgetMeter,
-  messages: Message[],
-  format: { name: string; schema: JsonSchema },
-  how: {
-    compile: Parameters<typeof readReply>[1]['compile'];
-    maxCallsPerPlan: number | null;
-    maxRepairs: number;
-    maxReplyBytes: number;
-    /** The reply follows the strict plan schema: its nulls for left-out keys are dropped. */
-    strict: boolean;
-  },
-): Promise<Solution> {
-  let diagnostics: readonly Diagnostic[] = [];
-  for (let repairs = 0; repairs <= how.maxRepairs; repairs++) {
-    if (!meter.ask()) return { ok: false, ended: 'budget', diagnostics };
-    let reply: ReadReply;
-    try {
-      const turn = await complete(
-        deps.provider,
-        { messages, tools: [], responseFormat: format, signal: meter.signal },
-        { maxReplyBytes: how.maxReplyBytes },
-      );
-      if (!meter.used(turn.usage)) return { ok: false, ended: 'budget', diagnostics };
-      const text = turn.message.content;
-      messages.push({ role: 'assistant', content: text });
-      reply = readReply(text, {
-        compile: how.compile,
-        maxCallsPerPlan: how.maxCallsPerPlan,
-        strict: how.strict,
-      });
-    } catch (error) {
-      if (meter.exceeded) return { ok: false, ended: 'budget', diagnostics };
-      if (deps.signal?.aborted) throw error;
-      if (!isReplyTooLargeError(error)) throw error;
-      // Nothing of a cut reply is kept: the model is told, as for any reply it must fix.
-      reply = tooLargeReply(error.maxBytes);
-    }
-    if (reply.ok) {
-      meter.wrote(reply.calls.length);
-      return { ok: true, plan: reply.plan, calls: reply.calls, output: reply.output, repairs };
-    }
-    diagnostics = reply.diagnostics;
-    messages.push({ role: 'user', content: reply.repair });
+  /** Handed on and not started (nor ended without starting) yet. */
+  waiting(): number {
+    return this.handed - this.started - this.ended;
   }
-  return { ok: false, diagnostics };
+
+  hand(): true {
+    this.handed++;
+    return true;
+  }
 }
 
 function outputSchemaOf(options: SolveOptions) {

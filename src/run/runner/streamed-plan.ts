@@ -11,7 +11,7 @@ import { SourceText } from '../../language/text/index.js';
 import { type CallRecord, newRecord } from '../call-record.js';
 import type { Successors } from '../schedule/index.js';
 import type { FailureTaint } from '../state/index.js';
-import type { CallStatus } from '../types.js';
+import type { CallStatus, RunOptions } from '../types.js';
 
 /** What a streamed plan needs of the run (the Runner is one). */
 export interface StreamHost {
@@ -24,7 +24,8 @@ export interface StreamHost {
   readonly taint: FailureTaint;
   readonly limits: Limits;
   readonly source: AsyncIterable<unknown> | null;
-  readonly stopping: boolean;
+  stopping: boolean;
+  readonly options: RunOptions;
   readonly ended: number;
   readonly finish: (() => void) | null;
   end(i: number, status: CallStatus): void;
@@ -92,8 +93,10 @@ export async function consumeStream(run: StreamHost, stream: StreamState): Promi
       run.records.push(newRecord());
       run.remaining.push(0);
       const invalid = pending.items.slice(before).find((d) => d.severity === 'error');
-      if (invalid) invalidStreamed(run, spec.index, invalid.code, invalid.message);
-      else if (
+      if (invalid) {
+        invalidStreamed(run, spec.index, invalid.code, invalid.message);
+        if (run.options.haltOnInvalidCall === true) run.stopping = true;
+      } else if (
         spec.reads.some((r) => r.kind === 'later' && r.writers.length === 0) ||
         stream.builder.waitsForLater(spec.index)
       )
