@@ -229,6 +229,8 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
         ? new LiveView({ stream: io.stderr, color, calls })
         : new PlainView(io.stderr, { events: flags.events === true });
   let needsNewline = false;
+  /** A solution's run started and has not ended (streamed, it starts before the solution event). */
+  let running = false;
   const onEvent = (event: AgentEvent) => {
     if (flags.json) return;
     if (event.type === 'text-delta') {
@@ -248,14 +250,24 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
       const mark = event.outcome === 'succeeded' || event.outcome === 'plan-submitted' ? '✓' : '✗';
       io.stderr.write(`${mark} ${event.call.name}: ${oneLine(event.result.content).slice(0, 200)}\n`);
     } else if (event.type === 'solution') {
-      view.stop();
+      // Streamed, the solution's run began while the model wrote it: its view is live already.
+      if (!running) view.stop();
       io.stderr.write(
         `solution ${event.iteration}: ${event.calls.length} call(s)${event.repairs > 0 ? ` after ${event.repairs} repair(s)` : ''}\n`,
       );
       solutionPlan = event.plan;
-      view = newView(event.plan.calls);
-    } else if (event.type === 'run') view.onEvent(event.event);
-    else if (event.type === 'run-end') {
+      if (!running) view = newView(event.plan.calls);
+    } else if (event.type === 'run') {
+      if (event.event.type === 'run:start') {
+        // A run that starts before its solution is whole gets a view of its own (no call list).
+        if (solutionPlan === undefined) view = newView([]);
+        running = true;
+      }
+      view.onEvent(event.event);
+    } else if (event.type === 'halt') {
+      io.stderr.write('the reply is not a solution: the calls running end, no more start\n');
+    } else if (event.type === 'run-end') {
+      running = false;
       view.stop();
       io.stderr.write(
         formatRunSummary(event.result, {
@@ -267,6 +279,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
           failures: !(view instanceof LiveView),
         }),
       );
+      solutionPlan = undefined;
     }
   };
 
