@@ -22,9 +22,13 @@ export {
   type Path,
   type PathSegment,
   type PlanDocument,
+  type PlanTextEnd,
+  PlanTextReader,
+  type PlanTextReaderOptions,
   resolveLimits,
   type Severity,
   SIMULATION_CODES,
+  type StreamedCall,
 } from './language/index.js';
 
 // Compile.

@@ -31,6 +31,7 @@ const ENTRIES: readonly Entry[] = [
       'PermissionDeniedError',
       'PlanAlreadyExecutedError',
       'PlanError',
+      'PlanTextReader',
       'PlanModeTransitionError',
       'PlanValidationError',
       'RedisConnectionError',
