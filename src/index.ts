@@ -29,6 +29,8 @@ export {
   type Severity,
   SIMULATION_CODES,
   type StreamedCall,
+  streamPlanText,
+  type StreamedPlanText,
 } from './language/index.js';
 
 // Compile.

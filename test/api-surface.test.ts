@@ -38,6 +38,7 @@ const ENTRIES: readonly Entry[] = [
       'RemoteCallError',
       'RunCancelledError',
       'SIMULATION_CODES',
+      'streamPlanText',
       'TOOL_ERROR_CODES',
       'ToolDefinitionError',
       'ToolExecutionError',
