@@ -22,9 +22,15 @@ export {
   type Path,
   type PathSegment,
   type PlanDocument,
+  type PlanTextEnd,
+  PlanTextReader,
+  type PlanTextReaderOptions,
   resolveLimits,
   type Severity,
   SIMULATION_CODES,
+  type StreamedCall,
+  streamPlanText,
+  type StreamedPlanText,
 } from './language/index.js';
 
 // Compile.

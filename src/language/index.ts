@@ -2,6 +2,7 @@ export * from './diagnostics.js';
 export * from './document.js';
 export * from './limits.js';
 export * from './parse/index.js';
+export * from './stream/index.js';
 export * from './paths.js';
 export * from './pointer.js';
 export * from './reference.js';

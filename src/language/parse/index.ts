@@ -4,5 +4,6 @@
  * read, with every problem a diagnostic at its place in the text.
  */
 export { readContextMessages } from './context-messages.js';
+export { readJsonText, type ReadJsonText, type TextPlacement, textTooLong } from './json-text.js';
 export * from './parse-plan.js';
 export { readDocument } from './read-document.js';

@@ -2,11 +2,12 @@
 import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
 import type { PlanBuilder } from '../../compile/plan-builder.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
-import { capDiagnostics, error as diagnostic } from '../../language/diagnostics.js';
+import { capDiagnostics, compareDiagnostics, error as diagnostic } from '../../language/diagnostics.js';
 import { checkJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import { joinPointer } from '../../language/pointer.js';
 import { positionDiagnostics } from '../../language/parse/index.js';
+import { planTextOf } from '../../language/stream/index.js';
 import { SourceText } from '../../language/text/index.js';
 import { type CallRecord, newRecord } from '../call-record.js';
 import type { Successors } from '../schedule/index.js';
@@ -120,12 +121,26 @@ export async function consumeStream(run: StreamHost, stream: StreamState): Promi
   }
   run.plan = streamedPlan(
     run.calls,
-    capDiagnostics(
-      positionDiagnostics(stream.builder.pending.items, SourceText.fromValue(stream.received)),
-      run.limits.maxDiagnostics,
-    ),
+    capDiagnostics(streamDiagnostics(run, stream), run.limits.maxDiagnostics),
   );
   if (run.ended === run.calls.length) run.finish?.();
+}
+
+/**
+ * The stream's diagnostics, placed: in the text the calls came from when they were read from text
+ * (streamPlanText; the pointers then start with the calls array's, and the text's own diagnostics
+ * join them, an error among them failing the run), else in the calls as received.
+ */
+function streamDiagnostics(run: StreamHost, stream: StreamState): Diagnostic[] {
+  const text = planTextOf(run.source);
+  if (!text) return positionDiagnostics(stream.builder.pending.items, SourceText.fromValue(stream.received));
+  const { parsed } = text.end;
+  if (text.failed) stream.cut = true;
+  const prefix = parsed.document?.callsPointer ?? '';
+  const pending = stream.builder.pending.items.map((d) => ({ ...d, pointer: prefix + d.pointer }));
+  if (text.problem) pending.push(text.problem);
+  const source = parsed.document?.source ?? SourceText.fromText(text.end.text);
+  return [...positionDiagnostics(pending, source), ...parsed.diagnostics].sort(compareDiagnostics);
 }
 
 /** Counts a streamed call's dependencies that have not ended, and queues it when there are none. */
