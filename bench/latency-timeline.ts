@@ -96,6 +96,22 @@ export function boundOf(
 }
 
 /**
+ * {@link boundOf} for a method that starts no call before the whole reply has arrived (a whole
+ * plan, then its run): what dispatching calls while the model writes can win is the gap between
+ * the two.
+ */
+export function wholeReplyBoundOf(
+  calls: readonly BoundCall[],
+  order: readonly number[],
+  replyChars: number,
+  finalChars: number,
+  pace: ModelPace,
+): Bound {
+  const waiting = calls.map((call) => ({ ...call, closesAt: replyChars }));
+  return boundOf(waiting, order, replyChars, finalChars, pace);
+}
+
+/**
  * The plan's calls split into the turns of parallel function calling: turn k holds the calls
  * whose longest chain of calls they wait for is k long (so every call's inputs exist once the
  * turns before it ran). In `order`, so each call's level is known before the calls that read it.

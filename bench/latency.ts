@@ -29,7 +29,7 @@ import { METHODS, type Method, type MethodRun, prepareMethod } from './latency-m
 import { boundCalls, FINAL_SOLUTION, type PlayedPlan, preparePlan, sampleOf } from './latency-plans.js';
 import { type PlanMeasure, ratioRows, speedUpRows, TARGETS, targetRows } from './latency-report.js';
 import { type ModelServer, startModelServer } from './latency-server.js';
-import { boundOf, type ModelPace } from './latency-timeline.js';
+import { boundOf, type ModelPace, wholeReplyBoundOf } from './latency-timeline.js';
 import { printTable } from './table.js';
 
 const HERE = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -114,14 +114,20 @@ async function measureAll(
             Method,
             MethodRun
           >;
-          const bound = boundOf(
+          const shape = [
             boundCalls(plan),
             plan.order,
             plan.solution.length,
             FINAL_SOLUTION.length,
             common.pace,
-          );
-          return { ok: true as const, measure: { id: plan.id, boundMs: bound.totalMs, runs: byMethod } };
+          ] as const;
+          const measure = {
+            id: plan.id,
+            boundMs: boundOf(...shape).totalMs,
+            wholeReplyBoundMs: wholeReplyBoundOf(...shape).totalMs,
+            runs: byMethod,
+          };
+          return { ok: true as const, measure };
         } catch (error) {
           return { ok: false as const, id: plan.id, reason: (error as Error).message };
         }

@@ -17,6 +17,7 @@ import {
   levelsOf,
   type ModelPace,
   msAtChars,
+  wholeReplyBoundOf,
 } from '../../bench/latency-timeline.js';
 import { complete, createProvider } from '../../src/agent/index.js';
 import { importPlans } from '../../src/import/index.js';
@@ -57,6 +58,18 @@ describe('the bound', () => {
     expect(bound.planEndMs).toBe(850);
     expect(bound.finalTurnMs).toBe(300 + 28 * 2.5);
     expect(bound.totalMs).toBe(850 + 370);
+  });
+
+  it('without streaming, starts no call before the whole reply has arrived', () => {
+    // The calls of the first case, all waiting for the reply's end (160 characters: 700 ms).
+    const calls = [
+      { closesAt: 40, after: [], latencyMs: 100 },
+      { closesAt: 80, after: [0], latencyMs: 300 },
+      { closesAt: 120, after: [1], latencyMs: 50 },
+    ];
+    const bound = wholeReplyBoundOf(calls, [0, 1, 2], 160, 28, PACE);
+    expect(bound.startsMs).toEqual([700, 800, 1100]);
+    expect(bound.totalMs).toBe(1150 + 370);
   });
 
   it('waits for the chunk carrying a call, and ends the plan no earlier than the reply', () => {
