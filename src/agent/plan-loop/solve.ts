@@ -28,6 +28,7 @@ import { DEFAULT_LIMITS, type Limits } from '../../language/limits.js';
 import { run, startRun } from '../../run/run.js';
 import type { CallReport, RunOptions, RunResult } from '../../run/types.js';
 import { ToolRegistry } from '../../tools/registry.js';
+import type { Tool } from '../../tools/tool.js';
 import { simulate } from '../../simulate/simulate.js';
 import { lazierMode } from '../../language/execution-mode.js';
 import { resolveBudget } from './budget.js';
@@ -81,6 +82,8 @@ async function loop(
   const streamed = mode === 'eager' && options.streamCalls !== false && options.strict !== true;
   const offered = () => (toolNames ? deps.tools().filter((tool) => toolNames.has(tool.name)) : deps.tools());
   const system = options.systemPrompt ? `${options.systemPrompt}\n\n${SOLVE_PROMPT}` : SOLVE_PROMPT;
+  let lastTools: readonly Tool[] = [];
+  let lastRegistry: ToolRegistry | undefined;
   const ledger = new SideEffectLedger(deps.isReadOnly ?? annotatedReadOnly);
   const repeats = new RepeatWatch();
   // The per-plan budget is one more bound on what compile reads: a plan over it is E_LIMIT.
@@ -109,6 +112,11 @@ async function loop(
   for (let iteration = 1; iteration <= maxIterations; iteration++) {
     if (deps.signal?.aborted) return end('cancelled', iteration - 1);
     const tools = offered();
+    // One registry for the iteration's schema, compiles, run and dry run (each schema compiled
+    // once), kept while the tools offered are the same definitions.
+    const registry = sameTools(tools, lastTools) ? lastRegistry! : ToolRegistry.from(tools);
+    lastTools = tools;
+    lastRegistry = registry;
     const context = { input, state, stateSchema, plan: previous, progress, failures, note };
     const messages: Message[] = [
       { role: 'system', content: system },
@@ -117,7 +125,7 @@ async function loop(
     ];
     // Over exactly the tools offered now, so the model cannot name one that does not exist.
     const strict = deps.provider.strictSchemas === true;
-    const schema = planSchema(tools, {
+    const schema = planSchema(registry, {
       shape: 'solution',
       mode,
       format: strict ? 'openai-strict' : 'json-schema',
@@ -128,7 +136,7 @@ async function loop(
     let haltedState: JsonObject | undefined;
     // The options of every run of this iteration's solution, streamed or whole.
     const runOptions: RunOptions = {
-      tools,
+      tools: registry,
       input,
       state,
       mode,
@@ -151,10 +159,9 @@ async function loop(
         deps.emit({ type: 'run', phase: 'solve', iteration, event });
       },
     };
-    const registry = strict && streamed ? ToolRegistry.from(tools) : undefined;
     const answer = await askForSolution(deps, meter, messages, format, {
       compile: {
-        tools,
+        tools: registry,
         input,
         state,
         mode,
@@ -171,7 +178,7 @@ async function loop(
           attempt: {
             start: (stream) => startRun(stream, runOptions),
             prepare: (call) => {
-              if (registry) dropStrictNulls([call], registry);
+              if (strict) dropStrictNulls([call], registry);
               return call;
             },
             // The total call budget, counting the calls handed on that have not started yet.
@@ -225,7 +232,7 @@ async function loop(
     if (calls.length === 0) return end('done', iteration, output);
 
     if (mode === 'lazy') {
-      const simulation = simulate(plan, { tools, input, state });
+      const simulation = simulate(plan, { tools: registry, input, state });
       deps.emit({ type: 'simulation', phase: 'solve', simulation });
       const decision = await askAboutSolution(options.approve, { plan, simulation, iteration });
       if (!decision.approved) {
@@ -262,6 +269,11 @@ async function loop(
     note = null;
   }
   return end('max_iterations', maxIterations);
+}
+
+/** Whether two lists hold the same tool definitions (the same objects, in the same order). */
+function sameTools(a: readonly Tool[], b: readonly Tool[]): boolean {
+  return a.length === b.length && a.length > 0 && a.every((tool, i) => tool === b[i]);
 }
 
 /** Calls of a streamed reply handed to its run, and how many of them started or ended unstarted. */
