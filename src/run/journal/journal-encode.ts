@@ -32,7 +32,8 @@ function callStartLine(e: CallStart): string | undefined {
   if (ownKeys(e) !== 6) return undefined;
   const { at, call, tool, attempt, args } = e;
   if (typeof at !== 'string' || typeof call !== 'string' || typeof tool !== 'string') return undefined;
-  if (!isNumber(attempt) || args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  if (!isNumber(attempt) || args === null || typeof args !== 'object' || Array.isArray(args))
+    return undefined;
   return `{"type":"call:start","call":${JSON.stringify(call)},"tool":${JSON.stringify(tool)},"attempt":${attempt},"args":${argsJson(args)},"at":${JSON.stringify(at)}}\n`;
 }
 
@@ -46,7 +47,8 @@ function callEndLine(e: CallEnd): string | undefined {
   if (ownKeys(e) !== keys) return undefined;
   if (typeof at !== 'string' || typeof call !== 'string' || typeof tool !== 'string') return undefined;
   if (typeof status !== 'string' || typeof handled !== 'boolean' || !isNumber(attempts)) return undefined;
-  if (!(branch === null || isNumber(branch)) || !(durationMs === null || isNumber(durationMs))) return undefined;
+  if (!(branch === null || isNumber(branch)) || !(durationMs === null || isNumber(durationMs)))
+    return undefined;
   if (typeof error !== 'object') return undefined;
   if (hasResumed && typeof e.resumed !== 'boolean') return undefined;
   if (hasReused && typeof e.reused !== 'boolean') return undefined;
