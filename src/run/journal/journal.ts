@@ -7,10 +7,11 @@
  *   survives. `append` writes it into the file (write(2): the operating system holds it from
  *   then on) before it returns, so before any observer hears of the call and before any call
  *   that depends on it starts. So do `run:start`, `call:start` (before the tool runs),
- *   `call:retry`, `approval:requested` and `run:end`. The `call:ready` and `state:write` lines
- *   before them are held in memory and written in the same write(2) (or once they pass
- *   PENDING_CHARS): a crash can lose those of calls that had not ended, which a resume never
- *   reads (it runs such calls again anyway).
+ *   `call:retry`, `approval:requested` and `run:end`. A version 2 journal (what a new journal
+ *   is) holds no `call:ready` or `state:write` lines; in a version 1 journal they are held in
+ *   memory and written in the same write(2) as the next line (or once they pass PENDING_CHARS):
+ *   a crash can lose those of calls that had not ended, which a resume never reads (it runs such
+ *   calls again anyway).
  * - A power cut or an operating-system crash: records are on disk once an fsync covers them.
  *   `sync` (after each `call:end`) asks for one without waiting for it: one fsync runs in the
  *   background, and the next covers every completion that asked meanwhile (group commit, see
