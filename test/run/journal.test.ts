@@ -110,8 +110,14 @@ const DIGESTS: JournalDigests = {
   tools: 'd'.repeat(64),
 };
 
+/** A version 1 header, as journals written before version 2 start. */
 function header(digests: JournalDigests) {
   return { type: 'journal', version: 1, digests };
+}
+
+/** The header a new journal gets: version 2 (no call:ready or state:write lines). */
+function writtenHeader(digests: JournalDigests) {
+  return { type: 'journal', version: 2, digests };
 }
 
 function start(call: string): RunEvent {
@@ -564,7 +570,7 @@ describe('Journal bound to a run (digests)', () => {
     journal.append(end('a', 'succeeded', { output: 1 }));
     journal.close();
     const [first, second] = lines(journal.path);
-    expect(first).toEqual(header(DIGESTS));
+    expect(first).toEqual(writtenHeader(DIGESTS));
     expect(second).toMatchObject({ type: 'call:end', call: 'a' });
     const resumed = Journal.open({ dir, runKey: 'run', resume: true, digests: DIGESTS });
     expect(resumed.digests).toEqual(DIGESTS);
@@ -582,8 +588,8 @@ describe('Journal bound to a run (digests)', () => {
     const dir = freshDir();
     const missing = Journal.open({ dir, runKey: 'run', resume: true, digests: DIGESTS });
     missing.close();
-    expect(lines(missing.path)).toEqual([header(DIGESTS)]);
-    const text = `${JSON.stringify(header(DIGESTS))}`;
+    expect(lines(missing.path)).toEqual([writtenHeader(DIGESTS)]);
+    const text = `${JSON.stringify(writtenHeader(DIGESTS))}`;
     writeFileSync(missing.path, `\n \n${text.slice(0, 40)}`);
     const cut = Journal.open({ dir, runKey: 'run', resume: true, digests: DIGESTS });
     expect(cut.skippedLines).toBe(1);
@@ -629,7 +635,7 @@ describe('Journal bound to a run (digests)', () => {
     // Without --resume the journal is simply started over.
     const fresh = Journal.open({ dir, runKey: 'run', resume: false, digests: DIGESTS });
     fresh.close();
-    expect(lines(path)).toEqual([header(DIGESTS)]);
+    expect(lines(path)).toEqual([writtenHeader(DIGESTS)]);
   });
 
   it('refuses a journal without a header when the run has digests', () => {
@@ -645,8 +651,8 @@ describe('Journal bound to a run (digests)', () => {
   it('refuses a header of another version or shape', () => {
     const cases: [unknown, RegExp][] = [
       [
-        { ...header(DIGESTS), version: 2 },
-        /the journal header says version 2; this planmode reads version 1/,
+        { ...header(DIGESTS), version: 3 },
+        /the journal header says version 3; this planmode reads versions 1 and 2/,
       ],
       [{ ...header(DIGESTS), extra: true }, /the journal header has an unknown field "extra"/],
       [{ type: 'journal', version: 1 }, /the journal header must have an object "digests", got nothing/],

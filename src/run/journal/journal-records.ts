@@ -13,13 +13,23 @@ import { JOURNAL_PARTS, type JournalDigests } from './journal-digests.js';
 import { REPLACED_FIELDS } from './journal-format.js';
 import { CALL_STATUSES, type RunEvent } from '../types.js';
 
-/** The version of the journal format this code writes and reads. */
-export const JOURNAL_VERSION = 1;
+/**
+ * The version of the journal format this code writes. Version 1 journals (every event, four
+ * lines per call) are still read and resumed, and a resume appends to them in version 1.
+ * Version 2 holds only the records a resume reads: no `call:ready` or `state:write` lines.
+ */
+export const JOURNAL_VERSION = 2;
+
+/** The versions this code reads. */
+export type JournalVersion = 1 | 2;
+
+/** Events a version 2 journal never holds: a resume reads neither. */
+export const NOT_IN_VERSION_2: ReadonlySet<string> = new Set(['call:ready', 'state:write']);
 
 /** The first line of a journal bound to a run. */
 export interface JournalHeader {
   readonly type: 'journal';
-  readonly version: typeof JOURNAL_VERSION;
+  readonly version: JournalVersion;
   readonly digests: JournalDigests;
   /**
    * One sha256 per tool the plan calls, by name (see toolDigests in journal-digests): what a
@@ -161,9 +171,10 @@ const HEADER_KEYS = ['type', 'version', 'digests', 'toolDigests', 'resumedFrom']
 const DIGEST = /^[0-9a-f]{64}$/;
 
 /**
- * Reads one parsed line (JSON data within the limits, as checkJson found it). Never throws.
+ * Reads one parsed line (JSON data within the limits, as checkJson found it) of a journal whose
+ * header said `version` (1 for a journal without one). Never throws.
  */
-export function readJournalLine(value: unknown): JournalLine {
+export function readJournalLine(value: unknown, version: JournalVersion = 1): JournalLine {
   if (!isObject(value)) {
     return problem(`not a journal record: expected a JSON object with a string "type", got ${shape(value)}`);
   }
@@ -174,6 +185,11 @@ export function readJournalLine(value: unknown): JournalLine {
   if (type === 'journal') return readHeader(value);
   if (!Object.hasOwn(SCHEMAS, type)) {
     return problem(`${showValue(type)} is not a journal record type (${EVENT_TYPES.join(', ')})`);
+  }
+  if (version === 2 && NOT_IN_VERSION_2.has(type)) {
+    return problem(
+      `a version 2 journal holds no ${type} records (planmode writes them only in version 1 journals): the line was not written by planmode`,
+    );
   }
   return readEvent(type as RunEvent['type'], value);
 }
@@ -196,9 +212,9 @@ function readHeader(value: Record<string, unknown>): JournalLine {
     if (!HEADER_KEYS.includes(key))
       return problem(`the journal header has an unknown field ${showValue(key)}`);
   }
-  if (value.version !== JOURNAL_VERSION) {
+  if (value.version !== 1 && value.version !== 2) {
     return problem(
-      `the journal header says version ${showValue(value.version)}; this planmode reads version ${JOURNAL_VERSION}`,
+      `the journal header says version ${showValue(value.version)}; this planmode reads versions 1 and 2`,
     );
   }
   const digests = value.digests;

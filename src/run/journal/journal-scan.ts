@@ -15,7 +15,7 @@ import { differingParts, type JournalDigests } from './journal-digests.js';
 import { journalLineError, journalMismatchError } from './journal-error.js';
 import { type CallEndEvent, canonicalJson, isReusable, REPLACED_FIELDS } from './journal-format.js';
 import type { RecordCheck } from './journal-plan-check.js';
-import { type JournalHeader, readJournalLine } from './journal-records.js';
+import { type JournalHeader, type JournalVersion, readJournalLine } from './journal-records.js';
 import type { JsonObject } from '../../language/document.js';
 import { showValue } from '../../tools/safe-describe.js';
 import type { RunEvent } from '../types.js';
@@ -199,6 +199,8 @@ class LineReader {
   #number = 0;
   /** Lines read so far that held a header or a record. */
   #records = 0;
+  /** The format of the lines after the header: its version, 1 without one. */
+  #version: JournalVersion = 1;
   /** Limits for a whole record: see `read`. */
   readonly #limits: Limits;
   readonly #keepArgs: boolean;
@@ -236,7 +238,7 @@ class LineReader {
       const { pointer, message } = checked.problem;
       return this.#fail(`the record${pointer === '' ? '' : `'s value at ${pointer}`} ${message}`);
     }
-    const read = readJournalLine(value);
+    const read = readJournalLine(value, this.#version);
     const first = this.#records === 0;
     this.#records += 1;
     this.#scan.empty = false;
@@ -265,6 +267,7 @@ class LineReader {
   #header(header: JournalHeader, first: boolean): void {
     if (!first) return this.#fail('a journal header may only be the first line');
     const { digests } = header;
+    this.#version = header.version;
     this.#scan.digests = digests;
     this.#scan.header = header;
     this.#options.onHeader?.(header);

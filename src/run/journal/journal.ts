@@ -7,10 +7,11 @@
  *   survives. `append` writes it into the file (write(2): the operating system holds it from
  *   then on) before it returns, so before any observer hears of the call and before any call
  *   that depends on it starts. So do `run:start`, `call:start` (before the tool runs),
- *   `call:retry`, `approval:requested` and `run:end`. The `call:ready` and `state:write` lines
- *   before them are held in memory and written in the same write(2) (or once they pass
- *   PENDING_CHARS): a crash can lose those of calls that had not ended, which a resume never
- *   reads (it runs such calls again anyway).
+ *   `call:retry`, `approval:requested` and `run:end`. A version 2 journal (what a new journal
+ *   is) holds no `call:ready` or `state:write` lines; in a version 1 journal they are held in
+ *   memory and written in the same write(2) as the next line (or once they pass PENDING_CHARS):
+ *   a crash can lose those of calls that had not ended, which a resume never reads (it runs such
+ *   calls again anyway).
  * - A power cut or an operating-system crash: records are on disk once an fsync covers them.
  *   `sync` (after each `call:end`) asks for one without waiting for it: one fsync runs in the
  *   background, and the next covers every completion that asked meanwhile (group commit, see
@@ -41,11 +42,12 @@ import type { EarlierResults } from './journal-earlier-results.js';
 import { type EarlierVersions, findEarlierVersions } from './journal-earlier.js';
 import { describeFsError, isJournalError, JournalError } from './journal-error.js';
 import { makeJournalDirectory, openJournalFile, syncDirectory, writeAll } from './journal-files.js';
+import { encodeRecord } from './journal-encode.js';
 import { type CallEndEvent, canonicalJson, encodeEvent } from './journal-format.js';
 import { fitLine, resultTooLong } from './journal-line-size.js';
 import { JournalLock } from './journal-lock.js';
 import { checkOptions, DEFAULT_MAX_COMMIT_DELAY_MS, type JournalOptions } from './journal-options.js';
-import { encodeHeader } from './journal-records.js';
+import { encodeHeader, JOURNAL_VERSION, type JournalVersion, NOT_IN_VERSION_2 } from './journal-records.js';
 import { emptyScan, type Scan, scanJournal } from './journal-scan.js';
 import type { JournalDigests } from './journal-digests.js';
 import type { RunEvent, StaleJournalLock } from '../types.js';
@@ -109,10 +111,16 @@ export class Journal {
   #pendingChars = 0;
   /** The longest line a resume reads (limits.maxTextLength): no line written is longer. */
   readonly #maxLine: number;
+  /**
+   * The format appended in: a new journal's is the current one; a resumed journal keeps its own,
+   * so that a file never mixes two (version 1 for a journal without a header).
+   */
+  readonly #version: JournalVersion;
 
   private constructor(opened: Opened, maxLine: number) {
     const { path, fd, size, scan } = opened;
     this.path = path;
+    this.#version = opened.version;
     this.#maxLine = maxLine;
     this.#fd = fd;
     this.#size = size;
@@ -178,7 +186,8 @@ export class Journal {
   /**
    * Appends the event as one line. Every event but `call:ready` and `state:write` is in the file
    * (written to the operating system) when this returns, with the lines held before it; those
-   * two wait in memory for the next. Values JSON cannot hold never throw here (see encodeEvent),
+   * two wait in memory for the next in a version 1 journal, and a version 2 journal (the one a
+   * new journal is) leaves them out: a resume reads neither. Values JSON cannot hold never throw here (see encodeEvent),
    * and a line is never longer than a resume reads: its large fields give way (see fitLine).
    *
    * @throws {JournalError} when the journal is closed, when the write fails (the part written is
@@ -188,7 +197,15 @@ export class Journal {
   append(event: RunEvent): void {
     this.#openFd('append to');
     this.#commit.check();
-    const line = fitLine(event, encodeEvent(event), this.#maxLine);
+    let encoded: string;
+    if (this.#version === 2) {
+      if (NOT_IN_VERSION_2.has(event.type)) return;
+      encoded = encodeRecord(event);
+    } else {
+      // A version 1 journal is appended to exactly as before.
+      encoded = encodeEvent(event);
+    }
+    const line = fitLine(event, encoded, this.#maxLine);
     this.#pending.push(line);
     this.#pendingChars += line.length;
     if (!DEFERRABLE.has(event.type) || this.#pendingChars >= PENDING_CHARS) this.#write();
@@ -280,6 +297,7 @@ interface Opened {
   readonly commit: GroupCommit;
   readonly lock: JournalLock;
   readonly earlier: EarlierVersions | undefined;
+  readonly version: JournalVersion;
 }
 
 /** Journal.open, once the lock is held. */
@@ -312,6 +330,7 @@ function openLocked(options: JournalOptions, limits: Limits, lock: JournalLock):
         : undefined;
     let size = scan.validBytes;
     let changed = scan.cutTail || scan.missingNewline;
+    let version: JournalVersion = scan.header?.version ?? 1;
     if (digests !== undefined && scan.empty) {
       // Nothing but blanks (or a header cut off by a crash): the header goes first in the file.
       ftruncateSync(fd, 0);
@@ -323,6 +342,7 @@ function openLocked(options: JournalOptions, limits: Limits, lock: JournalLock):
       const bytes = Buffer.from(header, 'utf8');
       writeAll(fd, bytes);
       size = bytes.length;
+      version = JOURNAL_VERSION;
       scan.digests = digests;
       changed = true;
     } else {
@@ -335,7 +355,7 @@ function openLocked(options: JournalOptions, limits: Limits, lock: JournalLock):
     if (changed) fsyncSync(fd);
     syncDirectory(dir);
     const commit = new GroupCommit({ path, fd, maxDelayMs });
-    return { path, fd, size, scan, commit, lock, earlier };
+    return { path, fd, size, scan, commit, lock, earlier, version };
   } catch (cause) {
     closeSync(fd);
     if (!existed) removeQuietly(path);
