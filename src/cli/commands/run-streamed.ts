@@ -125,10 +125,12 @@ export async function runStreamedStdin(
   if (!compiled.ok || !compiled.plan || compiled.plan.mode === 'lazy') {
     // The same report and exit code as for the whole text, and which calls had already started.
     io.stderr.write(formatCompileReport(compiled, format));
-    const started = result.calls.filter((c) => c.startedAt !== undefined).map((c) => c.id);
-    io.stderr.write(
-      `plan: ${started.length} call${started.length === 1 ? '' : 's'} of ${inputs.source} had started before the plan was read whole${started.length > 0 ? `: ${started.join(', ')}` : ''}\n`,
-    );
+    const started = result.calls.filter((c) => c.attempts > 0).map((c) => c.id);
+    if (started.length > 0) {
+      io.stderr.write(
+        `plan: ${started.length} call${started.length === 1 ? '' : 's'} of ${inputs.source} had started before the plan was read whole: ${started.join(', ')}\n`,
+      );
+    }
     return ExitCode.INVALID;
   }
   const plan = compiled.plan;
