@@ -58,10 +58,7 @@ export async function readText(file: string, options: ReadOptions): Promise<stri
   const maxChars = (options.limits ?? DEFAULT_LIMITS).maxTextLength;
   // UTF-8 takes at most 3 bytes per UTF-16 code unit: past this many bytes no text fits.
   const maxBytes = maxChars * 3;
-  const tooLong = () =>
-    new CliInputError(
-      `${what} '${displayName(file)}' is longer than ${maxChars} characters (limits.maxTextLength); raise it with --limit maxTextLength=<n>`,
-    );
+  const tooLong = () => tooLongError(what, file, maxChars);
   const chunks: Buffer[] = [];
   let bytes = 0;
   const take = (chunk: string | Uint8Array): void => {
@@ -95,6 +92,13 @@ export async function readText(file: string, options: ReadOptions): Promise<stri
   if ('problem' in decoded)
     throw new CliInputError(`${what} '${displayName(file)}' ${decoded.problem.message}`);
   return decoded.text;
+}
+
+/** A file (or standard input) longer than limits.maxTextLength allows. */
+export function tooLongError(what: string, file: string, maxChars: number): CliInputError {
+  return new CliInputError(
+    `${what} '${displayName(file)}' is longer than ${maxChars} characters (limits.maxTextLength); raise it with --limit maxTextLength=<n>`,
+  );
 }
 
 /**

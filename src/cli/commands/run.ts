@@ -40,6 +40,8 @@ import type { RedisFlags } from '../flags/redis-flags.js';
 import { concurrencyFlag, millisecondsFlag } from '../flags/whole-number.js';
 import { eventLine } from './event-line.js';
 import { RunExitGuard } from './run-exit-guard.js';
+import { runStreamedStdin } from './run-streamed.js';
+import { resolveLimits } from '../../language/limits.js';
 
 export const RUN_MODES = ['eager', 'lazy'] as const;
 
@@ -138,7 +140,31 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
     flags.tools === undefined && flags.mcpTools !== undefined
       ? undefined
       : requireToolsModule(flags.tools, distributed);
-  const inputs = await loadCompileInputs(file, flags, io);
+  // A plan piped in runs as it arrives, but where the whole plan is needed first: a journal
+  // (its digests bind the whole plan), a report file, workers, and a lazy run.
+  const streams =
+    file === STDIN &&
+    mode !== 'lazy' &&
+    flags.journal === undefined &&
+    flags.report === undefined &&
+    !distributed;
+  let inputs = await loadCompileInputs(file, flags, io, { readPlan: !streams });
+  if (streams) {
+    const latentFunction =
+      toolsFile === undefined || extname(toolsFile).toLowerCase() === '.json'
+        ? undefined
+        : await latentFrom(toolsFile);
+    const streamed = await runStreamedStdin(flags, io, {
+      inputs,
+      limits: resolveLimits(inputs.options.limits),
+      toJson: toRunJson,
+      ...(concurrency !== undefined && { concurrency }),
+      ...(timeoutMs !== undefined && { timeoutMs }),
+      ...(latentFunction && { latent: latentFunction }),
+    });
+    if (typeof streamed === 'number') return streamed;
+    inputs = { ...inputs, text: streamed.text };
+  }
   const compiled = compile(inputs.text, { ...inputs.options, ...(mode && { mode }) });
   const color = shouldUseColor(io.stderr, io.env);
   const format = { file: inputs.source, color };

@@ -49,7 +49,20 @@ export interface CompileInputs {
  *
  * @throws {CliInputError} for any file that cannot be used (exit code 2).
  */
-export async function loadCompileInputs(file: string, flags: CommonFlags, io: CliIo): Promise<CompileInputs> {
+export interface LoadCompileInputsOptions {
+  /**
+   * Read the plan file now; false leaves `text` empty, for a plan read as it arrives (`plan run -`).
+   * @default true
+   */
+  readonly readPlan?: boolean;
+}
+
+export async function loadCompileInputs(
+  file: string,
+  flags: CommonFlags,
+  io: CliIo,
+  options: LoadCompileInputsOptions = {},
+): Promise<CompileInputs> {
   const fromStdin = [file, flags.input, flags.state].filter((f) => f === STDIN).length;
   if (fromStdin > 1)
     throw new CliInputError(
@@ -59,7 +72,7 @@ export async function loadCompileInputs(file: string, flags: CommonFlags, io: Cl
     throw new CliInputError('--tools cannot read standard input; name a .json manifest or a .js/.mjs module');
   const loadTimeoutMs = loadTimeoutFlag(flags);
   const limits = limitsFlag(flags);
-  const text = await readText(file, { io, what: 'plan file', limits });
+  const text = options.readPlan === false ? '' : await readText(file, { io, what: 'plan file', limits });
   const tools =
     flags.tools === undefined && flags.mcpTools === undefined
       ? undefined

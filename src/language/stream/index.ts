@@ -3,4 +3,4 @@
  * and limits of the whole-document parser.
  */
 export * from './plan-text-reader.js';
-export { planTextOf, streamPlanText, type StreamedPlanText } from './stream-plan-text.js';
+export { planTextOf, streamPlanText, type StreamedPlanText, withFirstCall } from './stream-plan-text.js';

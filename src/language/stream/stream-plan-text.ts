@@ -112,3 +112,35 @@ export function planTextOf(
   }
   return { end, failed: hasErrors(end.parsed.diagnostics) };
 }
+
+/**
+ * The calls of `streamed` (a {@link streamPlanText} iterable) whose first value was already taken
+ * from `iterator`: the same calls, and the same text for the run to place its diagnostics in.
+ */
+export function withFirstCall(
+  streamed: AsyncIterable<unknown>,
+  iterator: AsyncIterator<unknown>,
+  first: unknown,
+): AsyncIterable<unknown> {
+  async function* calls(): AsyncGenerator<unknown> {
+    let done = false;
+    try {
+      yield first;
+      for (;;) {
+        const step = await iterator.next();
+        if (step.done) {
+          done = true;
+          return;
+        }
+        yield step.value;
+      }
+    } finally {
+      if (!done) await iterator.return?.();
+    }
+  }
+  const iterable = {
+    [Symbol.asyncIterator]: calls,
+    [PLAN_TEXT]: (streamed as { [PLAN_TEXT]?: () => PlanTextEnd | null })[PLAN_TEXT],
+  };
+  return iterable;
+}
