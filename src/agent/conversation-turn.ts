@@ -129,8 +129,7 @@ export async function answerTurn(
         };
         add(options.messages, size, partial, answers.answers);
       }
-      const started = ran.length + (answers.failure ? 1 : 0);
-      emit({ type: 'turn-failed', phase, error, ran, notRun: answers.calls.slice(started) });
+      emit({ type: 'turn-failed', phase, error, ran, notRun: answers.calls.slice(answers.started) });
     }
     throw error;
   } finally {

@@ -32,7 +32,7 @@ export interface TurnAnswersOptions {
   readonly answer: AnswerTool;
   /** Called as each answer ends, in order (the `tool-result` event). */
   readonly answered: (call: ModelToolCall, answer: ToolAnswer) => void;
-  /** Called once, when an answer throws: the turn fails with that error. */
+  /** Called once, when an answer (or `answered`) throws: the turn fails with that error. */
   readonly failed: (error: unknown) => void;
 }
 
@@ -63,6 +63,11 @@ export class TurnAnswers {
   /** The answers so far, one per call from the first, in order. */
   get answers(): readonly ToolAnswer[] {
     return this.#answers;
+  }
+
+  /** How many of the calls have started (answered, or being answered, or failed). */
+  get started(): number {
+    return this.#next;
   }
 
   /** What an answer threw, when one did. */
@@ -102,17 +107,17 @@ export class TurnAnswers {
       while (!this.#closed && this.#next < this.#calls.length) {
         const index = this.#next++;
         const call = this.#calls[index]!;
-        let answer: ToolAnswer;
         try {
-          answer = await this.#options.answer(call, { turnText: this.#texts[index]! });
+          const answer = await this.#options.answer(call, { turnText: this.#texts[index]! });
+          this.#answers.push(answer);
+          // Inside the try: a listener that throws fails the turn, never an unawaited promise.
+          this.#options.answered(call, answer);
         } catch (error) {
           this.#closed = true;
           this.#failure = { error };
           this.#options.failed(error);
           return;
         }
-        this.#answers.push(answer);
-        this.#options.answered(call, answer);
       }
     } finally {
       this.#draining = false;
