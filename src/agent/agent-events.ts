@@ -23,6 +23,21 @@ export type AgentEvent =
       /** When the call was denied or rejected: the tool, the latch's state and the cause, as data. */
       readonly denial?: PermissionDenial;
     }
+  /**
+   * A model turn failed after some of its tool calls had arrived (a reply bound, a broken
+   * stream, the signal, or an answer that threw); `error` is thrown next. Each call starts as
+   * soon as its arguments are complete, so some may have run: `ran` were answered (their
+   * `tool-result` events came before this one, and they are in the conversation with their
+   * results), `notRun` arrived but never started. A call whose own answer threw (then `error`)
+   * is in neither.
+   */
+  | {
+      readonly type: 'turn-failed';
+      readonly phase: AgentPhase;
+      readonly error: unknown;
+      readonly ran: readonly ModelToolCall[];
+      readonly notRun: readonly ModelToolCall[];
+    }
   /** solve(): the model's solution compiled (after `repairs` rounds of diagnostics). */
   | {
       readonly type: 'solution';

@@ -1,37 +1,23 @@
 /**
  * The turn loop shared by plan() and execute(): ask the model, stream what it says, answer
- * every tool call of the turn, and go on until it answers without tools, a tool ends the
- * loop, or the turns run out. Every tool call gets exactly one result, in order, so the
- * transcript is valid for the next request whatever happened.
+ * each tool call as soon as its arguments are complete (while the model writes the rest; one
+ * at a time, in the model's order), and go on until it answers without tools, a tool ends the
+ * loop, or the turns run out. Every tool call that ran gets exactly one result, in order, after
+ * its turn's message, so the transcript is valid for the next request whatever happened.
  */
-import { ModelProviderError, type PermissionDenial } from '../errors.js';
-import type { AgentEventListener, AgentPhase, ToolCallOutcome } from './agent-events.js';
-import type {
-  AssistantTurn,
-  Message,
-  ModelProvider,
-  ModelToolCall,
-  ModelToolDefinition,
-  ToolResultMessage,
-} from './model.js';
+import type { AgentEventListener, AgentPhase } from './agent-events.js';
+import type { Message, ModelProvider, ModelToolDefinition } from './model.js';
 import { ConversationSize } from './conversation-size.js';
+import { answerTurn, type TurnBounds } from './conversation-turn.js';
+import type { AnswerTool } from './turn-answers.js';
 import {
   checkCountOption,
   checkMaxReplyBytes,
   DEFAULT_MAX_CONVERSATION_BYTES,
   DEFAULT_MAX_TOOL_CALLS_PER_TURN,
-  ReplyBytes,
 } from './providers/index.js';
 
-/** The answer to one tool call. */
-export interface ToolAnswer {
-  readonly message: ToolResultMessage;
-  readonly outcome: ToolCallOutcome;
-  /** End the loop once the whole turn is answered. */
-  readonly stop?: boolean;
-  /** The refusal as data, when the call was denied or rejected (passed on in the event). */
-  readonly denial?: PermissionDenial;
-}
+export type { AnswerTool, ToolAnswer, TurnSoFar } from './turn-answers.js';
 
 export interface ConverseOptions {
   readonly provider: ModelProvider;
@@ -39,7 +25,13 @@ export interface ConverseOptions {
   readonly messages: Message[];
   /** The tools to offer, asked before every request (the latch can flip between turns). */
   readonly tools: () => readonly ModelToolDefinition[];
-  readonly answer: (call: ModelToolCall) => Promise<ToolAnswer>;
+  /**
+   * Answers one tool call. Called as soon as the call's arguments are complete, while the model
+   * may still be writing the rest of its turn (so the turn is not yet in `messages`: what the
+   * model wrote before the call is `turn.turnText`), and only once the call before it in the
+   * turn has been answered. What it throws fails the turn (no further call starts).
+   */
+  readonly answer: AnswerTool;
   /**
    * Messages added at the end of each request only, never to `messages`: asked before every
    * request, so a reminder (the todo list) reflects the current state and does not pile up.
@@ -55,8 +47,9 @@ export interface ConverseOptions {
   readonly maxReplyBytes?: number;
   /**
    * Most tool calls one reply may make: the HTTP providers stop reading the reply at the one past
-   * it (closing the connection), and the turn fails with a TooManyToolCallsError before any of
-   * its calls runs.
+   * it (closing the connection), and the turn fails with a TooManyToolCallsError. No call past
+   * the bound runs; the calls before it may have run already (each starts as it arrives): the
+   * `turn-failed` event names them.
    * @default DEFAULT_MAX_TOOL_CALLS_PER_TURN (256)
    */
   readonly maxToolCallsPerTurn?: number;
@@ -81,13 +74,17 @@ export interface ConverseResult {
 }
 
 /**
+ * When a turn fails after some of its tool calls arrived, no further call starts, the call
+ * being answered is awaited, the calls answered stay in `messages` (the turn's text so far and
+ * those calls, then their results), a `turn-failed` event lists the calls that ran and those
+ * that never started, and the error is thrown.
+ *
  * @throws {ReplyTooLargeError}, {@link TooManyToolCallsError} or {@link ConversationTooLargeError}
  *   (ModelProviderErrors) when a reply or the conversation passes its bound; what the provider
- *   throws.
+ *   throws; the signal's reason; what an answer throws.
  * @throws {TypeError} for a bound that is not a whole number >= 1.
  */
 export async function converse(options: ConverseOptions): Promise<ConverseResult> {
-  const { messages, emit, phase } = options;
   const bounds: TurnBounds = {
     maxReplyBytes: checkMaxReplyBytes('converse', options.maxReplyBytes),
     maxToolCalls: checkCountOption(
@@ -105,73 +102,15 @@ export async function converse(options: ConverseOptions): Promise<ConverseResult
       options.maxConversationBytes,
       DEFAULT_MAX_CONVERSATION_BYTES,
     ),
-    messages,
+    options.messages,
   );
   let text = '';
   for (let turns = 1; turns <= options.maxTurns; turns++) {
-    const turn = await oneTurn(options, bounds, size);
-    messages.push(turn.message);
-    size.add(turn.message);
-    text = turn.message.content;
-    const calls = turn.message.toolCalls ?? [];
-    if (calls.length === 0) return { status: 'answered', text, turns };
-    let stop = false;
-    for (const call of calls) {
-      const answer = await options.answer(call);
-      messages.push(answer.message);
-      size.add(answer.message);
-      emit({
-        type: 'tool-result',
-        phase,
-        call,
-        outcome: answer.outcome,
-        result: answer.message,
-        ...(answer.denial && { denial: answer.denial }),
-      });
-      stop ||= answer.stop === true;
-    }
-    if (stop) return { status: 'stopped', text, turns };
+    const { message, answers } = await answerTurn(options, bounds, size);
+    text = message.content;
+    if (answers.length === 0) return { status: 'answered', text, turns };
+    if (answers.some((answer) => answer.stop === true)) return { status: 'stopped', text, turns };
     options.signal?.throwIfAborted();
   }
   return { status: 'max_turns', text, turns: options.maxTurns };
-}
-
-/** One turn's bounds, checked once per converse(). */
-interface TurnBounds {
-  readonly maxReplyBytes: number;
-  readonly maxToolCalls: number;
-}
-
-async function oneTurn(
-  options: ConverseOptions,
-  bounds: TurnBounds,
-  size: ConversationSize,
-): Promise<AssistantTurn> {
-  const { provider, emit, phase } = options;
-  let turn: AssistantTurn | undefined;
-  const extra = options.extraMessages?.() ?? [];
-  // Before the request is built: a conversation over its bound is never copied or sent.
-  size.check(extra);
-  const request = {
-    // A copy: the provider must not see the tool results this turn is about to add, and the
-    // extra messages are for this request alone.
-    messages: [...options.messages, ...extra],
-    tools: options.tools(),
-    maxToolCalls: bounds.maxToolCalls,
-    ...(options.signal && { signal: options.signal }),
-  };
-  const bytes = new ReplyBytes(provider.name, bounds.maxReplyBytes, bounds.maxToolCalls);
-  // Leaving the for-await (the throw) ends the provider's stream, which aborts its request.
-  for await (const event of provider.stream(request)) {
-    bytes.add(event);
-    if (event.type === 'text-delta') emit({ type: 'text-delta', phase, text: event.text });
-    else if (event.type === 'tool-call') emit({ type: 'tool-call', phase, call: event.call });
-    else turn = event.turn;
-  }
-  if (!turn) {
-    throw new ModelProviderError(`${provider.name}: the stream ended without a whole turn`, {
-      provider: provider.name,
-    });
-  }
-  return turn;
 }

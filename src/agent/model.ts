@@ -95,7 +95,12 @@ export interface AssistantTurn {
   readonly usage?: ModelUsage;
 }
 
-/** What a provider's stream yields; the last event is always `done`, or the stream throws. */
+/**
+ * What a provider's stream yields; the last event is always `done`, or the stream throws. A
+ * `tool-call` event comes as soon as that call's arguments are complete, and promises they are:
+ * the agent may start the call at once, while the rest of the turn streams. `done` lists the
+ * streamed calls first, in the order they came (then any the provider did not stream).
+ */
 export type ModelStreamEvent =
   | { readonly type: 'text-delta'; readonly text: string }
   | { readonly type: 'tool-call'; readonly call: ModelToolCall }

@@ -37,8 +37,8 @@ export function rejectionText(feedback: string | undefined, next: string): strin
 
 /**
  * The text of the conversation's last assistant turn (`skipEmpty`: the last one that said
- * something). During a turn, that turn is the one being answered: converse adds it before its
- * tool results. A walk back over the caller's array, one message at a time.
+ * something). A walk back over the caller's array, one message at a time. Not for a tool call's
+ * answer: converse adds a turn only once it is whole, after its calls started.
  */
 export function lastAssistantText(messages: readonly Message[], skipEmpty = false): string {
   for (let i = messages.length - 1; i >= 0; i--) {

@@ -152,7 +152,7 @@ export class PlanAgent {
         // a second way out (the virtual exit_plan) would only confuse the model.
         tools: () =>
           this.#planMode ? this.#guarded.definitions() : [...this.#guarded.definitions(), EXIT_PLAN_TOOL],
-        answer: async (call) => {
+        answer: async (call, turn) => {
           if (submitted !== null)
             return notRun(
               call,
@@ -171,7 +171,8 @@ export class PlanAgent {
             }
             return answer;
           }
-          const { answer, plan } = await this.#exitPlan(call, lastAssistantText(messages));
+          // The turn is still being written: its text so far is what came before the call.
+          const { answer, plan } = await this.#exitPlan(call, turn.turnText);
           if (plan !== undefined) {
             submitted = plan;
             submittedWith = 'exit_plan';

@@ -11,6 +11,7 @@ import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  type AgentEvent,
   AnthropicProvider,
   complete,
   isConversationTooLargeError,
@@ -78,7 +79,7 @@ function openai(url: string): OpenAICompatibleProvider {
 }
 
 describe('tool calls per turn', () => {
-  it('Chat Completions: the provider stops reading at the call past the bound, and none runs', async () => {
+  it('Chat Completions: the provider stops reading at the call past the bound, and none past it runs', async () => {
     const state: Flood = { written: 0, closedEarly: Promise.resolve(false) };
     server = await startServer((_request, response, closed) => {
       startSse(response);
@@ -86,10 +87,14 @@ describe('tool calls per turn', () => {
       void state.closedEarly.then((gone) => (gone ? undefined : response.end()));
     });
     let ran = 0;
+    const reported: AgentEvent[] = [];
     const agent = new PlanAgent({
       provider: openai(server.url),
       tools: [{ ...noop, execute: () => String(++ran) }],
       maxToolCallsPerTurn: 5,
+      onEvent: (event) => {
+        if (event.type === 'turn-failed') reported.push(event);
+      },
     });
     const error = await agent.execute([{ role: 'user', content: 'go' }]).then(
       () => null,
@@ -99,7 +104,13 @@ describe('tool calls per turn', () => {
     expect(isModelProviderError(error)).toBe(true);
     expect((error as TooManyToolCallsError).maxToolCalls).toBe(5);
     expect((error as Error).message).toMatch(/more than 5 tool calls \(maxToolCallsPerTurn\)/);
-    expect(ran).toBe(0);
+    // Each call starts as it arrives, so calls within the bound may have run before the one past
+    // it arrived; none past the bound did, and the turn-failed event names exactly those that ran.
+    expect(ran).toBeLessThanOrEqual(5);
+    expect(reported).toHaveLength(1);
+    const failed = reported[0]!;
+    expect(failed.type === 'turn-failed' && failed.ran.length).toBe(ran);
+    expect(failed.type === 'turn-failed' && failed.error).toBe(error);
     // The server saw the connection closed before its stream's end: nothing more was read.
     expect(await state.closedEarly).toBe(true);
     expect(state.written).toBeLessThan(FLOOD);

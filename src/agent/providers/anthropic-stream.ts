@@ -15,12 +15,15 @@ interface PartialToolUse {
 }
 
 /**
- * Yields text as it comes and each tool call when its block stops, then `done` at
- * `message_stop`. Thinking and server-tool blocks are not part of the contract and are skipped.
+ * Yields text as it comes and each tool call when its block stops (its input is then whole, and
+ * the call can start while the model writes the rest), then `done` at `message_stop`. A call
+ * yielded may already be running, so input for a `tool_use` block after its stop is refused,
+ * not merged. Thinking and server-tool blocks are not part of the contract and are skipped.
  *
  * @param maxToolCalls the most `tool_use` blocks the reply may have: at the start of the one
  *   past it, reading stops (the caller's leaving the stream closes the connection).
- * @throws {ModelProviderError} when the stream ends before `message_stop`.
+ * @throws {ModelProviderError} when the stream ends before `message_stop`, or a stopped
+ *   `tool_use` block gets more input.
  * @throws {TooManyToolCallsError} (a ModelProviderError) past `maxToolCalls`.
  */
 export async function* readMessagesStream(
@@ -35,6 +38,8 @@ export async function* readMessagesStream(
   let stopped = false;
   const toolUses = new Map<number, PartialToolUse>();
   const calls: ModelToolCall[] = [];
+  /** The indexes of the tool_use blocks that stopped: at most maxToolCalls of them. */
+  const stoppedToolUses = new Set<number>();
   let toolUsesStarted = 0;
   for await (const event of events) {
     switch (event.type) {
@@ -62,6 +67,7 @@ export async function* readMessagesStream(
         } else if (delta.type === 'input_json_delta') {
           const toolUse = toolUses.get(event.index);
           if (toolUse) toolUse.json += delta.partial_json;
+          else if (stoppedToolUses.has(event.index)) throw inputAfterStop(provider, event.index);
         }
         break;
       }
@@ -69,6 +75,7 @@ export async function* readMessagesStream(
         const toolUse = toolUses.get(event.index);
         if (!toolUse) break;
         toolUses.delete(event.index);
+        stoppedToolUses.add(event.index);
         const args =
           toolUse.json === '' && isPlainObject(toolUse.input)
             ? { arguments: toolUse.input }
@@ -100,6 +107,14 @@ export async function* readMessagesStream(
     usage: { inputTokens, outputTokens },
   };
   yield { type: 'done', turn };
+}
+
+function inputAfterStop(provider: string, index: number): ModelProviderError {
+  return new ModelProviderError(
+    `${provider}: the stream sent more input for tool_use block ${index} after it stopped; ` +
+      'a call runs as soon as its block stops, so its input must be whole by then',
+    { provider },
+  );
 }
 
 function stopReason(stop: string | null): AssistantTurn['stopReason'] {

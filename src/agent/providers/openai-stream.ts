@@ -12,14 +12,26 @@ interface PartialCall {
   argumentsText: string;
 }
 
+/** The call whose pieces are arriving, and the chunk index it has. */
+interface OpenCall {
+  readonly index: number;
+  readonly call: PartialCall;
+}
+
 /**
- * Yields text as it comes, then the tool calls (their arguments are only whole at the end),
- * then `done`. Usage arrives in a last chunk with no choices, after `finish_reason`, so the
+ * Yields text as it comes, each tool call as soon as its arguments are complete, then `done`.
+ * Chat Completions streams a reply's calls one after another, each by its `index`: a call is
+ * complete when a later index begins, or at `finish_reason` (or the stream's end after it).
+ * A call yielded may already be running, so a stream that goes back to an earlier index (or
+ * adds to a call after `finish_reason`) is refused, not merged: what ran would not be what the
+ * model asked for. Usage arrives in a last chunk with no choices, after `finish_reason`, so the
  * turn ends when the stream does.
  *
  * @param maxToolCalls the most tool calls the reply may make: at the first chunk of the one past
- *   it, reading stops (the caller's leaving the stream closes the connection).
- * @throws {ModelProviderError} when the stream ends before a `finish_reason`, or a tool call has no name.
+ *   it (after yielding the call before it, whose arguments that chunk completes), reading stops
+ *   (the caller's leaving the stream closes the connection).
+ * @throws {ModelProviderError} when the stream ends before a `finish_reason`, a tool call has no
+ *   name, or a tool call's pieces arrive after a later call began.
  * @throws {TooManyToolCallsError} (a ModelProviderError) past `maxToolCalls`.
  */
 export async function* readChatStream(
@@ -30,7 +42,10 @@ export async function* readChatStream(
   let text = '';
   let finish: string | null = null;
   let usage: ModelUsage | undefined;
-  const partial = new Map<number, PartialCall>();
+  const calls: ModelToolCall[] = [];
+  let open: OpenCall | undefined;
+  /** The highest index begun: pieces for it or one below it, once it is closed, are refused. */
+  let lastIndex = -1;
   for await (const chunk of chunks) {
     if (chunk.usage) {
       usage = {
@@ -49,43 +64,71 @@ export async function* readChatStream(
         yield { type: 'text-delta', text: piece };
       }
     }
-    (delta.tool_calls ?? []).forEach((part, position) => {
+    const parts = delta.tool_calls ?? [];
+    for (let position = 0; position < parts.length; position++) {
+      const part = parts[position]!;
       const index = part.index ?? position;
-      let call = partial.get(index);
-      if (!call) {
+      if (open?.index !== index) {
+        if (index <= lastIndex) throw wentBack(provider, index, lastIndex);
+        // A later call begins: the open one's arguments are whole, and it can start.
+        if (open) {
+          const call = closeCall(open, provider);
+          calls.push(call);
+          yield { type: 'tool-call', call };
+        }
         // Counted as each call begins: argument-less calls cost the reply almost no bytes.
-        if (partial.size === maxToolCalls) throw new TooManyToolCallsError(provider, maxToolCalls);
-        partial.set(index, (call = { argumentsText: '' }));
+        if (calls.length === maxToolCalls) throw new TooManyToolCallsError(provider, maxToolCalls);
+        open = { index, call: { argumentsText: '' } };
+        lastIndex = index;
       }
+      const call = open.call;
       if (part.id && !call.id) call.id = part.id;
       if (part.function?.name && !call.name) call.name = part.function.name;
       if (part.function?.arguments) call.argumentsText += part.function.arguments;
-    });
-    if (choice.finish_reason) finish = choice.finish_reason;
+    }
+    if (choice.finish_reason) {
+      finish = choice.finish_reason;
+      if (open) {
+        const call = closeCall(open, provider);
+        open = undefined;
+        calls.push(call);
+        yield { type: 'tool-call', call };
+      }
+    }
   }
   if (finish === null) {
     throw new ModelProviderError(`${provider}: the stream ended before the model finished its turn`, {
       provider,
     });
   }
-  const calls: ModelToolCall[] = [];
-  for (const [index, call] of [...partial].sort(([a], [b]) => a - b)) {
-    if (!call.name) {
-      throw new ModelProviderError(`${provider}: tool call ${index} in the stream has no name`, { provider });
-    }
-    calls.push({
-      id: call.id ?? `call_${index}`,
-      name: call.name,
-      ...parseToolArguments(call.argumentsText),
-    });
+  // A call begun after `finish_reason` (a server that sends its calls last) is whole at the end.
+  if (open) {
+    const call = closeCall(open, provider);
+    calls.push(call);
+    yield { type: 'tool-call', call };
   }
-  for (const call of calls) yield { type: 'tool-call', call };
   const turn: AssistantTurn = {
     message: { role: 'assistant', content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) },
     stopReason: stopReason(finish, calls.length > 0),
     ...(usage ? { usage } : {}),
   };
   yield { type: 'done', turn };
+}
+
+/** A call whose arguments are whole. @throws {ModelProviderError} when it has no name. */
+function closeCall({ index, call }: OpenCall, provider: string): ModelToolCall {
+  if (!call.name) {
+    throw new ModelProviderError(`${provider}: tool call ${index} in the stream has no name`, { provider });
+  }
+  return { id: call.id ?? `call_${index}`, name: call.name, ...parseToolArguments(call.argumentsText) };
+}
+
+function wentBack(provider: string, index: number, lastIndex: number): ModelProviderError {
+  return new ModelProviderError(
+    `${provider}: the stream went back to tool call ${index} after tool call ${lastIndex} began (or after finish_reason); ` +
+      'a call runs as soon as its arguments are complete, so a reply must stream its calls one after another',
+    { provider },
+  );
 }
 
 /** Some compatible servers (older Ollama) say `stop` for a turn that calls tools. */

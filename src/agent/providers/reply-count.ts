@@ -20,7 +20,11 @@ export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 256;
  */
 export const DEFAULT_MAX_CONVERSATION_BYTES = 16 * 1_048_576;
 
-/** A reply with more tool calls than its bound: reading stopped at the one past it. */
+/**
+ * A reply with more tool calls than its bound: reading stopped at the one past it. No call past
+ * the bound runs; calls before it whose arguments were already complete may have run (the agent
+ * starts each call as it arrives), and the agent reports which (a `turn-failed` event).
+ */
 export class TooManyToolCallsError extends ModelProviderError {
   override name = 'TooManyToolCallsError';
   /** The bound that was passed. */
@@ -28,7 +32,7 @@ export class TooManyToolCallsError extends ModelProviderError {
 
   constructor(provider: string, maxToolCalls: number) {
     super(
-      `${provider}: the reply makes more than ${maxToolCalls} tool calls (maxToolCallsPerTurn): it was cut there and none of them run`,
+      `${provider}: the reply makes more than ${maxToolCalls} tool calls (maxToolCallsPerTurn): it was cut there, and no call past the bound runs`,
       { provider },
     );
     this.maxToolCalls = maxToolCalls;

@@ -267,10 +267,10 @@ describe('OpenAICompatibleProvider: the stream', () => {
         chunk({ role: 'assistant', content: null }),
         chunk(toolDelta(0, { id: 'call_A', name: 'search' })),
         chunk(toolDelta(0, { arguments: '{"qu' })),
-        chunk(toolDelta(1, { id: 'call_B', name: 'fetch' })),
         chunk(toolDelta(0, { arguments: 'ery": "pl' })),
-        chunk(toolDelta(1, { arguments: '{"url": ' })),
         chunk(toolDelta(0, { arguments: 'ans"}' })),
+        chunk(toolDelta(1, { id: 'call_B', name: 'fetch' })),
+        chunk(toolDelta(1, { arguments: '{"url": ' })),
         chunk(toolDelta(1, { arguments: 'http://x' })),
         chunk({}, 'tool_calls'),
         usageChunk(40, 22),
@@ -297,6 +297,58 @@ describe('OpenAICompatibleProvider: the stream', () => {
         },
       },
     ]);
+  });
+
+  it('yields each tool call when the next one begins, and refuses a stream that goes back to an earlier call', async () => {
+    async function* of(...chunks: unknown[]): AsyncGenerator<never> {
+      for (const c of chunks) yield c as never;
+    }
+    // Each call is yielded before the chunks after it are even read.
+    const read: string[] = [];
+    async function* logged(): AsyncGenerator<never> {
+      const chunks = [
+        chunk(toolDelta(0, { id: 'a', name: 'one', arguments: '{"n":' })),
+        chunk(toolDelta(0, { arguments: '1}' })),
+        chunk(toolDelta(1, { id: 'b', name: 'two', arguments: '{}' })),
+        chunk({}, 'tool_calls'),
+      ];
+      for (const [i, c] of chunks.entries()) {
+        read.push(`chunk ${i}`);
+        yield c as never;
+      }
+    }
+    for await (const event of readChatStream(logged(), 'openai:test')) {
+      read.push(event.type === 'tool-call' ? `call ${event.call.id}` : event.type);
+    }
+    expect(read).toEqual(['chunk 0', 'chunk 1', 'chunk 2', 'call a', 'chunk 3', 'call b', 'done']);
+    // Call 0 was complete (and may have run) when call 1 began: more of it is refused, not merged.
+    const back = await failure(
+      collect(
+        readChatStream(
+          of(
+            chunk(toolDelta(0, { id: 'a', name: 'one', arguments: '{' })),
+            chunk(toolDelta(1, { id: 'b', name: 'two', arguments: '{}' })),
+            chunk(toolDelta(0, { arguments: '}' })),
+            chunk({}, 'tool_calls'),
+          ),
+          'openai:test',
+        ),
+      ),
+    );
+    expect(back.message).toMatch(/went back to tool call 0 after tool call 1 began/);
+    // So is a piece for a call after finish_reason closed it.
+    const after = await failure(
+      collect(
+        readChatStream(
+          of(
+            chunk(toolDelta(0, { id: 'a', name: 'one', arguments: '{}' }), 'tool_calls'),
+            chunk(toolDelta(0, { arguments: ' ' })),
+          ),
+          'openai:test',
+        ),
+      ),
+    );
+    expect(after.message).toMatch(/went back to tool call 0/);
   });
 
   it('maps finish reasons, including `stop` with tool calls from servers that say so', async () => {
