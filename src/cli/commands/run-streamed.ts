@@ -114,6 +114,8 @@ export async function runStreamedStdin(
       },
       onEvent,
       ...(settings.latent && { latent: settings.latent }),
+      // --strict: a call with a warning found as it arrives does not run, as the whole plan would not.
+      ...(inputs.options.strict === true && { strict: true }),
     }).result;
   } finally {
     exitGuard.disarm();
