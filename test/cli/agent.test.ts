@@ -143,6 +143,7 @@ describe('plan agent (scripted model)', () => {
     expect(r.stderr).toMatch(/more than 1 tool call/);
     // Each call starts as soon as it arrives: the first (within the bound) ran, the second did not.
     expect(r.stderr.match(/✓ lookup/g)).toHaveLength(1);
+    expect(r.stderr).toMatch(/the turn failed after some of its calls: ran lookup\n/);
     // Within the bound, the same reply's calls run.
     const within = await agent([
       'look up ACME',

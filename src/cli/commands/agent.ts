@@ -37,6 +37,7 @@ import { giveUpText, solveExitCode, solveJson } from './agent-solve-result.js';
 import { runTodoFlow } from './agent-todos.js';
 import { RUN_MODES } from './run.js';
 import { wholeNumber } from '../flags/whole-number.js';
+import { stoppedTurnLine } from '../output/agent-stops.js';
 
 export { readPlanAnswer } from '../approvals/index.js';
 
@@ -229,8 +230,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
         ? new LiveView({ stream: io.stderr, color, calls })
         : new PlainView(io.stderr, { events: flags.events === true });
   let needsNewline = false;
-  /** A solution's run started and has not ended (streamed, it starts before the solution event). */
-  let running = false;
+  let running = false; // a solution's run started and has not ended (streamed: before its solution event)
   const onEvent = (event: AgentEvent) => {
     if (flags.json) return;
     if (event.type === 'text-delta') {
@@ -264,8 +264,8 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
         running = true;
       }
       view.onEvent(event.event);
-    } else if (event.type === 'halt') {
-      io.stderr.write('the reply is not a solution: the calls running end, no more start\n');
+    } else if (event.type === 'halt' || event.type === 'turn-failed') {
+      io.stderr.write(`${stoppedTurnLine(event)}\n`);
     } else if (event.type === 'run-end') {
       running = false;
       view.stop();
