@@ -27,6 +27,7 @@ import {
   shouldUseColor,
   LiveView,
   formatRunSummary,
+  stoppedTurnLine,
 } from '../output/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { type CliIo, displayName } from '../io.js';
@@ -37,7 +38,6 @@ import { giveUpText, solveExitCode, solveJson } from './agent-solve-result.js';
 import { runTodoFlow } from './agent-todos.js';
 import { RUN_MODES } from './run.js';
 import { wholeNumber } from '../flags/whole-number.js';
-import { stoppedTurnLine } from '../output/agent-stops.js';
 
 export { readPlanAnswer } from '../approvals/index.js';
 

@@ -15,3 +15,4 @@ export * from './skip-reasons.js';
 export * from './skipped-checks.js';
 export { type WrittenSample, writeSamples } from './write-samples.js';
 export * from './eval-table.js';
+export { stoppedTurnLine } from './agent-stops.js';
