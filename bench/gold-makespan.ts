@@ -30,6 +30,7 @@ import {
 } from './gold-makespan-core.js';
 import { distributionRows, MAX_MAKESPAN_RATIO, parallelismRows, reportOf } from './gold-makespan-report.js';
 import { printTable } from './table.js';
+import { benchCommandLine } from './command-line.js';
 
 /** The checkout this script was built in: dist/bench/ is two levels below it. */
 const HERE = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -38,10 +39,7 @@ const LATENCY = { minMs: 50, maxMs: 500 } as const;
 
 const USAGE = 'usage: npm run bench:gold -- [--rows N] [--seed N] [--concurrency N]';
 
-function fail(message: string): never {
-  console.error(`bench:gold: ${message}\n${USAGE}`);
-  process.exit(2);
-}
+const { fail, wholeNumber } = benchCommandLine('bench:gold', USAGE);
 
 /** The flags, or the usage line and exit 2 for any other (no stack trace for a typo). */
 function flags(): { values: { rows?: string; seed: string; concurrency: string } } {
@@ -56,13 +54,6 @@ function flags(): { values: { rows?: string; seed: string; concurrency: string }
   } catch (e) {
     return fail((e as Error).message);
   }
-}
-
-function wholeNumber(name: string, value: string, least: number): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < least)
-    fail(`--${name} must be a whole number >= ${least}, not "${value}"`);
-  return n;
 }
 
 /**

@@ -31,6 +31,7 @@ import { type PlanMeasure, ratioRows, speedUpRows, TARGETS, targetRows } from '.
 import { type ModelServer, startModelServer } from './latency-server.js';
 import { boundOf, type ModelPace, wholeReplyBoundOf } from './latency-timeline.js';
 import { printTable } from './table.js';
+import { benchCommandLine } from './command-line.js';
 
 const HERE = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 const CORPUS = 'test/corpora/nestools/test_data.part1.jsonl';
@@ -38,10 +39,7 @@ const LATENCY = { minMs: 50, maxMs: 500 } as const;
 const USAGE =
   'usage: npm run bench:latency -- [--plans N] [--seed N] [--rates 50,150] [--concurrency N] [--first-token MS] [--chunk CHARS]';
 
-function fail(message: string): never {
-  console.error(`bench:latency: ${message}\n${USAGE}`);
-  process.exit(2);
-}
+const { fail, wholeNumber } = benchCommandLine('bench:latency', USAGE);
 
 function flags() {
   try {
@@ -58,13 +56,6 @@ function flags() {
   } catch (e) {
     return fail((e as Error).message);
   }
-}
-
-function wholeNumber(name: string, value: string, least: number): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < least)
-    fail(`--${name} must be a whole number >= ${least}, not "${value}"`);
-  return n;
 }
 
 /** What went wrong with a plan, for the lines after the tables. */

@@ -12,12 +12,7 @@ import type { SolveOptions } from '../../src/agent/plan-loop/solve-types.js';
 import type { Tool } from '../../src/index.js';
 import { chatServer } from './chat-server.js';
 import { DrivenProvider, lastUserText } from './driven-provider.js';
-
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
+import { deferred } from '../deferred.js';
 
 /** A shop: a read-only lookup, a slow read-only call, a charge, a refund that needs approval, a notice. */
 function shop() {

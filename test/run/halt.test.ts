@@ -5,12 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventChannel } from '../../src/run/event-channel.js';
 import { startRun, type Tool } from '../../src/index.js';
-
-function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
+import { deferred } from '../deferred.js';
 
 /** `slow` waits for its gate (and records whether its signal was aborted); `quick` returns at once. */
 function tools() {

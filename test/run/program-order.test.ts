@@ -22,18 +22,12 @@ import {
 import { planSuccessors } from '../../src/run/schedule/successors.js';
 import { planWiring } from '../../src/run/schedule/plan-wiring.js';
 import { loadExample } from '../fixtures/fixtures.js';
+import { deferred } from '../deferred.js';
 
 const example = loadExample('refund');
 
 function statuses(result: RunResult): Record<string, string> {
   return Object.fromEntries(result.calls.map((c) => [c.id, c.status]));
-}
-
-/** A promise and the function that resolves it. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
 }
 
 /**

@@ -111,7 +111,7 @@ export async function askForSolution(
     }
     if (reply.ok) {
       meter.wrote(reply.calls.length);
-      attempt?.end();
+      attempt?.end(reply.calls);
       return {
         ok: true,
         plan: reply.plan,

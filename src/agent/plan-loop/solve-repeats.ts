@@ -22,44 +22,54 @@ export interface RepeatPrefix {
   continues(call: unknown): boolean;
 }
 
+/** A solution as the watch knows it: its key, and each call as sorted JSON. */
+export interface SolutionKey {
+  readonly key: string;
+  readonly calls: readonly string[];
+}
+
 export class RepeatWatch {
   readonly #seen = new Set<string>();
-  /** Per state (its hash), the calls (sorted JSON each) of every plan run from it. */
-  readonly #plans = new Map<string, string[][]>();
+  /** Per state (its key), the calls (sorted JSON each) of every plan run from it. */
+  readonly #plans = new Map<string, (readonly string[])[]>();
   #warned = false;
 
-  /** The key of a turn: its solution and the state it starts from. */
-  key(calls: readonly unknown[], output: unknown, state: JsonObject): string {
-    return createHash('sha256')
-      .update(sortedJson({ calls, output }))
-      .update('\n')
-      .update(sortedJson(state))
-      .digest('hex');
+  /** The key of the state a turn starts from: computed once per turn, for the calls below. */
+  stateKey(state: JsonObject): string {
+    return createHash('sha256').update(sortedJson(state)).digest('hex');
+  }
+
+  /** A turn's solution from the state of key `from`; each call is written once. */
+  solution(calls: readonly unknown[], output: unknown, from: string): SolutionKey {
+    const texts = calls.map(sortedJson);
+    const hash = createHash('sha256');
+    for (const text of texts) hash.update(text).update('\n');
+    const key = hash.update(sortedJson(output)).update('\n').update(from).digest('hex');
+    return { key, calls: texts };
   }
 
   /**
    * `new`: run it (and it is remembered); `warn`: a first repeat, tell the model; `stalled`: a
    * repeat after the warning.
    */
-  check(key: string): 'new' | 'warn' | 'stalled' {
-    if (!this.#seen.has(key)) return 'new';
+  check(solution: SolutionKey): 'new' | 'warn' | 'stalled' {
+    if (!this.#seen.has(solution.key)) return 'new';
     if (this.#warned) return 'stalled';
     this.#warned = true;
     return 'warn';
   }
 
-  /** A turn that ran: its key, and its calls from the state it started from. */
-  remember(key: string, calls: readonly unknown[], state: JsonObject): void {
-    this.#seen.add(key);
-    const from = stateKey(state);
+  /** A turn that ran, from the state of key `from`. */
+  remember(solution: SolutionKey, from: string): void {
+    this.#seen.add(solution.key);
     const plans = this.#plans.get(from) ?? [];
-    plans.push(calls.map(sortedJson));
+    plans.push(solution.calls);
     this.#plans.set(from, plans);
   }
 
-  /** A matcher of the plans run from this state, or undefined when none was. */
-  prefix(state: JsonObject): RepeatPrefix | undefined {
-    const plans = this.#plans.get(stateKey(state));
+  /** A matcher of the plans run from the state of key `from`, or undefined when none was. */
+  prefix(from: string): RepeatPrefix | undefined {
+    const plans = this.#plans.get(from);
     if (!plans) return undefined;
     let candidates = plans;
     let index = 0;
@@ -73,10 +83,6 @@ export class RepeatWatch {
       },
     };
   }
-}
-
-function stateKey(state: JsonObject): string {
-  return createHash('sha256').update(sortedJson(state)).digest('hex');
 }
 
 /** JSON with every object's keys sorted; JSON.stringify does the walking (no recursion here). */

@@ -50,6 +50,8 @@ export class StreamedAttempt {
   /** Set at a call that may not run: nothing after it is handed on (the reply is not usable). */
   #stopped = false;
   #handed = 0;
+  /** Calls read off the reply so far, whatever became of them. */
+  #taken = 0;
   /** Calls held back while the reply may repeat a plan already run (see the file's comment). */
   #held: unknown[] = [];
   #repeats: RepeatPrefix | undefined;
@@ -70,9 +72,13 @@ export class StreamedAttempt {
     for (const call of this.#reader.push(text)) this.#take(call);
   }
 
-  /** The reply's text is over: its last calls are read (and held back when it may repeat). */
-  end(): void {
-    for (const call of this.#reader.end().calls) this.#take(call);
+  /**
+   * The reply ended as a solution of these calls (as compiled): those the text did not hand out
+   * while it streamed are taken now (held back when it may repeat). Not the reader's end(),
+   * which would parse the whole reply again after the compile just did.
+   */
+  end(calls: readonly unknown[]): void {
+    for (let i = this.#taken; i < calls.length; i++) this.#take({ value: calls[i], diagnostics: [] });
   }
 
   /** The reply is a solution that runs: held calls go on, and the run's stream ends. */
@@ -96,6 +102,7 @@ export class StreamedAttempt {
   }
 
   #take(call: { readonly value: unknown; readonly diagnostics: readonly { severity: string }[] }): void {
+    this.#taken++;
     if (this.#stopped) return;
     // A call whose own text has an error makes the whole reply unusable: it and what comes
     // after it are never handed on (the run would refuse it; nothing after it may run either).

@@ -133,6 +133,10 @@ async function loop(
     });
     const format = { name: 'solution', schema };
     const handedOn = new HandedOn();
+    // The key of the state this iteration starts from, made once (a state may be large).
+    const startState = state;
+    let stateKey: string | undefined;
+    const from = () => (stateKey ??= repeats.stateKey(startState));
     let haltedState: JsonObject | undefined;
     // The options of every run of this iteration's solution, streamed or whole.
     const runOptions: RunOptions = {
@@ -183,7 +187,7 @@ async function loop(
             },
             // The total call budget, counting the calls handed on that have not started yet.
             mayRun: () => meter.mayRun(handedOn.waiting() + 1) && handedOn.hand(),
-            repeats: () => repeats.prefix(state),
+            repeats: () => repeats.prefix(from()),
           },
           halting: () => deps.emit({ type: 'halt', phase: 'solve', iteration }),
           halted: (result) => {
@@ -207,8 +211,8 @@ async function loop(
     }
     const { plan, calls, output, repairs, streamed: attempt } = answer;
     // A plan is remembered once it runs: one a person turned down may come back unchanged.
-    const key = calls.length > 0 ? repeats.key(calls, output, state) : '';
-    if (calls.length > 0) {
+    const key = calls.length > 0 ? repeats.solution(calls, output, from()) : null;
+    if (key) {
       const seen = repeats.check(key);
       if (seen !== 'new' && attempt) {
         // Streamed, a repeat's calls were held back while they matched the plan it repeats;
@@ -248,7 +252,7 @@ async function loop(
     // A streamed run is held to the call budget call by call, as its calls are handed on.
     const running = attempt?.finish() ?? null;
     if (!running && !meter.mayRun(plan.calls.length)) return end('budget_exceeded', iteration);
-    repeats.remember(key, calls, state);
+    if (key) repeats.remember(key, from());
     const result = running ? await running.result : await run(plan, runOptions);
     runs.push(result);
     ledger.record(result.calls, tools);

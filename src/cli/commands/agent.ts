@@ -7,6 +7,7 @@
  * and submits a plan, which a person approves, and then carries it out with every tool.
  * Exit codes are those of `plan run`.
  */
+import { FirstInterrupt } from '../first-interrupt.js';
 import { isModelProviderError, isPlanError, isApprovalRejectedError } from '../../errors.js';
 import type { AgentEvent } from '../../agent/agent-events.js';
 import type { Message } from '../../agent/model.js';
@@ -212,13 +213,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
   const color = shouldUseColor(io.stderr, io.env);
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
   const prompter = interactive ? new Prompter(lineReader(io.stdin), io.stderr) : null;
-  const controller = new AbortController();
-  let interrupted = false;
-  const onInterrupt = () => {
-    interrupted = true;
-    controller.abort();
-  };
-  process.once('SIGINT', onInterrupt);
+  const interrupt = new FirstInterrupt();
 
   let view: RunView = QUIET_VIEW;
   /** The plan of the solution running: a skipped call's reason is read from it. */
@@ -273,7 +268,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
         formatRunSummary(event.result, {
           file: `solution ${event.iteration}`,
           color,
-          interrupted,
+          interrupted: interrupt.interrupted,
           failFast: false,
           ...(solutionPlan && { plan: solutionPlan }),
           failures: !(view instanceof LiveView),
@@ -302,7 +297,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     provider,
     tools,
     permissions,
-    signal: controller.signal,
+    signal: interrupt.signal,
     onEvent,
     approvePlan,
     approveTool,
@@ -324,13 +319,13 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
         approvePlan,
         approveTool,
         onAgentEvent: onEvent,
-        signal: controller.signal,
+        signal: interrupt.signal,
         progress: !flags.json,
         json: flags.json === true,
         color,
       });
       if (!flags.json) io.stderr.write(unaskedCallsText(approvals.unaskedCalls()));
-      return interrupted ? ExitCode.INTERRUPTED : unlessRejected(code);
+      return interrupt.interrupted ? ExitCode.INTERRUPTED : unlessRejected(code);
     }
     if (flags.planMode) {
       const messages: Message[] = [{ role: 'user', content: task }];
@@ -346,7 +341,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
         io,
         flags,
         { status: executed.status, plan: planned.plan, text: executed.text },
-        interrupted ? ExitCode.INTERRUPTED : code,
+        interrupt.interrupted ? ExitCode.INTERRUPTED : code,
       );
     }
     const result = await agent.solve(task, {
@@ -368,9 +363,14 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
       );
     }
     if (!flags.json) io.stderr.write(giveUpText(result, color));
-    return finish(io, flags, solveJson(result), interrupted ? ExitCode.INTERRUPTED : solveExitCode(result));
+    return finish(
+      io,
+      flags,
+      solveJson(result),
+      interrupt.interrupted ? ExitCode.INTERRUPTED : solveExitCode(result),
+    );
   } catch (e) {
-    if (interrupted || controller.signal.aborted)
+    if (interrupt.interrupted || interrupt.signal.aborted)
       return finish(io, flags, { status: 'cancelled' }, ExitCode.INTERRUPTED);
     if (isApprovalRejectedError(e)) {
       io.stderr.write(formatCliError(`${e.message}`, { color }));
@@ -382,7 +382,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     }
     throw e;
   } finally {
-    process.removeListener('SIGINT', onInterrupt);
+    interrupt.dispose();
     view.stop();
     prompter?.close();
   }

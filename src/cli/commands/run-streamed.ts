@@ -7,6 +7,7 @@
  * the same exit code. A text that goes bad after calls started gets the whole text's compile
  * report and exit code too, with one line saying which calls had started.
  */
+import { FirstInterrupt } from '../first-interrupt.js';
 import { compile } from '../../compile/compile.js';
 import type { CompiledPlan } from '../../compile/types.js';
 import { streamPlanText, withFirstCall } from '../../language/stream/index.js';
@@ -84,14 +85,7 @@ export async function runStreamedStdin(
     if (flags.events) io.stdout.write(`${eventLine(event)}\n`);
     view.onEvent(event);
   };
-  const controller = new AbortController();
-  let interrupted = false;
-  // The first Ctrl-C cancels the run and still prints its summary, as for a plan file.
-  const onInterrupt = () => {
-    interrupted = true;
-    controller.abort();
-  };
-  process.once('SIGINT', onInterrupt);
+  const interrupt = new FirstInterrupt();
   let result: RunResult;
   exitGuard.arm();
   try {
@@ -102,7 +96,7 @@ export async function runStreamedStdin(
       ...(inputs.options.state && { state: inputs.options.state }),
       ...(settings.concurrency !== undefined && { concurrency: settings.concurrency }),
       ...(settings.timeoutMs !== undefined && { timeoutMs: settings.timeoutMs }),
-      signal: controller.signal,
+      signal: interrupt.signal,
       failFast: flags.failFast === true,
       approve: (request) => {
         if (!flags.yes) {
@@ -119,7 +113,7 @@ export async function runStreamedStdin(
     }).result;
   } finally {
     exitGuard.disarm();
-    process.removeListener('SIGINT', onInterrupt);
+    interrupt.dispose();
     view.stop();
   }
   const text = await stdin.whole();
@@ -144,7 +138,7 @@ export async function runStreamedStdin(
     io.stderr.write(
       formatRunSummary(result, {
         ...format,
-        interrupted: interrupted,
+        interrupted: interrupt.interrupted,
         failFast: flags.failFast === true,
         plan,
         failures: true,
@@ -152,7 +146,7 @@ export async function runStreamedStdin(
     );
     io.stderr.write(unaskedCallsText(unapproved));
   }
-  if (interrupted) return ExitCode.INTERRUPTED;
+  if (interrupt.interrupted) return ExitCode.INTERRUPTED;
   if (result.status === 'succeeded') return ExitCode.OK;
   if (result.status === 'rejected') return ExitCode.REJECTED;
   return ExitCode.RUN_FAILED;

@@ -4,6 +4,7 @@
  * (with `--events`, one plain line per event before it). `--json` prints one result object to
  * stdout, and `--events` one JSON line per event on stdout before it.
  */
+import { FirstInterrupt } from '../first-interrupt.js';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile } from '../../compile/compile.js';
@@ -229,15 +230,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
     return prompter.ask(question, { before: () => view.pause(), after: () => view.resume() });
   };
 
-  const controller = new AbortController();
-  let interrupted = false;
-  // The first Ctrl-C cancels the run and still prints its summary; a second one, with the
-  // handler gone, ends the process the default way.
-  const onInterrupt = () => {
-    interrupted = true;
-    controller.abort();
-  };
-  process.once('SIGINT', onInterrupt);
+  const interrupt = new FirstInterrupt();
   // A tool that ends the process mid-run leaves a line and a failing exit code, not a silent 0.
   const exitGuard = new RunExitGuard({ plan, source: inputs.source });
   const onEvent = (event: RunEvent) => {
@@ -255,7 +248,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       ...(inputs.options.state && { state: inputs.options.state }),
       ...(concurrency !== undefined && { concurrency }),
       ...(timeoutMs !== undefined && { timeoutMs }),
-      signal: controller.signal,
+      signal: interrupt.signal,
       failFast: flags.failFast === true,
       approve,
       onEvent,
@@ -266,7 +259,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   } finally {
     exitGuard.disarm();
     await dispatcher?.close();
-    process.removeListener('SIGINT', onInterrupt);
+    interrupt.dispose();
     // Ctrl-C at a prompt leaves the cursor at the end of the question.
     if (prompter?.open) io.stderr.write('\n');
     prompter?.close();
@@ -280,7 +273,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
     io.stderr.write(
       formatRunSummary(result, {
         ...format,
-        interrupted,
+        interrupted: interrupt.interrupted,
         failFast: flags.failFast === true,
         plan,
         failures: !(view instanceof LiveView),
@@ -290,7 +283,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   }
   if (flags.report !== undefined)
     await writeReportFile(flags.report, { plan, result }, io, { color, quiet: flags.json === true });
-  if (interrupted) return ExitCode.INTERRUPTED;
+  if (interrupt.interrupted) return ExitCode.INTERRUPTED;
   if (result.status === 'succeeded') return ExitCode.OK;
   if (result.status === 'rejected') return ExitCode.REJECTED;
   return ExitCode.RUN_FAILED;
