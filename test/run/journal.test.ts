@@ -827,6 +827,30 @@ describe('runIdentity', () => {
     expect(identity.runKey).toBe(journalKey(['eager', planIdentity(plan), input, state]));
     expect(identity.digests.plan).toBe(createHash('sha256').update(`["eager",${whole}]`).digest('hex'));
   });
+
+  it('gives the same digests on a later run of the same compiled plan, for each mode and any input', () => {
+    const tools = new ToolRegistry([
+      { name: 'step', description: 'A step.', inputSchema: { type: 'object' } },
+    ]);
+    const plan = compile([{ _tool: 'step', n: 1, _outputPath: '†state.a' }], { tools }).plan!;
+    const expected = (mode: 'eager' | 'lazy', input: object) => ({
+      runKey: journalKey([mode, planIdentity(plan), input, {}]),
+      plan: createHash('sha256')
+        .update(`[${JSON.stringify(mode)},${canonicalJson(planIdentity(plan))}]`)
+        .digest('hex'),
+    });
+    // The plan's hash is kept after the first: each later identity copies it, never finishes it.
+    for (const [mode, input] of [
+      ['eager', {}],
+      ['eager', { q: 2 }],
+      ['lazy', {}],
+      ['eager', {}],
+      ['lazy', { q: 3 }],
+    ] as const) {
+      const identity = runIdentity({ mode, plan, input, state: {}, tools });
+      expect({ runKey: identity.runKey, plan: identity.digests.plan }).toEqual(expected(mode, input));
+    }
+  });
 });
 
 describe('journalKey', () => {

@@ -107,7 +107,7 @@ export class Journal {
   readonly #commit: GroupCommit;
   readonly #lock: JournalLock;
   /** Lines appended but not written yet: `call:ready` and `state:write` only (see DEFERRABLE). */
-  #pending: string[] = [];
+  readonly #pending: string[] = [];
   #pendingChars = 0;
   /** The longest line a resume reads (limits.maxTextLength): no line written is longer. */
   readonly #maxLine: number;
@@ -258,8 +258,10 @@ export class Journal {
   #write(): void {
     if (this.#pending.length === 0) return;
     const fd = this.#fd!;
-    const text = this.#pending.length === 1 ? this.#pending[0]! : this.#pending.join('');
-    this.#pending = [];
+    const pending = this.#pending;
+    const text = pending.length === 1 ? pending[0]! : pending.join('');
+    // Emptied in place: a new array per write was one more allocation per line.
+    pending.length = 0;
     this.#pendingChars = 0;
     const size = Buffer.byteLength(text, 'utf8');
     try {
