@@ -6,13 +6,18 @@
  * that keeps answering a broken plan cannot hold the run forever. An edit that compiles to the
  * same calls as the plan asked about is no edit.
  */
-import { compile } from '../../compile/compile.js';
+import { compile, type CompileOptions } from '../../compile/compile.js';
 import type { CompiledPlan } from '../../compile/types.js';
 import { PlanValidationError } from '../../errors.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
 import type { JsonObject } from '../../language/document.js';
 import type { Limits } from '../../language/limits.js';
-import { type PlanEditProblem, readPlanApproval } from '../approval.js';
+import {
+  type ApprovalDecision,
+  type ApprovalResponse,
+  type PlanEditProblem,
+  readPlanApproval,
+} from '../approval.js';
 import { canonicalJson } from '../journal/index.js';
 import { planIdentity } from '../journal/journal-digests.js';
 import { DEFAULT_MAX_EDIT_RETRIES } from '../run-options.js';
@@ -31,7 +36,7 @@ export interface PlanEditHost extends ApprovalHost {
 
 /** The answer about a lazy plan, with an edit when it was one. */
 export type PlanVerdict =
-  | { readonly approved: false; readonly error?: PlanValidationError }
+  | { readonly approved: false; readonly feedback?: string; readonly error?: PlanValidationError }
   | { readonly approved: true; readonly edited?: EditedPlan };
 
 /** An edit that compiled and changes the plan. */
@@ -50,34 +55,67 @@ export async function askAboutPlan(run: PlanEditHost): Promise<PlanVerdict> {
   run.event({ type: 'approval:requested', kind: 'plan' });
   const approve = run.options.approve;
   if (!approve) return { approved: false };
-  const maxRetries = run.options.maxEditRetries ?? DEFAULT_MAX_EDIT_RETRIES;
-  let edit: PlanEditProblem | undefined;
   approvalAsked(run);
   try {
-    for (let attempt = 1; ; attempt++) {
-      const request = {
-        kind: 'plan',
-        plan: run.plan,
-        reason: LAZY_PLAN_REASON,
-        ...(edit && { edit }),
-      } as const;
-      const decision = readPlanApproval(await unlessAborted(run, approve(request)));
-      if (!decision.approved || run.options.signal?.aborted) return { approved: false };
-      if (decision.plan === undefined) return { approved: true };
-      const text = editText(decision.plan);
-      const compiled = compileEdit(run, text);
-      if (compiled.plan) {
-        if (sameCalls(run.plan, compiled.plan)) return { approved: true };
-        return { approved: true, edited: { plan: compiled.plan, value: editValue(decision.plan, text) } };
-      }
-      if (attempt > maxRetries)
-        return { approved: false, error: tooManyEdits(compiled.diagnostics, attempt) };
-      edit = { text, diagnostics: compiled.diagnostics, attempt, retriesLeft: maxRetries - attempt };
-      run.event({ type: 'approval:requested', kind: 'plan' });
-    }
+    return await askWithEdits({
+      plan: run.plan,
+      ask: (edit) =>
+        unlessAborted(
+          run,
+          approve({ kind: 'plan', plan: run.plan, reason: LAZY_PLAN_REASON, ...(edit && { edit }) }),
+        ),
+      compile: (text) => compileEdit(text, editCompileOptions(run)),
+      ...(run.options.maxEditRetries !== undefined && { maxEditRetries: run.options.maxEditRetries }),
+      askingAgain: () => run.event({ type: 'approval:requested', kind: 'plan' }),
+      aborted: () => run.options.signal?.aborted === true,
+    });
   } finally {
     approvalAnswered(run);
   }
+}
+
+/** What {@link askWithEdits} asks with: run() and solve() each give theirs. */
+export interface EditLoopOptions {
+  /** The plan asked about. */
+  readonly plan: CompiledPlan;
+  /** Asks once; `edit` is set when asking again after an edit with errors. */
+  readonly ask: (edit: PlanEditProblem | undefined) => Promise<ApprovalResponse>;
+  /** Compiles an edit (JSON text) as the plan asked about was compiled. */
+  readonly compile: (text: string) => { plan?: CompiledPlan; diagnostics: Diagnostic[] };
+  /** @default DEFAULT_MAX_EDIT_RETRIES (5) */
+  readonly maxEditRetries?: number;
+  /** Told before each time it asks again. @default nothing */
+  readonly askingAgain?: () => void;
+  /** True when the run was stopped meanwhile: a yes then is no yes. @default never */
+  readonly aborted?: () => boolean;
+}
+
+/**
+ * One plan's approval with edits: asks, compiles an edit, asks again with an edit's errors.
+ * @throws {TypeError} for an answer that is not one, or an edit JSON cannot hold.
+ */
+export async function askWithEdits(options: EditLoopOptions): Promise<PlanVerdict> {
+  const maxRetries = options.maxEditRetries ?? DEFAULT_MAX_EDIT_RETRIES;
+  let edit: PlanEditProblem | undefined;
+  for (let attempt = 1; ; attempt++) {
+    const decision = readPlanApproval(await options.ask(edit));
+    if (!decision.approved || options.aborted?.() === true)
+      return { approved: false, ...feedbackOf(decision) };
+    if (decision.plan === undefined) return { approved: true };
+    const text = editText(decision.plan);
+    const compiled = options.compile(text);
+    if (compiled.plan) {
+      if (sameCalls(options.plan, compiled.plan)) return { approved: true };
+      return { approved: true, edited: { plan: compiled.plan, value: editValue(decision.plan, text) } };
+    }
+    if (attempt > maxRetries) return { approved: false, error: tooManyEdits(compiled.diagnostics, attempt) };
+    edit = { text, diagnostics: compiled.diagnostics, attempt, retriesLeft: maxRetries - attempt };
+    options.askingAgain?.();
+  }
+}
+
+function feedbackOf(decision: ApprovalDecision): { feedback?: string } {
+  return decision.feedback !== undefined ? { feedback: decision.feedback } : {};
 }
 
 /** The edit as JSON text: a text answer as is, a value with a 2-space indent (its diagnostics' lines). */
@@ -99,19 +137,34 @@ function editValue(plan: unknown, text: string): unknown {
   return JSON.parse(text) as unknown;
 }
 
-function compileEdit(run: PlanEditHost, text: string): { plan?: CompiledPlan; diagnostics: Diagnostic[] } {
+/** The plan a value or text answer gave, as a list of calls (a document's `plan`), for a model to read. */
+export function editedCalls(value: unknown): readonly unknown[] {
+  if (Array.isArray(value)) return value;
+  const plan = (value as { plan?: unknown } | null)?.plan;
+  return Array.isArray(plan) ? plan : [];
+}
+
+/** The options an edit of the run's plan is compiled with: the run's own. */
+function editCompileOptions(run: PlanEditHost): CompileOptions {
   const { options, plan } = run;
-  const compiled = compile(text, {
+  return {
     tools: run.tools,
     input: run.input,
     // Nothing has run yet: the state is the initial state the plan asked about was compiled with.
     state: run.roots.state,
     ...(plan.stateSchema !== undefined && { stateSchema: plan.stateSchema }),
     mode: run.mode,
-    source: 'edited plan',
     ...(options.limits !== undefined && { limits: options.limits }),
     ...(options.strict === true && { strict: true }),
-  });
+  };
+}
+
+/** Compiles an edit (JSON text) with the options the plan asked about was compiled with. */
+export function compileEdit(
+  text: string,
+  options: CompileOptions,
+): { plan?: CompiledPlan; diagnostics: Diagnostic[] } {
+  const compiled = compile(text, { ...options, source: 'edited plan' });
   return compiled.ok && compiled.plan
     ? { plan: compiled.plan, diagnostics: [] }
     : { diagnostics: compiled.diagnostics };
