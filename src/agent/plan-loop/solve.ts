@@ -264,7 +264,9 @@ async function loop(
     const running = attempt?.finish() ?? null;
     if (!running && !meter.mayRun(plan.calls.length)) return end('budget_exceeded', iteration);
     if (key) repeats.remember(key, from());
-    const result = running ? await running.result : await run(edited?.plan ?? plan, runOptions);
+    const ran = running ? await running.result : await run(edited?.plan ?? plan, runOptions);
+    // Asked about here, not by run(): its result is told it ran an edit as run() tells its own.
+    const result = edited ? Object.assign(ran, { edited: true as const, editedPlan: edited.value }) : ran;
     runs.push(result);
     ledger.record(result.calls, tools);
     deps.emit({ type: 'run-end', phase: 'solve', iteration, result });
