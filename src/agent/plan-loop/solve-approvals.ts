@@ -11,7 +11,7 @@
  */
 import type { CompiledPlan } from '../../compile/types.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../../run/approval.js';
-import { askWithEdits, type EditLoopOptions, type PlanVerdict } from '../../run/runner/plan-edit.js';
+import { askWithEdits, type EditLoopOptions, type PlanVerdict } from '../../run/runner/index.js';
 import type { RunResult } from '../../run/types.js';
 import type { Simulation } from '../../simulate/types.js';
 

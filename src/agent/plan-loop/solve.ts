@@ -38,7 +38,7 @@ import { DEFAULT_MAX_REPLY_BYTES } from '../providers/index.js';
 import { SOLVE_PROMPT } from '../prompts.js';
 import { annotatedReadOnly, SideEffectLedger } from './side-effect-ledger.js';
 import { askAboutSolution, EDITED_NOTE, hasRejectedCall, runApprover } from './solve-approvals.js';
-import { compileEdit, type EditedPlan, editedCalls } from '../../run/runner/plan-edit.js';
+import { compileEdit, type EditedPlan, editedCalls } from '../../run/runner/index.js';
 import { latentFromModel } from './solve-latent.js';
 import { solveContextText } from './solve-context.js';
 import { RepeatWatch, REPEAT_NOTE } from './solve-repeats.js';

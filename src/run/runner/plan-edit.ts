@@ -18,8 +18,7 @@ import {
   type PlanEditProblem,
   readPlanApproval,
 } from '../approval.js';
-import { canonicalJson } from '../journal/index.js';
-import { planIdentity } from '../journal/journal-digests.js';
+import { canonicalJson, planIdentity } from '../journal/index.js';
 import { DEFAULT_MAX_EDIT_RETRIES } from '../run-options.js';
 import { approvalAnswered, approvalAsked, type ApprovalHost, unlessAborted } from './call-approval.js';
 
