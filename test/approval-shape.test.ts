@@ -110,7 +110,9 @@ describe('run(): the plan and each needsApproval call', () => {
 
     const badPlan = recorder(() => ({ ok: true }) as unknown as boolean);
     await expect(run(lazyPlan, { tools: [deploy, lookup], approve: badPlan.approve })).rejects.toThrow(
-      new TypeError('an approval callback must answer true, false or { approved, feedback? }, not object'),
+      new TypeError(
+        'an approval callback must answer true, false or { approved, feedback?, plan? }, not object',
+      ),
     );
   });
 });

@@ -4,6 +4,7 @@
  * can serve all three.
  */
 import type { CompiledPlan } from '../compile/types.js';
+import type { Diagnostic } from '../language/diagnostics.js';
 import type { Simulation } from './simulation.js';
 import type { Tool } from '../tools/tool.js';
 
@@ -29,6 +30,27 @@ export interface PlanApprovalRequest<P extends CompiledPlan | string = CompiledP
   readonly iteration?: number;
   /** exit_plan_mode: the plan file the plan was read from, when the model gave no plan text. */
   readonly file?: string;
+  /**
+   * run() and solve() in lazy mode, asking again: the edited plan the last answer gave did not
+   * compile. `plan` is still the plan first asked about; answer with a mended edit, a yes
+   * without `plan` (the plan as first asked about), or a no.
+   */
+  readonly edit?: PlanEditProblem;
+}
+
+/** An edited plan that did not compile, as the request that asks again carries it. */
+export interface PlanEditProblem {
+  /** The edited plan as given, as JSON text (the answer's text as is, or its value stringified with 2-space indent). */
+  readonly text: string;
+  /** Why it does not compile; `line` and `column` point into `text`. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Which edit this was: 1 for the first. */
+  readonly attempt: number;
+  /**
+   * How many more times the request is asked again if this answer is again an edit with
+   * errors; at 0, such an answer ends the run unapproved (RunOptions.maxEditRetries).
+   */
+  readonly retriesLeft: number;
 }
 
 /**
@@ -58,8 +80,14 @@ export type ApprovalRequest = PlanApprovalRequest | CallApprovalRequest;
  * The answer: `true` or `false`, or `{ approved, feedback }`. Feedback on a no goes where it
  * helps: to the model in PlanAgent, exit_plan_mode and solve() (which plans again with it;
  * solve() ends `rejected` on a no without feedback), and into a rejected call's error in run().
+ *
+ * `plan` (with `approved: true`) edits the plan: only a compiled plan's request takes one (run()
+ * and solve() in lazy mode). It is the plan to run instead, as a plan document (a JSON array of
+ * calls, or `{ plan: [...] }`) or its JSON text; it is compiled against the same tools, input,
+ * state and limits, and when it has errors the callback is asked again with them (`edit`).
  */
-export type ApprovalResponse = boolean | { readonly approved: boolean; readonly feedback?: string };
+export type ApprovalResponse =
+  boolean | { readonly approved: boolean; readonly feedback?: string; readonly plan?: unknown };
 
 /**
  * The approval callback of run() (`approve`), PlanAgent (`approvePlan`, `approveTool`) and
@@ -74,24 +102,52 @@ export type Approve<R extends ApprovalRequest = ApprovalRequest> = (
 export interface ApprovalDecision {
   readonly approved: boolean;
   readonly feedback?: string;
+  /** The edited plan, when the answer was a yes with one (see {@link readPlanApproval}). */
+  readonly plan?: unknown;
 }
 
 /**
  * Reads an answer: `true` or `{ approved: true }` is a yes, `false` or `{ approved: false }` a no.
  * @throws {TypeError} when the answer is anything else, so a broken callback is not mistaken
- *   for a decision.
+ *   for a decision; and when it carries a `plan`: only a compiled plan's request takes an
+ *   edited plan (see {@link readPlanApproval}).
  */
 export function readApproval(response: unknown): ApprovalDecision {
+  const decision = readAnswer(response, '{ approved, feedback? }');
+  if (decision.plan !== undefined) {
+    throw new TypeError(
+      'an approval callback answered with an edited plan where none is taken: only a lazy plan of run() or solve() can be edited at approval, not a call or a Markdown plan',
+    );
+  }
+  return decision;
+}
+
+/**
+ * Like {@link readApproval}, for a compiled plan's request: a yes may carry the edited plan
+ * (`{ approved: true, plan }`). A `plan` with a no is ignored: nothing runs either way.
+ * @throws {TypeError} when the answer is not an answer.
+ */
+export function readPlanApproval(response: unknown): ApprovalDecision {
+  return readAnswer(response, '{ approved, feedback?, plan? }');
+}
+
+function readAnswer(response: unknown, shape: string): ApprovalDecision {
   if (typeof response === 'boolean') return { approved: response };
   if (
     response !== null &&
     typeof response === 'object' &&
     typeof (response as { approved?: unknown }).approved === 'boolean'
   ) {
-    const { approved, feedback } = response as { approved: boolean; feedback?: unknown };
-    return typeof feedback === 'string' && feedback.trim() !== '' ? { approved, feedback } : { approved };
+    const { approved, feedback, plan } = response as {
+      approved: boolean;
+      feedback?: unknown;
+      plan?: unknown;
+    };
+    const withFeedback =
+      typeof feedback === 'string' && feedback.trim() !== '' ? { approved, feedback } : { approved };
+    return approved && plan !== undefined ? { ...withFeedback, plan } : withFeedback;
   }
   throw new TypeError(
-    `an approval callback must answer true, false or { approved, feedback? }, not ${response === null ? 'null' : typeof response}`,
+    `an approval callback must answer true, false or ${shape}, not ${response === null ? 'null' : typeof response}`,
   );
 }

@@ -12,10 +12,14 @@ const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
 const DEFAULT_CONCURRENCY = 16;
 
+/** RunOptions.maxEditRetries' default. */
+export const DEFAULT_MAX_EDIT_RETRIES = 5;
+
 export interface CheckedRunOptions {
   readonly concurrency: number;
   readonly timeoutMs: number;
   readonly limits: Limits;
+  readonly maxEditRetries: number;
 }
 
 /**
@@ -71,5 +75,11 @@ export function checkRunOptions(options: RunOptions): CheckedRunOptions {
       throw new TypeError(`Expected ${key} to be an object of values, got ${describeValue(value)}`);
     }
   }
-  return { concurrency, timeoutMs, limits: resolveLimits(options.limits) };
+  const maxEditRetries = options.maxEditRetries ?? DEFAULT_MAX_EDIT_RETRIES;
+  if (!(Number.isInteger(maxEditRetries) && maxEditRetries >= 0)) {
+    throw new TypeError(
+      `Expected maxEditRetries to be a whole number >= 0, got ${describeValue(maxEditRetries)}`,
+    );
+  }
+  return { concurrency, timeoutMs, limits: resolveLimits(options.limits), maxEditRetries };
 }

@@ -78,6 +78,14 @@ export interface RunResult {
    */
   readonly approvalWaitMs?: number;
   /**
+   * Set when a person edited the plan at its approval (`approve` answered `{ approved: true,
+   * plan }` with a plan that differs from the one asked about): the run ran `editedPlan`, and
+   * `calls` are its calls. Absent otherwise; an edit that changes nothing counts as none.
+   */
+  readonly edited?: true;
+  /** With `edited`: the plan that ran, as the edit gave it (its JSON value). */
+  readonly editedPlan?: unknown;
+  /**
    * Set when the run resumed (`resume: true`) from the journal of an earlier version of the
    * plan: which calls reused its results, and which ran and why. Absent otherwise (a fresh run,
    * or a resume of this very plan's journal).
@@ -286,9 +294,22 @@ export interface RunOptions {
    * feedback on a no becomes its error message. An answer of any other shape fails the call
    * (or, for the plan, the run) with a TypeError. Without it, lazy plans and `needsApproval`
    * calls are rejected.
+   *
+   * The plan's request may be answered `{ approved: true, plan }`: `plan` (a plan document, or
+   * its JSON text) runs instead, compiled against the same tools, input, state, mode and limits.
+   * When it has errors the plan's request is asked again with them (`edit`), at most
+   * `maxEditRetries` times. The result then has `edited: true` and `editedPlan`.
    * @default undefined
    */
   readonly approve?: Approve;
+  /**
+   * How many times a lazy plan's approval is asked again after an edited plan that does not
+   * compile. When the edit answering the last of them still has errors, the run ends
+   * unapproved: `run` throws PlanValidationError with that edit's diagnostics, every call
+   * having ended `rejected`. 0 asks no second time.
+   * @default 5
+   */
+  readonly maxEditRetries?: number;
   /**
    * Produces latent tools' results (the model). Without it a latent call with no `_output` fails.
    * @default undefined

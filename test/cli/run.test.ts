@@ -553,10 +553,10 @@ describe('plan run', () => {
       it('Ctrl-C at the plan prompt runs nothing and exits 130', async () => {
         const r = await interruptInTerminal(
           ['lazy.json', '--tools', 'tools.mjs', '--input', 'input.json'],
-          /Run this plan\? \[y\/N\] $/,
+          /Run this plan\? \[y\/N\/e\(dit\)\] $/,
         );
         expect(r.code).toBe(130);
-        expect(r.output).toMatch(/Run this plan\? \[y\/N\] (\^C)?\n/);
+        expect(r.output).toMatch(/Run this plan\? \[y\/N\/e\(dit\)\] (\^C)?\n/);
         expect(r.output).toMatch(/lazy\.json: run interrupted after /);
         expect(ran()).toEqual([]);
       });
@@ -631,7 +631,7 @@ describe('plan run', () => {
           '  #1  check=1  runs 3, skips none\n' +
           '  critical path: fetch -> check -> notify (weight 3)\n' +
           '  max parallelism: 1 (level 0: fetch)\n' +
-          'Run this plan? [y/N] ',
+          'Run this plan? [y/N/e(dit)] ',
       );
       expect(ran()).toEqual(['get_user', 'check_user', 'notify']);
       rmSync(LOG, { force: true });
@@ -660,7 +660,7 @@ describe('plan run', () => {
       expect(out.stderr).toMatch(
         /danger\s+guarded\s+\{"target":"prod"\} {2}→ †state\.d {2}\[needs approval\]\n/,
       );
-      expect(out.stderr).toContain('Run this plan? [y/N] ');
+      expect(out.stderr).toContain('Run this plan? [y/N/e(dit)] ');
       expect(out.stderr).toContain('Run danger (guarded) with {"target":"prod"}? [y/N] ');
       expect(out.stdout).toBe('');
     });

@@ -10,13 +10,8 @@
  * Without `approve`, both are a no: nothing lazy runs and no such call runs.
  */
 import type { CompiledPlan } from '../../compile/types.js';
-import {
-  type ApprovalDecision,
-  type Approve,
-  type CallApprovalRequest,
-  type PlanApprovalRequest,
-  readApproval,
-} from '../../run/approval.js';
+import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../../run/approval.js';
+import { askWithEdits, type EditLoopOptions, type PlanVerdict } from '../../run/runner/index.js';
 import type { RunResult } from '../../run/types.js';
 import type { Simulation } from '../../simulate/types.js';
 
@@ -32,14 +27,38 @@ export type SolveApprovalRequest = SolvePlanApprovalRequest | CallApprovalReques
 /** The reason given with a lazy solution. */
 export const SOLUTION_REASON = 'a lazy solution runs only once approved';
 
-/** The caller's answer about a lazy solution; no approver is a no. */
+/** What asking about a lazy solution needs beside the callback. */
+export interface SolutionQuestion {
+  readonly plan: CompiledPlan;
+  readonly simulation: Simulation;
+  readonly iteration: number;
+  /** Compiles an edit as the solution was compiled. */
+  readonly compile: EditLoopOptions['compile'];
+  readonly maxEditRetries?: number;
+}
+
+/**
+ * The caller's answer about a lazy solution, with the edit when the answer was one (see
+ * askWithEdits); no approver is a no.
+ */
 export async function askAboutSolution(
   approve: Approve<SolveApprovalRequest> | undefined,
-  solution: { readonly plan: CompiledPlan; readonly simulation: Simulation; readonly iteration: number },
-): Promise<ApprovalDecision> {
+  question: SolutionQuestion,
+): Promise<PlanVerdict> {
   if (!approve) return { approved: false };
-  return readApproval(await approve({ kind: 'plan', reason: SOLUTION_REASON, ...solution }));
+  const { plan, simulation, iteration } = question;
+  return askWithEdits({
+    plan,
+    ask: async (edit) =>
+      approve({ kind: 'plan', reason: SOLUTION_REASON, plan, simulation, iteration, ...(edit && { edit }) }),
+    compile: question.compile,
+    ...(question.maxEditRetries !== undefined && { maxEditRetries: question.maxEditRetries }),
+  });
 }
+
+/** What the model is told after a person edited its solution at approval. */
+export const EDITED_NOTE =
+  'A person edited your plan before it ran: the plan that ran is theirs, shown as the current plan with its results. Do not propose your earlier version again; go on from theirs.';
 
 /**
  * The `approve` run() is given. Its plan request is a yes: solve() asked about the solution (with

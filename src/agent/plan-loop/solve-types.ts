@@ -108,12 +108,21 @@ export interface SolveOptions {
    * - lazy mode, before anything of a solution runs: `{ kind: 'plan', plan, reason, simulation,
    *   iteration }` (the compiled solution, its dry run, and which solution it is, 1 for the
    *   first). A no with feedback goes back to the model; a plain no ends the loop `rejected`.
+   *   A yes may edit the solution (`{ approved: true, plan }`, as in run()): the edit is
+   *   compiled as the solution was, asked about again with its errors (`edit`, at most
+   *   `maxEditRetries` times; after that the loop ends `rejected` with its diagnostics), and
+   *   runs instead; the next turn tells the model the person edited its plan.
    * - either mode, for each call of a tool that `needsApproval`, when it is ready: `{ kind:
    *   'call', call, tool, args, reason, definition, plan }` with the arguments resolved. A no
    *   (with or without feedback) rejects the call, and the loop ends `rejected` after that run.
    * @default undefined: lazy solutions and calls that need approval are rejected
    */
   readonly approve?: Approve<SolveApprovalRequest>;
+  /**
+   * How many times a lazy solution's approval is asked again after an edit with errors.
+   * @default 5
+   */
+  readonly maxEditRetries?: number;
   /**
    * Most tool calls running at once.
    * @default 16 (run's default)

@@ -37,7 +37,8 @@ import type { Message } from '../model.js';
 import { DEFAULT_MAX_REPLY_BYTES } from '../providers/index.js';
 import { SOLVE_PROMPT } from '../prompts.js';
 import { annotatedReadOnly, SideEffectLedger } from './side-effect-ledger.js';
-import { askAboutSolution, hasRejectedCall, runApprover } from './solve-approvals.js';
+import { askAboutSolution, EDITED_NOTE, hasRejectedCall, runApprover } from './solve-approvals.js';
+import { compileEdit, type EditedPlan, editedCalls } from '../../run/runner/index.js';
 import { latentFromModel } from './solve-latent.js';
 import { solveContextText } from './solve-context.js';
 import { RepeatWatch, REPEAT_NOTE } from './solve-repeats.js';
@@ -163,16 +164,18 @@ async function loop(
         deps.emit({ type: 'run', phase: 'solve', iteration, event });
       },
     };
+    const compileOptions = {
+      tools: registry,
+      input,
+      state,
+      mode,
+      limits,
+      ...(stateSchema && { stateSchema }),
+      ...(options.strict === true && { strict: true }),
+    };
+    let edited: EditedPlan | undefined;
     const answer = await askForSolution(deps, meter, messages, format, {
-      compile: {
-        tools: registry,
-        input,
-        state,
-        mode,
-        limits,
-        ...(stateSchema && { stateSchema }),
-        ...(options.strict === true && { strict: true }),
-      },
+      compile: compileOptions,
       maxCallsPerPlan: perPlan,
       maxRepairs,
       maxReplyBytes,
@@ -238,8 +241,15 @@ async function loop(
     if (mode === 'lazy') {
       const simulation = simulate(plan, { tools: registry, input, state });
       deps.emit({ type: 'simulation', phase: 'solve', simulation });
-      const decision = await askAboutSolution(options.approve, { plan, simulation, iteration });
+      const decision = await askAboutSolution(options.approve, {
+        plan,
+        simulation,
+        iteration,
+        compile: (text) => compileEdit(text, compileOptions),
+        ...(options.maxEditRetries !== undefined && { maxEditRetries: options.maxEditRetries }),
+      });
       if (!decision.approved) {
+        if (decision.error) return end('rejected', iteration, null, decision.error.diagnostics);
         if (!decision.feedback) return end('rejected', iteration);
         // A no with reasons is something the model can act on: ask again with them.
         previous = calls;
@@ -248,12 +258,15 @@ async function loop(
         note = `A person rejected this plan before it ran. Their feedback: ${decision.feedback}`;
         continue;
       }
+      if (decision.edited) edited = decision.edited;
     }
     // A streamed run is held to the call budget call by call, as its calls are handed on.
     const running = attempt?.finish() ?? null;
     if (!running && !meter.mayRun(plan.calls.length)) return end('budget_exceeded', iteration);
     if (key) repeats.remember(key, from());
-    const result = running ? await running.result : await run(plan, runOptions);
+    const ran = running ? await running.result : await run(edited?.plan ?? plan, runOptions);
+    // Asked about here, not by run(): its result is told it ran an edit as run() tells its own.
+    const result = edited ? Object.assign(ran, { edited: true as const, editedPlan: edited.value }) : ran;
     runs.push(result);
     ledger.record(result.calls, tools);
     deps.emit({ type: 'run-end', phase: 'solve', iteration, result });
@@ -268,9 +281,9 @@ async function loop(
       .map((c) => ({ call: c.id, tool: c.tool, status: c.status, error: c.error }));
     // An answer given together with calls stands only if those calls did what it claims.
     if (output !== null && result.status === 'succeeded') return end('done', iteration, output);
-    previous = calls;
+    previous = edited ? editedCalls(edited.value) : calls;
     progress = result.calls;
-    note = null;
+    note = edited ? EDITED_NOTE : null;
   }
   return end('max_iterations', maxIterations);
 }

@@ -6,3 +6,4 @@
 export * from './agent-approvals.js';
 export * from './approval-lines.js';
 export * from './approval-prompt.js';
+export * from './plan-editor.js';

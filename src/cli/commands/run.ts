@@ -9,8 +9,16 @@ import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compile } from '../../compile/compile.js';
 import type { CompiledPlan } from '../../compile/types.js';
+import { planOf } from '../../compile/plan-of.js';
 import { run } from '../../run/run.js';
-import type { ApprovalRequest, CallReport, LatentFunction, RunEvent, RunResult } from '../../run/types.js';
+import type {
+  ApprovalRequest,
+  ApprovalResponse,
+  CallReport,
+  LatentFunction,
+  RunEvent,
+  RunResult,
+} from '../../run/types.js';
 import {
   formatCallQuestion,
   formatPlanListing,
@@ -19,6 +27,7 @@ import {
   Prompter,
   approvedByYesLine,
   unaskedCallsText,
+  askAboutPlanWithEditor,
 } from '../approvals/index.js';
 import { CliInputError } from '../cli-input-error.js';
 import { type CommonFlags, loadCompileInputs } from '../flags/compile-inputs.js';
@@ -212,7 +221,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
         : new PlainView(io.stderr, { events: flags.events === true });
   const prompter = interactive ? new Prompter(lineReader(io.stdin), io.stderr) : null;
   let unapproved = 0;
-  const approve = (request: ApprovalRequest): boolean | Promise<boolean> => {
+  const approve = (request: ApprovalRequest): ApprovalResponse | Promise<ApprovalResponse> => {
     if (flags.yes) {
       view.pause();
       io.stderr.write(approvedByYesLine(request, inputs.source));
@@ -223,11 +232,13 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       if (request.kind === 'call') unapproved++;
       return false;
     }
-    const question =
-      request.kind === 'plan'
-        ? `${formatPlanListing(plan, format)}${formatPlanSimulation(plan, { ...format, source: compiled.document?.source ?? null })}Run this plan? [y/N] `
-        : formatCallQuestion(request, color);
-    return prompter.ask(question, { before: () => view.pause(), after: () => view.resume() });
+    const hooks = { before: () => view.pause(), after: () => view.resume() };
+    if (request.kind === 'plan') {
+      const listing = `${formatPlanListing(plan, format)}${formatPlanSimulation(plan, { ...format, source: compiled.document?.source ?? null })}`;
+      const askLine = (question: string) => prompter.askLine(question, hooks);
+      return askAboutPlanWithEditor(request, { askLine, listing, text: inputs.text, io, color });
+    }
+    return prompter.ask(formatCallQuestion(request, color), hooks);
   };
 
   const interrupt = new FirstInterrupt();
@@ -268,6 +279,10 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
 
   // On stderr, with --json too: a call that ran again is an effect a script should hear of.
   io.stderr.write(formatJournalNotes(result, { color }));
+  // A plan edited at its approval ran in place of the file's: from here on, it is the plan.
+  if (result.edited)
+    io.stderr.write(`plan: ran the plan as edited at approval, not ${inputs.source} as written\n`);
+  const ran = planOf(result) ?? plan;
   if (flags.json) io.stdout.write(`${JSON.stringify(toRunJson(result))}\n`);
   else if (!refused) {
     io.stderr.write(
@@ -275,14 +290,14 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
         ...format,
         interrupted: interrupt.interrupted,
         failFast: flags.failFast === true,
-        plan,
+        plan: ran,
         failures: !(view instanceof LiveView),
       }),
     );
     io.stderr.write(unaskedCallsText(unapproved));
   }
   if (flags.report !== undefined)
-    await writeReportFile(flags.report, { plan, result }, io, { color, quiet: flags.json === true });
+    await writeReportFile(flags.report, { plan: ran, result }, io, { color, quiet: flags.json === true });
   if (interrupt.interrupted) return ExitCode.INTERRUPTED;
   if (result.status === 'succeeded') return ExitCode.OK;
   if (result.status === 'rejected') return ExitCode.REJECTED;

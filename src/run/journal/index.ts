@@ -5,7 +5,7 @@
  * earlier versions).
  */
 export { canonicalJson } from './journal-format.js';
-export { runIdentity } from './journal-digests.js';
+export { planIdentity, runIdentity } from './journal-digests.js';
 export { isJournalError, JournalError } from './journal-error.js';
 export { planRecordCheck } from './journal-plan-check.js';
 export { Journal, type JournalOptions, journalKey } from './journal.js';

@@ -32,6 +32,12 @@ export interface JournalOptions {
    */
   readonly toolDigests?: ToolDigests;
   /**
+   * Recorded in a new journal's header: the plan was edited by a person at its approval, so the
+   * plan this journal is bound to is not the one the run was given.
+   * @default false
+   */
+  readonly edited?: boolean;
+  /**
    * The tool the run's plan calls for a call id, or undefined when it has no such call. With it,
    * `digests` and `toolDigests`, a resume that finds no journal of this run reuses what the
    * journal of an earlier version of the plan completed (see journal-earlier), or refuses.

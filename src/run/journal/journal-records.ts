@@ -42,6 +42,8 @@ export interface JournalHeader {
    * results this run reused: a later resume reads it too.
    */
   readonly resumedFrom?: string;
+  /** True when a person edited the plan at its approval: this is the plan that ran, not the one given. */
+  readonly edited?: true;
 }
 
 /** One sha256 (64 lowercase hex digits) per tool name; an object without a prototype. */
@@ -167,7 +169,7 @@ const SCHEMAS: EventSchemas = {
 };
 
 const EVENT_TYPES = Object.keys(SCHEMAS);
-const HEADER_KEYS = ['type', 'version', 'digests', 'toolDigests', 'resumedFrom'];
+const HEADER_KEYS = ['type', 'version', 'digests', 'toolDigests', 'resumedFrom', 'edited'];
 const DIGEST = /^[0-9a-f]{64}$/;
 
 /**
@@ -196,13 +198,14 @@ export function readJournalLine(value: unknown, version: JournalVersion = 1): Jo
 
 /** The header line, newline included. */
 export function encodeHeader(fields: Omit<JournalHeader, 'type' | 'version'>): string {
-  const { digests, toolDigests, resumedFrom } = fields;
+  const { digests, toolDigests, resumedFrom, edited } = fields;
   const header: JournalHeader = {
     type: 'journal',
     version: JOURNAL_VERSION,
     digests,
     ...(toolDigests !== undefined && { toolDigests }),
     ...(resumedFrom !== undefined && { resumedFrom }),
+    ...(edited === true && { edited }),
   };
   return `${JSON.stringify(header)}\n`;
 }
@@ -240,6 +243,9 @@ function readHeader(value: Record<string, unknown>): JournalLine {
     return problem(
       `the journal header's "resumedFrom" must be the name of a journal file in the same folder (<key>.jsonl), got ${shape(from)}`,
     );
+  }
+  if (value.edited !== undefined && value.edited !== true) {
+    return problem(`the journal header's "edited" must be true when present, got ${shape(value.edited)}`);
   }
   return { kind: 'header', header: value as unknown as JournalHeader };
 }

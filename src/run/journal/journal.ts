@@ -340,6 +340,7 @@ function openLocked(options: JournalOptions, limits: Limits, lock: JournalLock):
         digests,
         ...(toolDigests !== undefined && { toolDigests }),
         ...(earlier !== undefined && { resumedFrom: earlier.head }),
+        ...(options.edited === true && { edited: true as const }),
       });
       const bytes = Buffer.from(header, 'utf8');
       writeAll(fd, bytes);

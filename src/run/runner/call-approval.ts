@@ -26,22 +26,6 @@ export interface ApprovalHost {
   drain(): void;
 }
 
-export async function approvePlan(run: ApprovalHost): Promise<boolean> {
-  run.event({ type: 'approval:requested', kind: 'plan' });
-  const approve = run.options.approve;
-  if (!approve) return false;
-  approvalAsked(run);
-  try {
-    const answer = await unlessAborted(
-      run,
-      approve({ kind: 'plan', plan: run.plan, reason: 'a lazy plan runs only once approved' }),
-    );
-    return readApproval(answer).approved;
-  } finally {
-    approvalAnswered(run);
-  }
-}
-
 /**
  * Approvals overlap (several calls may wait at once): the wait counted is the time during
  * which at least one was pending, so it never exceeds the run's own length.

@@ -5,3 +5,11 @@
  */
 export { Runner } from './runner.js';
 export { streamedPlan } from './streamed-plan.js';
+export {
+  askWithEdits,
+  compileEdit,
+  type EditedPlan,
+  editedCalls,
+  type EditLoopOptions,
+  type PlanVerdict,
+} from './plan-edit.js';

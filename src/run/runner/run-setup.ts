@@ -87,6 +87,8 @@ export interface RunJournalOptions {
   readonly state: JsonObject;
   readonly tools: ToolRegistry;
   readonly limits: Limits;
+  /** The plan was edited at its approval (recorded in the journal's header). */
+  readonly edited?: boolean;
 }
 
 /** Opens (or resumes) the run's journal, bound to its plan, input, state and tools. */
@@ -101,6 +103,7 @@ export function openRunJournal(options: RunJournalOptions): Journal {
     // The run key, its digests and those of each tool.
     ...identity,
     resume,
+    ...(options.edited === true && { edited: true }),
     callTool: (id) => plan.calls[plan.indexOf(id) ?? -1]?.tool,
     limits,
     // Every record is judged against this plan before anything runs, not when its call is reached.

@@ -61,15 +61,15 @@ const WORK_RESET = 4096;
 
 export class Runner {
   plan: CompiledPlan;
-  readonly calls: readonly CompiledCall[];
+  calls: readonly CompiledCall[];
   readonly tools: ToolRegistry;
-  readonly records: CallRecord[];
+  records: CallRecord[];
   /** Per call, how many of its dependencies have not ended yet. */
-  readonly remaining: number[];
+  remaining: number[];
   /** Per call, the calls that wait for it (shared by every run of a whole plan). */
-  readonly successors: Successors;
+  successors: Successors;
   /** Per call, the calls it follows in program order (see order-gates.ts); mostly none. */
-  readonly gates: OrderGates;
+  gates: OrderGates;
   /** Set while a plan arrives as a stream. */
   readonly stream: StreamState | null;
   readonly slots: CallSlots;
@@ -108,14 +108,14 @@ export class Runner {
   /** What references read: the input, and the state as of the call that reads it. */
   readonly roots: { input: JsonObject; state: JsonObject };
   /** What argument resolution reads, one object for the run. */
-  readonly argumentSources: ArgumentSources;
+  argumentSources: ArgumentSources;
   /** Set on abort or fail-fast: nothing new starts. */
   stopping = false;
   readonly controllers = new Set<AbortController>();
   /** The signal of every attempt without a timeout; aborted with the run. */
   readonly shared = sharedController();
   /** Per call, its output paths as written; shared by every run of the same compiled plan. */
-  readonly outputPathTexts: (readonly string[] | undefined)[];
+  outputPathTexts: (readonly string[] | undefined)[];
   finish: (() => void) | null = null;
   readonly startedAt = Date.now();
   /** Approvals being asked now; while any is, the time counts as waiting, not running. */
