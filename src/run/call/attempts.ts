@@ -14,7 +14,7 @@ import type { RunEventDraft } from '../run-event.js';
 import { describeSchemaErrors } from '../schema-errors.js';
 import { type CallInputHost, outputPaths, remoteCall } from './call-inputs.js';
 import type { CallStatus, RemoteInvoker, RunOptions } from '../types.js';
-import { type ForEachHost, forEachTool } from './for-each.js';
+import { type ForEachHost, registeredFor } from './for-each.js';
 
 /** What a call's attempts need of the run (the Runner is one). */
 export interface AttemptHost extends AnswerHost, CallInputHost, ForEachHost {
@@ -375,13 +375,6 @@ export function abortAttempts(run: AttemptHost): void {
     const registered = registeredFor(run, i)!;
     queueMicrotask(() => settleLater(run, i, registered, record.args!, record.attempts, true, reason));
   }
-}
-
-/** The tool call i's attempts run: its own, or for a `_forEach` call, the loop over it (for-each.ts). */
-function registeredFor(run: AttemptHost, i: number): Registered | undefined {
-  const call = run.calls[i]!;
-  const registered = run.tools.get(call.tool);
-  return call.forEach && registered ? forEachTool(run, i, registered) : registered;
 }
 
 /** Swallows the late rejection of an answer nobody waits for any more. */

@@ -45,8 +45,15 @@ export interface ForEachHost {
   failure(i: number, message: string, code: ToolErrorCode): ToolExecutionError;
 }
 
+/** The tool call i's attempts run: its own, or for a `_forEach` call, the loop over it. */
+export function registeredFor(run: ForEachHost, i: number): Registered | undefined {
+  const call = run.calls[i]!;
+  const registered = run.tools.get(call.tool);
+  return call.forEach && registered ? forEachTool(run, i, registered) : registered;
+}
+
 /** The tool a `_forEach` call's attempt runs: the real one, once per element. */
-export function forEachTool(run: ForEachHost, i: number, real: Registered): Registered {
+function forEachTool(run: ForEachHost, i: number, real: Registered): Registered {
   const tool: Tool = {
     ...real.tool,
     inputSchema: undefined,
