@@ -7,10 +7,18 @@
 import { error, type DiagnosticSink } from '../../language/diagnostics.js';
 import { describeJson, type JsonObject } from '../../language/document.js';
 import { DAGGER } from '../../language/reference.js';
-import { UNCHECKED } from '../storage/index.js';
+import type { Limits } from '../../language/limits.js';
+import type { StringParser } from '../../language/reference.js';
+import { type ReferenceFacts, UNCHECKED } from '../storage/index.js';
 import { place } from './call-place.js';
 import { checkPathLimits } from './output-path.js';
-import type { ReadCallOptions } from './read-call.js';
+
+/** What of readCall's options the `_forEach` is read with (its parser, facts and limits). */
+interface ForEachReading {
+  readonly parser: StringParser;
+  readonly facts: ReferenceFacts;
+  readonly limits: Limits;
+}
 
 const HINT =
   'write "_forEach": "†state.list" (one reference to an array); the call then runs once per element';
@@ -19,7 +27,7 @@ const HINT =
  * The number of the call's `_forEach` string (see ReferenceFacts), ready to be added to the
  * call's references at FOR_EACH_POINTER; -1 (and a diagnostic) when it is no reference.
  */
-export function readForEach(raw: JsonObject, options: ReadCallOptions, diagnostics: DiagnosticSink): number {
+export function readForEach(raw: JsonObject, options: ForEachReading, diagnostics: DiagnosticSink): number {
   const value = raw._forEach;
   const at = place.inside('/_forEach');
   if (Object.hasOwn(raw, '_output')) {
