@@ -99,7 +99,7 @@ export const LOAD_TIMEOUT_HELP =
   'most time the --tools module may take to load (its top-level code and awaits); then exit 2 (default: 30000)';
 
 export const LIMIT_HELP =
-  'raise or lower a bound on untrusted input: maxCalls, maxDepth, maxTextLength, maxKeys, maxArrayIndex or maxDiagnostics (e.g. maxDepth=128); repeatable';
+  'raise or lower a bound on untrusted input: maxCalls, maxDepth, maxTextLength, maxKeys, maxArrayIndex, maxDiagnostics or maxForEach (e.g. maxDepth=128); repeatable';
 
 export const BUDGET_HELP =
   "the plan loop's budget: maxCallsPerPlan (1000), maxCalls (10000), maxTurns (100), maxTokens (2000000) or maxWallMs (3600000), e.g. maxWallMs=60000; repeatable";

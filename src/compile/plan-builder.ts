@@ -2,7 +2,7 @@
  * Compiling call by call. `compile` feeds a whole document through it; the executor feeds a
  * stream of calls as the model writes them, and starts each call as soon as it is bound.
  */
-import { DiagnosticList } from '../language/diagnostics.js';
+import { DiagnosticList, type DiagnosticSink, error } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
 import { createStringParser } from '../language/reference.js';
@@ -127,6 +127,7 @@ export class PlanBuilder {
     // a tool is an object (read whole by readCall).
     if (registered && spec.outputPath?.op === '||' && (raw as { _onError?: unknown })._onError === undefined)
       spec.errorAlternative = toolErrorAlternative(spec.outputPath, registered.tool);
+    if (registered?.tool.latent && spec.forEach) reportLatentForEach(spec, this.pending);
     if (stateSchema && spec.outputPath) {
       checkOutputAgainstSchema(spec, stateSchema, this.pending);
       if (this.options.checkTypes !== false) checkStateTypes(spec, stateSchema, tools, mode, this.pending);
@@ -191,4 +192,20 @@ export class PlanBuilder {
     }
     return ordering;
   }
+}
+
+/** A latent tool's result is what the model writes in `_output`, once per call: it cannot loop. */
+function reportLatentForEach(spec: CallSpec, pending: DiagnosticSink): void {
+  pending.push(
+    error(
+      'E_FOR_EACH',
+      `${spec.pointer}/_forEach`,
+      `"${spec.tool}" is a latent tool: a _forEach call cannot use it`,
+      {
+        call: spec.id,
+        atKey: true,
+        hint: 'its result comes from the model, once per call: write one call per element, or loop over a tool that runs',
+      },
+    ),
+  );
 }

@@ -2,6 +2,7 @@
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { Path } from '../language/paths.js';
+import type { LoopReference } from '../language/loop-reference.js';
 import type { Expression, Reference } from '../language/reference.js';
 import type { ToolRegistry } from '../tools/registry.js';
 
@@ -71,6 +72,28 @@ export interface Dependency {
   readonly reason?: OrderReason;
 }
 
+/**
+ * Where a `_forEach` call's array reference sits among its references: it is read, bound and
+ * typed as an argument at this pointer (which is also where `_forEach` is in the call object),
+ * and taken out of the arguments before the tool runs.
+ */
+export const FOR_EACH_POINTER = '/_forEach';
+
+/** An argument of a `_forEach` call that is `†item...` or `†index`, filled in per element. */
+export interface LoopArgument {
+  /** JSON pointer inside the arguments object. */
+  readonly at: string;
+  readonly ref: LoopReference;
+}
+
+/** What `_forEach` makes of a call: its tool runs once per element of an array. */
+export interface ForEachCall {
+  /** The `_forEach` reference as written (`†state.results`). */
+  readonly text: string;
+  /** The arguments that are `†item...` or `†index`, in the order found. */
+  readonly loopArguments: readonly LoopArgument[];
+}
+
 export interface CompiledCall {
   /** 0-based position in the plan array. */
   readonly index: number;
@@ -104,6 +127,11 @@ export interface CompiledCall {
   readonly output?: unknown;
   readonly reads: readonly ReadBinding[];
   readonly dependencies: readonly Dependency[];
+  /**
+   * Set when the call carries `_forEach`: its array is the reference at {@link FOR_EACH_POINTER}
+   * among `refs`, and the tool runs once per element. Absent or null otherwise.
+   */
+  readonly forEach?: ForEachCall | null;
 }
 
 export interface CompiledPlan {

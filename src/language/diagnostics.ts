@@ -35,6 +35,12 @@ export const DIAGNOSTIC_CODES = [
   'E_LAZY_OUTPUT',
   // A latent call without _output in an eager plan: nothing would give its result.
   'E_NO_OUTPUT',
+  // A `_forEach` that is not one reference string, or on a call that cannot loop (latent, _output).
+  'E_FOR_EACH',
+  // `†item` or `†index` where there is no element: outside the arguments of a `_forEach` call.
+  'E_FOR_EACH_REF',
+  // A `_forEach` reference whose value can never be an array.
+  'E_FOR_EACH_TYPE',
   'E_STATE_SCHEMA',
   // A written value the state schema never allows at its path; W_: only some of its forms.
   'E_STATE_TYPE',

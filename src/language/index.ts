@@ -1,6 +1,7 @@
 export * from './diagnostics.js';
 export * from './document.js';
 export * from './limits.js';
+export * from './loop-reference.js';
 export * from './parse/index.js';
 export * from './stream/index.js';
 export * from './paths.js';

@@ -45,6 +45,12 @@ export interface Limits {
    * @default 1_000
    */
   readonly maxDiagnostics: number;
+  /**
+   * Most elements one `_forEach` call runs its tool for: a longer array fails the call with code
+   * `LIMIT` before any element runs.
+   * @default 10_000
+   */
+  readonly maxForEach: number;
 }
 
 /** The deepest `maxDepth` may be set: structuredClone gives up near 2,000 levels, JSON.stringify near 4,000. */
@@ -57,6 +63,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxKeys: 1_000_000,
   maxArrayIndex: 1_000_000,
   maxDiagnostics: 1_000,
+  maxForEach: 10_000,
 });
 
 /** The lowest value of each limit: 1, but a plan may be checked for its verdict alone. */

@@ -4,7 +4,7 @@
  *     expr    := ref ( ws op ws ref )*        one kind of op per expression
  *     op      := "||" | "&&"
  *     ref     := "†" root ( "." segment | "[" digits "]" | "[" json-string "]" )*
- *     root    := "input" | "state"
+ *     root    := "input" | "state"   ("item" and "index": see loop-reference.ts)
  *     segment := [A-Za-z_$][A-Za-z0-9_$-]* | digits
  *
  * plus `[*]` (every element) in reads. A hand-written scanner rather than a regex, so every
@@ -46,7 +46,7 @@ export type ParsedString =
       readonly kind: 'error';
       readonly code: Extract<
         DiagnosticCode,
-        'E_REF_SYNTAX' | 'E_REF_ROOT' | 'E_REF_FORBIDDEN' | 'E_MIXED_OPS'
+        'E_REF_SYNTAX' | 'E_REF_ROOT' | 'E_REF_FORBIDDEN' | 'E_MIXED_OPS' | 'E_FOR_EACH_REF'
       >;
       readonly message: string;
       readonly hint?: string;
@@ -181,6 +181,17 @@ class ExpressionScanner {
         this.pos,
         'a reference looks like †state.path or †input.path; start a literal string with †† to keep one †',
       );
+    }
+    if (root === 'item' || root === 'index') {
+      // Not a root of the state or the input: the element of a `_forEach` call, which only the
+      // reader of such a call's arguments takes (loop-reference.ts); anywhere else, an error.
+      return {
+        kind: 'error',
+        code: 'E_FOR_EACH_REF',
+        message: `†${root} is the ${root === 'item' ? 'element' : 'position of the element'} of a _forEach call: it may only be the whole value of an argument of a call that has _forEach`,
+        hint: `give the call "_forEach": "†state.list" to run it once per element of that array, or read the value with †state or †input`,
+        offset: start,
+      };
     }
     if (root !== 'state' && root !== 'input') {
       return {

@@ -1,6 +1,6 @@
 /** What the run knows of one call while it runs; the result's call reports are made from it. */
 import type { JsonObject } from '../language/document.js';
-import type { CallError, CallStatus } from './types.js';
+import type { CallError, CallStatus, ElementReport } from './types.js';
 
 export interface CallRecord {
   status: CallStatus | null;
@@ -16,6 +16,8 @@ export interface CallRecord {
   reused?: true;
   /** The references without a value that skipped the call, as written. */
   missing?: readonly string[];
+  /** A `_forEach` call's elements, in order, once it started them (see run/call/for-each.ts). */
+  elements?: ElementReport[];
   /** Set while an attempt on the run's shared signal waits for the tool's answer (see Runner.abort). */
   racing: boolean;
 }
@@ -34,6 +36,7 @@ export function newRecord(): CallRecord {
     args: undefined,
     reused: undefined,
     missing: undefined,
+    elements: undefined,
     racing: false,
   };
 }

@@ -29,6 +29,13 @@ export interface CallError {
 }
 
 /** One call in the run report (`run --json` prints these). */
+/** One element of a `_forEach` call: whether its tool ran and answered, and its error if it failed. */
+export interface ElementReport {
+  /** `not_run`: the call failed (or was cancelled) before the element started. */
+  readonly status: 'succeeded' | 'failed' | 'not_run';
+  readonly error: CallError | null;
+}
+
 export interface CallReport {
   readonly id: string;
   readonly tool: string;
@@ -61,6 +68,11 @@ export interface CallReport {
    * missing: those references, as written (`†state.sunny`). Absent otherwise.
    */
   readonly missing?: readonly string[];
+  /**
+   * For a `_forEach` call that started its elements: each element's status and error, in
+   * element order. Absent otherwise.
+   */
+  readonly elements?: readonly ElementReport[];
 }
 
 export interface RunResult {
@@ -206,6 +218,16 @@ export type RunEvent =
       readonly args?: JsonObject;
       /** True when the output is an earlier result given by `RunOptions.reuse`; the tool did not run. */
       readonly reused?: boolean;
+    }
+  | {
+      /** One element of a `_forEach` call ended; `call` is the call's id, `index` the element's position. */
+      readonly type: 'call:element';
+      readonly at: string;
+      readonly call: string;
+      readonly tool: string;
+      readonly index: number;
+      readonly status: 'succeeded' | 'failed';
+      readonly error: CallError | null;
     }
   | {
       readonly type: 'state:write';

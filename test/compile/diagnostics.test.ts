@@ -376,6 +376,9 @@ describe('all diagnostics in one pass', () => {
           { _tool: 'search', _id: 'either', q: '†state.t4 || †state.t6' },
           { _tool: 'search', _id: 'onerr', q: 'x', _outputPath: '†state.t7', _onError: '†state.t8' },
           { _tool: 'greet', _id: 'late', name: 'x', _after: ['optionl'] },
+          { _tool: 'search', _id: 'loop', q: '†item', _forEach: 42 },
+          { _tool: 'search', _id: 'noloop', q: '†index' },
+          { _tool: 'search', _id: 'overstring', q: '†item', _forEach: '†state.s1' },
         ],
       },
     ]);

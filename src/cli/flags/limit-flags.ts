@@ -5,7 +5,7 @@ import { CliInputError } from '../cli-input-error.js';
 export interface LimitFlags {
   /**
    * `name=value` pairs, one per `--limit`: maxCalls, maxDepth, maxTextLength, maxKeys,
-   * maxArrayIndex, maxDiagnostics.
+   * maxArrayIndex, maxDiagnostics, maxForEach.
    * @default undefined (every limit at its default)
    */
   readonly limit?: readonly string[];

@@ -181,6 +181,8 @@ export function formatEventLine(event: RunEvent): string {
       if (event.error) line += `: ${describeError(event.error)}`;
       return line;
     }
+    case 'call:element':
+      return `call:element ${event.call}[${event.index}] ${event.status}${event.error ? `: ${describeError(event.error)}` : ''}`;
     case 'state:write':
       return `state:write ${event.call} ${event.path}`;
     case 'approval:requested':

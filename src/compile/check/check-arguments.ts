@@ -74,9 +74,11 @@ export class ReferenceIndex {
   readonly #enclosing = new Set<string>();
 
   /** The index of a call's references, read from the compile's columns. */
-  static ofCall(call: Pick<CompiledCall, 'refCount' | 'refAt'>): ReferenceIndex {
+  static ofCall(call: Pick<CompiledCall, 'refCount' | 'refAt' | 'forEach'>): ReferenceIndex {
     const refAt = new Array<string>(call.refCount);
     for (let k = 0; k < refAt.length; k++) refAt[k] = call.refAt(k);
+    // `†item` and `†index` are values of each element, not literals: checked per element at run time.
+    if (call.forEach) for (const loop of call.forEach.loopArguments) refAt.push(loop.at);
     return new ReferenceIndex(refAt);
   }
 

@@ -99,7 +99,8 @@ function neverSet(
     const writer = calls[w]!;
     const output = writer.outputPath;
     if (!output || writer.tool === null || writer.hasOutput) return null;
-    const schema = tools.get(writer.tool)?.tool.outputSchema;
+    const own = tools.get(writer.tool)?.tool.outputSchema;
+    const schema = writer.forEach && own !== undefined ? { type: 'array', items: own } : own;
     if (schema === undefined || typeof schema !== 'object') return null;
     let closedHere = false;
     for (let k = 0; k < output.paths.length; k++) {

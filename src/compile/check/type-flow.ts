@@ -42,7 +42,8 @@ import { reportClosedReads } from './closed-reads.js';
 import { schemaCompat } from './schema-compat.js';
 import { parameterToCheck, selectAll, walk, walkSchema } from './schema-walk.js';
 import { type Arrival, describeOptional, reportNever } from './type-messages.js';
-import type { ArgumentReference, ReadBinding } from '../types.js';
+import { FOR_EACH_POINTER, type ArgumentReference, type ReadBinding } from '../types.js';
+import { checkForEachTypes } from './for-each-types.js';
 
 export interface TypeFlowOptions {
   readonly tools: ToolRegistry;
@@ -81,6 +82,13 @@ export function checkCallTypes(
     // Reads no writer's outputSchema lets exist: reported here, and not typed below.
     closed = reportClosedReads(call, k, calls, options.tools, diagnostics, closed);
     const at = call.refAt(k);
+    if (at === FOR_EACH_POINTER && call.forEach) {
+      const argument: ArgumentReference = { at, expression: call.refExpression(k), text: call.refText(k) };
+      readsByRef ??= new Map(call.reads.map((r) => [r.ref, r]));
+      const found = arrivalsOf(argument, readsByRef, calls, options, closed);
+      if (found) checkForEachTypes(call, found.arrivals, inputSchema, diagnostics);
+      continue;
+    }
     const parameter = parameterToCheck(inputSchema, at);
     if (parameter === undefined) continue;
     // One object for this check, not `call.refs`: made there, every typed call of a plan would
@@ -255,7 +263,7 @@ function writerArrivals(
   let value: JsonSchema | undefined;
   if (call.hasOutput && options.mode === 'eager' && call.output !== undefined)
     value = { const: call.output as never };
-  else value = tool?.outputSchema;
+  else value = outputSchemaOf(call, tool?.outputSchema);
   const from = `written by call "${call.id}", tool "${call.tool}"`;
   const out: Arrival[] = [];
   const count = output.paths.length;
@@ -326,4 +334,10 @@ function filledBelow(
       optional: null,
     },
   ];
+}
+
+/** What a call writes as its output: a `_forEach` call, the array of its tool's outputs. */
+export function outputSchemaOf(call: CallSpec, schema: JsonSchema | undefined): JsonSchema | undefined {
+  if (!call.forEach) return schema;
+  return schema === undefined || schema === true ? { type: 'array' } : { type: 'array', items: schema };
 }

@@ -7,7 +7,14 @@ import type { JsonObject } from '../../language/document.js';
 import type { Expression, Reference } from '../../language/reference.js';
 import type { ArgumentColumns, FlowColumns } from '../storage/index.js';
 import { callPointer } from './call-pointer.js';
-import type { ArgumentReference, CompiledCall, Dependency, OutputPath, ReadBinding } from '../types.js';
+import type {
+  ArgumentReference,
+  CompiledCall,
+  Dependency,
+  ForEachCall,
+  OutputPath,
+  ReadBinding,
+} from '../types.js';
 
 const NO_READS: readonly ReadBinding[] = Object.freeze([]);
 const NO_DEPENDENCIES: readonly Dependency[] = Object.freeze([]);
@@ -28,6 +35,8 @@ export class CallSpec implements Omit<CompiledCall, 'tool'> {
   readonly #callsPointer: string;
   /** See CompiledCall.errorAlternative: set from `_onError` when read, else from the tool when checked. */
   errorAlternative: number | null = null;
+  /** See CompiledCall.forEach: set from `_forEach` when read. */
+  forEach: ForEachCall | null = null;
 
   // Positional, not an options object: one is made per call of plans of 100k calls.
   constructor(

@@ -7,6 +7,7 @@ import { describeJson, isJsonObject, type JsonObject, type ExecutionMode } from 
 import { exactCopy } from '../../language/json/index.js';
 import { joinPointer } from '../../language/pointer.js';
 import type { Limits } from '../../language/limits.js';
+import { parseLoopReference } from '../../language/loop-reference.js';
 import { DAGGER, type ParsedString, type StringParser } from '../../language/reference.js';
 import { type BareReference, mayBeBareReference } from './bare-references.js';
 import { type ReferenceFacts, UNCHECKED, type ArgumentColumns } from '../storage/index.js';
@@ -14,10 +15,21 @@ import { CallSpec } from './call-spec.js';
 import { place } from './call-place.js';
 import { checkOutputValue, checkPathLimits, readOutputPath } from './output-path.js';
 import { readOnError } from './on-error.js';
+import { readForEach } from './for-each.js';
+import { FOR_EACH_POINTER, type LoopArgument } from '../types.js';
 
 const DAGGER_CODE = DAGGER.charCodeAt(0);
 
-const META_KEYS = new Set(['_tool', '_outputPath', '_output', '_id', '_onError', '_after', '_independent']);
+const META_KEYS = new Set([
+  '_tool',
+  '_outputPath',
+  '_output',
+  '_id',
+  '_onError',
+  '_after',
+  '_independent',
+  '_forEach',
+]);
 
 /** What every call of one compile is read with (one object for them all). */
 export interface ReadCallOptions {
@@ -124,7 +136,7 @@ export function readCall(
           atKey: true,
           hint: near
             ? `did you mean "${near}"?`
-            : 'keys starting with _ are reserved: _tool, _outputPath, _output, _id, _onError, _after, _independent; rename the argument without the underscore',
+            : 'keys starting with _ are reserved: _tool, _outputPath, _output, _id, _onError, _after, _independent, _forEach; rename the argument without the underscore',
         }),
       );
     }
@@ -143,7 +155,17 @@ export function readCall(
   }
 
   const refStart = options.columns.size;
+  const forEach = raw._forEach !== undefined;
+  scanner.loopArguments = forEach ? [] : null;
   scanner.scan(args, index, options, diagnostics);
+  // The array is read as one more reference, after the arguments' (see FOR_EACH_POINTER).
+  if (forEach) {
+    const n = readForEach(raw, options, diagnostics);
+    if (n >= 0) {
+      options.facts.ofCall[scanner.refCount++] = n;
+      options.columns.add(FOR_EACH_POINTER, n);
+    }
+  }
   const literals =
     scanner.literalCount === 0 ? NO_LITERALS : exactCopy(scanner.literals, scanner.literalCount);
   const outputPath =
@@ -163,6 +185,7 @@ export function readCall(
     hasOutput,
     hasOutput ? raw._output : undefined,
   );
+  if (forEach) spec.forEach = { text: String(raw._forEach), loopArguments: scanner.loopArguments! };
   if (raw._onError !== undefined)
     spec.errorAlternative = readOnError(
       raw._onError,
@@ -205,6 +228,8 @@ class ArgumentScanner {
   readonly literals: string[] = [];
   refCount = 0;
   literalCount = 0;
+  /** Where `†item` / `†index` arguments go: a list while a `_forEach` call is read, else null (they are errors). */
+  loopArguments: LoopArgument[] | null = null;
   readonly #stack: PendingContainer[] = [];
   #index = 0;
   #options: ReadCallOptions | undefined = undefined;
@@ -301,6 +326,13 @@ class ArgumentScanner {
         this.literals[this.literalCount++] = at;
         break;
       case 'error':
+        if (parsed.code === 'E_FOR_EACH_REF' && this.loopArguments !== null) {
+          const ref = parseLoopReference(value);
+          if (ref !== null) {
+            this.loopArguments.push({ at, ref });
+            break;
+          }
+        }
         diagnostics.push(
           error(parsed.code, place.inside(at), parsed.message, {
             call: place.id,

@@ -14,9 +14,10 @@ import type { RunEventDraft } from '../run-event.js';
 import { describeSchemaErrors } from '../schema-errors.js';
 import { type CallInputHost, outputPaths, remoteCall } from './call-inputs.js';
 import type { CallStatus, RemoteInvoker, RunOptions } from '../types.js';
+import { type ForEachHost, registeredFor } from './for-each.js';
 
 /** What a call's attempts need of the run (the Runner is one). */
-export interface AttemptHost extends AnswerHost, CallInputHost {
+export interface AttemptHost extends AnswerHost, CallInputHost, ForEachHost {
   readonly records: readonly CallRecord[];
   readonly tools: ToolRegistry;
   readonly options: RunOptions;
@@ -54,7 +55,7 @@ type Registered = NonNullable<ReturnType<ToolRegistry['get']>>;
 export function executeCall(run: AttemptHost, i: number, args: JsonObject): boolean {
   const call = run.calls[i]!;
   const record = run.records[i]!;
-  const registered = run.tools.get(call.tool);
+  const registered = registeredFor(run, i);
   // The drain's reading when this is the first call it starts (see Runner.drainClock).
   if (run.drainClockFresh) {
     run.drainClockFresh = false;
@@ -249,7 +250,7 @@ export function runAttempt(
         );
       }
       pending = latent({ call: call.id, tool, args, signal: controller.signal });
-    } else if (run.remote) {
+    } else if (run.remote && !call.forEach) {
       pending = run.remote(remoteCall(run, i, tool, args, controller.signal));
     } else if (typeof tool.execute !== 'function') {
       throw run.failure(i, `tool "${tool.name}" has no execute function`, 'NOT_EXECUTABLE');
@@ -371,7 +372,7 @@ export function abortAttempts(run: AttemptHost): void {
     const record = run.records[i]!;
     if (!record.racing) continue;
     record.racing = false;
-    const registered = run.tools.get(run.calls[i]!.tool)!;
+    const registered = registeredFor(run, i)!;
     queueMicrotask(() => settleLater(run, i, registered, record.args!, record.attempts, true, reason));
   }
 }

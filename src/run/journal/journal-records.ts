@@ -158,6 +158,14 @@ const SCHEMAS: EventSchemas = {
     resumed: optional(BOOLEAN),
     reused: optional(BOOLEAN),
   },
+  'call:element': {
+    at: required(STRING),
+    call: required(STRING),
+    tool: required(STRING),
+    index: required(COUNT),
+    status: required(oneOf('an element status', ['succeeded', 'failed'])),
+    error: required(CALL_ERROR_OR_NULL),
+  },
   'state:write': {
     at: required(STRING),
     call: required(STRING),

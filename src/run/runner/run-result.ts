@@ -133,6 +133,7 @@ function callReports(calls: readonly CompiledCall[], records: readonly CallRecor
     if (r.args !== undefined) report.args = r.args;
     if (r.reused) report.reused = true;
     if (r.missing) report.missing = r.missing;
+    if (r.elements) report.elements = r.elements;
     return report;
   });
 }

@@ -104,6 +104,8 @@ export class Runner {
   /** What a call gets for a value it reads: frozen and shared (see RunState.share). */
   readonly share = <T>(value: T): T => this.state.share(value);
   readonly limits: Limits;
+  /** Most calls in flight at once; also most elements of one `_forEach` call at once. */
+  readonly concurrency: number;
   readonly input: JsonObject;
   /** What references read: the input, and the state as of the call that reads it. */
   readonly roots: { input: JsonObject; state: JsonObject };
@@ -138,6 +140,7 @@ export class Runner {
   ) {
     const { concurrency, limits } = checkRunOptions(options);
     this.limits = limits;
+    this.concurrency = concurrency;
     this.runId = options.runId ?? randomUUID();
     this.remote = options.remote;
     this.reuseHook = options.reuse;
