@@ -13,7 +13,7 @@ import { retriesOf, retryDelay, sleep } from '../retry.js';
 import type { RunEventDraft } from '../run-event.js';
 import { describeSchemaErrors } from '../schema-errors.js';
 import { type CallInputHost, outputPaths, remoteCall } from './call-inputs.js';
-import type { CallStatus, RemoteInvoker, RunOptions } from '../types.js';
+import type { CallStatus, ParentRun, RemoteInvoker, RunOptions } from '../types.js';
 
 /** What a call's attempts need of the run (the Runner is one). */
 export interface AttemptHost extends AnswerHost, CallInputHost {
@@ -23,6 +23,8 @@ export interface AttemptHost extends AnswerHost, CallInputHost {
   readonly mode: 'eager' | 'lazy';
   readonly runId: string;
   readonly remote: RemoteInvoker | undefined;
+  /** Given to each tool as ToolContext.run: a workflow's sub-run takes its options from it. */
+  readonly asParent: ParentRun;
   readonly listening: boolean;
   readonly stopping: boolean;
   aborted: boolean;
@@ -259,6 +261,7 @@ export function runAttempt(
         abortSignal: controller.signal,
         outputPaths: outputPaths(run, i),
         context: run.options.context,
+        run: run.asParent,
       });
     }
   } catch (e) {
