@@ -8,4 +8,3 @@ import { bindWorkflows } from './bind-workflows.js';
 installWorkflowBinder(bindWorkflows);
 
 export { MAX_WORKFLOW_DEPTH } from './workflow-chains.js';
-export { WorkflowCallError } from './workflow-execute.js';

@@ -6,6 +6,7 @@
  * (a call, or one element of a for-each) runs a workflow alike.
  */
 import type { CompiledPlan } from '../../compile/types.js';
+import { WorkflowCallError } from '../../errors.js';
 import type { OutputTemplate } from '../../compile/check/index.js';
 import type { JsonObject } from '../../language/document.js';
 import { setOwnProperty } from '../../language/json/index.js';
@@ -14,21 +15,6 @@ import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolContext } from '../../tools/tool.js';
 import { run } from '../run.js';
 import type { ParentRun, RunEvent, RunOptions, RunResult, WorkflowRunEvent } from '../types.js';
-
-/** A workflow call that failed: which workflow, and the call inside that failed first. */
-export class WorkflowCallError extends Error {
-  override name = 'WorkflowCallError';
-  constructor(
-    message: string,
-    readonly workflow: string,
-    /** The id of the call inside its plan that failed, when one did. */
-    readonly innerCall: string | undefined,
-    /** That call's error code, when it had one. */
-    readonly code: string | undefined,
-  ) {
-    super(message);
-  }
-}
 
 export interface WorkflowExecuteOptions {
   readonly name: string;
@@ -74,13 +60,11 @@ function failure(name: string, result: RunResult): WorkflowCallError {
   const failed =
     result.calls.find((c) => c.status === 'failed') ?? result.calls.find((c) => c.error !== null);
   if (failed === undefined)
-    return new WorkflowCallError(`workflow '${name}' ${result.status}`, name, undefined, undefined);
+    return new WorkflowCallError(`workflow '${name}' ${result.status}`, { workflow: name });
   const code = failed.error?.code;
   return new WorkflowCallError(
     `workflow '${name}' failed: its call "${failed.id}" (tool "${failed.tool}") ${failed.status}: ${failed.error?.message ?? 'no error given'}`,
-    name,
-    failed.id,
-    code,
+    { workflow: name, innerCall: failed.id, innerTool: failed.tool, ...(code !== undefined && { code }) },
   );
 }
 
@@ -103,9 +87,7 @@ function valueOf(leaf: OutputTemplate['leaves'][number], roots: Roots, name: str
   if (!found.exists)
     throw new WorkflowCallError(
       `workflow '${name}' ran, but its output ${leaf.text} has no value in its final state`,
-      name,
-      undefined,
-      'NO_OUTPUT',
+      { workflow: name, code: 'NO_OUTPUT' },
     );
   return found.value;
 }
