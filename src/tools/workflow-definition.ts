@@ -6,20 +6,26 @@
 import { isArrayValue, showValue } from './safe-describe.js';
 import type { Tool } from './tool.js';
 
-/** The tools each bound workflow's plan can call, itself and through the workflows it calls. */
-const reachable = new WeakMap<Tool, readonly string[]>();
+/**
+ * The key under which a bound workflow keeps the tools its plan can call. A symbol property,
+ * enumerable, so that a copy made by spreading the definition (a guard's wrapper of it) is
+ * still known as a bound workflow; private to planmode, so no definition can claim it.
+ */
+const WORKFLOW_CALLS: unique symbol = Symbol('planmode.workflowCalls');
 
-/** Records what a bound workflow's plan can call (the binder does, once per workflow). */
-export function setWorkflowCalls(tool: Tool, tools: readonly string[]): void {
-  reachable.set(tool, Object.freeze([...tools]));
+/** A bound workflow's fields: the tools its plan can call, under a private key. */
+export function workflowCallsField(tools: readonly string[]): {
+  readonly [WORKFLOW_CALLS]: readonly string[];
+} {
+  return { [WORKFLOW_CALLS]: Object.freeze([...tools]) };
 }
 
 /**
  * The names of every tool a workflow can call (workflows excluded, as they are walked
- * through), or undefined when `tool` is not a bound workflow.
+ * through), or undefined when `tool` is not a bound workflow (or a copy of one).
  */
 export function workflowCalls(tool: Tool): readonly string[] | undefined {
-  return reachable.get(tool);
+  return (tool as { [WORKFLOW_CALLS]?: readonly string[] })[WORKFLOW_CALLS];
 }
 
 /** True when the definition has a `plan` (it is meant as a workflow). */

@@ -64,3 +64,26 @@ describe('a workflow in plan mode', () => {
     expect(registry.get('notify')!.programOrder).toBe(true);
   });
 });
+
+describe('a workflow behind the plan-mode guard', () => {
+  it('runs with the guarded tools, each call inside authorized on its own', async () => {
+    const { guardTools, PermissionPolicy, PlanMode, PlanModePolicy } =
+      await import('../../src/agent/index.js');
+    const { run } = await import('../../src/index.js');
+    const latch = new PlanMode();
+    const tools = [read, send, readOnlyFlow, mutatingFlow];
+    const policy = new PlanModePolicy(new PermissionPolicy({ allow: ['*'], tools }), latch);
+    const guarded = guardTools(tools, policy);
+    // The guard's copies of bound workflows are still workflows: a registry takes them.
+    const registry = new ToolRegistry(guarded.tools());
+    latch.enter();
+    const fine = await run([{ _tool: 'digest', _outputPath: '†state.d' }], { tools: registry });
+    expect(fine.status).toBe('succeeded');
+    expect(fine.state).toEqual({ d: 'text' });
+    // While planning, the mutating call inside is refused, so the workflow call fails.
+    const refused = await run([{ _tool: 'notify', _outputPath: '†state.n' }], { tools: registry });
+    expect(refused.status).toBe('failed');
+    expect(refused.calls[0]!.error!.message).toContain("workflow 'notify'");
+    expect(refused.calls[0]!.error!.message).toContain('"send"');
+  });
+});

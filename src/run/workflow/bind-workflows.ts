@@ -14,7 +14,7 @@ import type { PlanDocument } from '../../language/document.js';
 import { parsePlan } from '../../language/parse/index.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { JsonSchema, PlanOrigin, Tool } from '../../tools/tool.js';
-import { setWorkflowCalls } from '../../tools/workflow-definition.js';
+import { workflowCallsField } from '../../tools/workflow-definition.js';
 import { workflowChains } from './workflow-chains.js';
 import { workflowExecute } from './workflow-execute.js';
 
@@ -65,13 +65,13 @@ export function bindWorkflows(registry: ToolRegistry, names: readonly string[]):
       );
       continue;
     }
+    const reached = chains.reaches.get(name)!;
     const bound: Tool = Object.freeze({
       ...tool,
       execute: workflowExecute({ name, plan, output: template, registry }),
       outputSchema: declared ?? type.schema,
+      ...workflowCallsField([...reached]),
     });
-    const reached = chains.reaches.get(name)!;
-    setWorkflowCalls(bound, [...reached]);
     let effects = false;
     for (const called of reached) if (registry.get(called)?.programOrder === true) effects = true;
     registry.bindWorkflow(name, bound, effects);
