@@ -180,8 +180,10 @@ function checkDefinition(tool: Tool, where: string): { name?: string; problems: 
   if (typeof name !== 'string' || name === '')
     return { problems: [`${where}: "name" must be a non-empty string, not ${showValue(name)}`] };
   named = `tool '${name}'`;
+  let latent: unknown;
   for (const flag of BOOLEAN_FLAGS) {
     const value = read(flag);
+    if (flag === 'latent') latent = value;
     if (value !== THREW && value !== undefined && typeof value !== 'boolean')
       problems.push(`${named}: "${flag}" must be a boolean, not ${showValue(value)}`);
   }
@@ -198,7 +200,6 @@ function checkDefinition(tool: Tool, where: string): { name?: string; problems: 
     problems.push(`${named}: "execute" must be a function, not ${showValue(execute)}`);
   const plan = read('plan');
   const output = read('output');
-  const latent = read('latent');
   if (plan !== THREW && output !== THREW && execute !== THREW && latent !== THREW)
     // A workflow another registry bound has that registry's execute: this one binds it anew.
     for (const problem of workflowShapeProblems({

@@ -287,3 +287,18 @@ describe('a workflow in a registry', () => {
     expect(result.state).toEqual({ r: { hits: ['z-1', 'z-2'], n: 2, kind: 'research' } });
   });
 });
+
+describe('a workflow in a journal', () => {
+  it("its plan and output are part of the tools' digest: a changed plan is a changed tool", async () => {
+    const { runIdentity } = await import('../../src/run/journal/journal-digests.js');
+    const identity = (flow: Tool) => {
+      const tools = new ToolRegistry([search, count, flow]);
+      const { plan } = compile([{ _tool: 'research', topic: 'x', _outputPath: '†state.r' }], { tools });
+      return runIdentity({ mode: 'eager', plan: plan!, input: {}, state: {}, tools }).digests.tools;
+    };
+    // The same output type, another plan.
+    const other: Tool = { ...research, plan: RESEARCH_PLAN.replace('"†input.topic"', '"fixed"') };
+    expect(identity(research)).toBe(identity({ ...research }));
+    expect(identity(research)).not.toBe(identity(other));
+  });
+});
