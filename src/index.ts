@@ -55,6 +55,7 @@ export {
   defineTool,
   type JsonSchema,
   loadToolsFile,
+  type PlanOrigin,
   type RetryPolicy,
   type Tool,
   type ToolAnnotations,
@@ -92,9 +93,11 @@ export {
   type RunOptions,
   type RunResult,
   type RunStatus,
+  MAX_WORKFLOW_DEPTH,
   run,
   type StaleJournalLock,
   startRun,
+  type WorkflowRunEvent,
 } from './run/index.js';
 
 // Dry run.

@@ -17,7 +17,7 @@ import { type Limits, resolveLimits } from '../language/limits.js';
 import { parsePlan, positionDiagnostics } from '../language/parse/index.js';
 import { SourceText } from '../language/text/index.js';
 import { ToolRegistry } from '../tools/registry.js';
-import type { Tool } from '../tools/tool.js';
+import type { JsonSchema, Tool } from '../tools/tool.js';
 import { keepEdgeLists, keepProgramOrder, Plan } from './compiled-plan.js';
 import { PlanBuilder } from './plan-builder.js';
 import { checkStateSchemaPatterns } from './state-schema.js';
@@ -37,6 +37,12 @@ export interface CompileOptions {
    * @default undefined
    */
   readonly input?: JsonObject;
+  /**
+   * JSON Schema of `†input`, for a plan compiled before its input is known (a workflow's plan,
+   * against the workflow's inputSchema): input reads are typed by it.
+   * @default undefined
+   */
+  readonly inputSchema?: JsonSchema;
   /**
    * Initial state, merged over the document's state message.
    * @default {}
@@ -131,6 +137,7 @@ export function compile(input: PlanDocument | string | unknown, options: Compile
   const builder = new PlanBuilder({
     tools,
     input: givenInput,
+    ...(options.inputSchema !== undefined && { inputSchema: options.inputSchema }),
     state,
     stateSchema,
     mode,

@@ -6,6 +6,7 @@ import { DiagnosticList, type DiagnosticSink, error } from '../language/diagnost
 import type { JsonObject, ExecutionMode } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
 import { createStringParser } from '../language/reference.js';
+import type { JsonSchema } from '../tools/tool.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { ArgumentColumns, ReferenceFacts } from './storage/index.js';
 import {
@@ -44,6 +45,8 @@ export interface PlanBuilderOptions {
   readonly tools: ToolRegistry | undefined;
   /** `†input` values; undefined means unknown (input reads are not checked). */
   readonly input: JsonObject | undefined;
+  /** JSON Schema of `†input`, typing input reads when no input value is given. */
+  readonly inputSchema?: JsonSchema | undefined;
   readonly state: JsonObject;
   readonly stateSchema: JsonObject | undefined;
   readonly mode: ExecutionMode;
@@ -97,8 +100,9 @@ export class PlanBuilder {
       },
       this.pending,
     );
-    const { tools, input, state, stateSchema, mode } = options;
-    this.#types = tools && options.checkTypes !== false ? { tools, input, state, stateSchema, mode } : null;
+    const { tools, input, inputSchema, state, stateSchema, mode } = options;
+    this.#types =
+      tools && options.checkTypes !== false ? { tools, input, inputSchema, state, stateSchema, mode } : null;
     this.#reading = {
       mode,
       limits: options.limits,

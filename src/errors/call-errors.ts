@@ -104,3 +104,35 @@ export function isToolTimeoutError(value: unknown): value is ToolTimeoutError {
 export function isRunCancelledError(value: unknown): value is RunCancelledError {
   return isKind(value, RunCancelledError, ['RunCancelledError']);
 }
+
+/**
+ * Why a workflow call failed: a call inside its plan failed (its id, tool and error code are
+ * here), or its output had no value once the plan ran (`code` NO_OUTPUT). Thrown by the
+ * workflow's execute, so it is the tool's own error: a declared error alternative receives it.
+ */
+export class WorkflowCallError extends PlanError {
+  override name = 'WorkflowCallError';
+  /** The workflow (the tool) whose plan failed. */
+  readonly workflow: string;
+  /** The id of the first call inside that failed, when one did. */
+  readonly innerCall: string | undefined;
+  /** Its tool, when a call inside failed. */
+  readonly innerTool: string | undefined;
+  /** The inner call's error code, or NO_OUTPUT; undefined when there is none. */
+  readonly code: string | undefined;
+
+  constructor(
+    message: string,
+    options: { workflow: string; innerCall?: string; innerTool?: string; code?: string },
+  ) {
+    super(message);
+    this.workflow = options.workflow;
+    this.innerCall = options.innerCall;
+    this.innerTool = options.innerTool;
+    this.code = options.code;
+  }
+}
+
+export function isWorkflowCallError(value: unknown): value is WorkflowCallError {
+  return isKind(value, WorkflowCallError, ['WorkflowCallError']);
+}

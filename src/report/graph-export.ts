@@ -11,6 +11,7 @@
 import type { CompiledCall, CompiledPlan, DependencyKind, OrderReason } from '../compile/types.js';
 import type { ExecutionMode } from '../language/document.js';
 import { formatPath } from '../language/paths.js';
+import { workflowCalls } from '../tools/workflow-definition.js';
 import { edgeLabel, edgePaths } from './edge-label.js';
 
 export interface GraphJsonNode {
@@ -23,6 +24,8 @@ export interface GraphJsonNode {
   readonly level: number;
   /** Where the result goes, or null when the call writes nothing. */
   readonly output: GraphJsonOutput | null;
+  /** Set when the call's tool is a workflow: the call runs a plan of its own. */
+  readonly workflow?: true;
 }
 
 export interface GraphJsonOutput {
@@ -76,6 +79,7 @@ export function toGraphJson(plan: CompiledPlan): GraphJson {
           paths: call.outputPath.paths.map((p) => formatPath(p.root, p.segments)),
         }
       : null,
+    ...(isWorkflow(plan, call) && { workflow: true as const }),
   }));
   const edges: GraphJsonEdge[] = [];
   for (const call of calls) {
@@ -105,10 +109,13 @@ export function toMermaid(plan: CompiledPlan): string {
     'flowchart TD',
   ];
   for (const call of plan.calls) {
-    const label = nodeLabel(call)
+    const label = nodeLabel(call, plan)
       .map((line) => mermaidText(line))
       .join('<br/>');
-    lines.push(isBranch(call) ? `  n${call.index}{{"${label}"}}` : `  n${call.index}["${label}"]`);
+    // A workflow call is a subroutine: `[[…]]`.
+    if (isBranch(call)) lines.push(`  n${call.index}{{"${label}"}}`);
+    else if (isWorkflow(plan, call)) lines.push(`  n${call.index}[["${label}"]]`);
+    else lines.push(`  n${call.index}["${label}"]`);
   }
   for (const call of plan.calls) {
     for (const d of call.dependencies) {
@@ -130,8 +137,9 @@ export function toDot(plan: CompiledPlan): string {
     '  node [shape=box];',
   ];
   for (const call of plan.calls) {
-    const label = nodeLabel(call).map(dotText).join('\\n');
-    lines.push(`  n${call.index} [label="${label}"${isBranch(call) ? ', shape=hexagon' : ''}];`);
+    const label = nodeLabel(call, plan).map(dotText).join('\\n');
+    const shape = isBranch(call) ? ', shape=hexagon' : isWorkflow(plan, call) ? ', shape=box3d' : '';
+    lines.push(`  n${call.index} [label="${label}"${shape}];`);
   }
   for (const call of plan.calls) {
     for (const d of call.dependencies) {
@@ -144,10 +152,19 @@ export function toDot(plan: CompiledPlan): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** A call's label, one entry per line: `id: tool`, then `→ <_outputPath>` when it writes. */
-function nodeLabel(call: CompiledCall): string[] {
-  const title = `${call.id}: ${call.tool}`;
+/**
+ * A call's label, one entry per line: `id: tool` (`id: tool (workflow)` for a workflow), then
+ * `→ <_outputPath>` when it writes.
+ */
+function nodeLabel(call: CompiledCall, plan: CompiledPlan): string[] {
+  const title = `${call.id}: ${call.tool}${isWorkflow(plan, call) ? ' (workflow)' : ''}`;
   return call.outputPath ? [title, `→ ${call.outputPath.text}`] : [title];
+}
+
+/** The call's tool is a workflow bound in the plan's registry. */
+function isWorkflow(plan: CompiledPlan, call: CompiledCall): boolean {
+  const tool = plan.tools?.get(call.tool)?.tool;
+  return tool !== undefined && workflowCalls(tool) !== undefined;
 }
 
 function isBranch(call: CompiledCall): boolean {

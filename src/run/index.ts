@@ -6,3 +6,5 @@ export { Journal, type JournalOptions, journalKey } from './journal/index.js';
 export { isJournalError, JournalError } from './journal/index.js';
 export { type Retries, retriesOf, retryDelay } from './retry.js';
 export { toCallError } from './call/index.js';
+// Installs the registry's workflow binder: a tool with a `plan` runs through this executor.
+export { MAX_WORKFLOW_DEPTH } from './workflow/index.js';

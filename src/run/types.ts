@@ -170,6 +170,21 @@ export type LatentFunction = (request: {
   readonly signal: AbortSignal;
 }) => unknown | Promise<unknown>;
 
+/**
+ * The events of a workflow call's sub-run reach the run's listeners too, each a RunEvent with
+ * `parentCall` beside its fields: the id of the call that ran the workflow (in the run that
+ * made the sub-run). Events of the run itself have none.
+ */
+export type WorkflowRunEvent = RunEvent & { readonly parentCall: string };
+
+/** What a workflow's sub-run takes from the run its call is in (see ToolContext.run). */
+export interface ParentRun {
+  readonly options: RunOptions;
+  /** The run's listeners (onEvent, startRun's iterator), or null when there are none. */
+  readonly emit: ((event: RunEvent) => void) | null;
+}
+
+/** An event of a run (see WorkflowRunEvent for those from inside a workflow call). */
 export type RunEvent =
   | {
       readonly type: 'run:start';

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { ToolsFileError } from '../errors.js';
 import { decodeUtf8, jsonSyntaxDiagnostic, SourceText } from '../language/text/index.js';
 import { isArrayValue, showValue, thrownMessage } from './safe-describe.js';
+import { resolveManifestPlans } from './manifest-plans.js';
 import type { Tool } from './tool.js';
 import { MAX_DELAY_MS } from './tool-values.js';
 
@@ -37,6 +38,9 @@ export interface LoadToolsFileOptions {
  * Loads the tool definitions of a tools file. The result still has to go through
  * `new ToolRegistry(tools)`, which checks names, flags and schemas.
  *
+ * A manifest's workflow gives its `plan` inline or as the path of a plan file relative to the
+ * manifest's folder (and inside it).
+ *
  * @param path A `.json` manifest or a `.js`/`.mjs` module, relative to the working directory.
  * @throws {ToolsFileError} when the file is missing, unreadable, not JSON, the wrong shape, a
  *   module that throws while loading or does not finish loading in time, or exports that
@@ -48,7 +52,8 @@ export async function loadToolsFile(path: string, options: LoadToolsFileOptions 
   const extension = extname(path).toLowerCase();
   if (MANIFEST_EXTENSIONS.has(extension)) {
     const text = await readToolsText(path);
-    return toolsFromManifest(parseManifestText(text, path), path);
+    const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    return resolveManifestPlans(toolsFromManifest(parseManifestText(body, path), path), body, path);
   }
   if (MODULE_EXTENSIONS.has(extension)) return loadToolsModule(path, loadTimeoutMs);
   throw new ToolsFileError(
@@ -112,8 +117,7 @@ async function readToolsText(path: string): Promise<string> {
   return decoded.text;
 }
 
-function parseManifestText(text: string, path: string): unknown {
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+function parseManifestText(body: string, path: string): unknown {
   try {
     return JSON.parse(body);
   } catch (cause) {

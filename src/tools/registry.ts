@@ -14,6 +14,22 @@ import {
 import { followsProgramOrder } from './effects.js';
 import type { JsonSchema, Tool } from './tool.js';
 import { delayProblem, retriesProblems } from './tool-values.js';
+import { isWorkflowDefinition, workflowCalls, workflowShapeProblems } from './workflow-definition.js';
+
+/**
+ * Compiles and binds a registry's workflows (tools with `plan`): given the registry, once
+ * every definition is in it, and the workflows' names in definition order; returns the
+ * problems found (each naming its workflow). run/workflow/ installs it: a workflow runs
+ * through the executor, which this folder cannot import.
+ */
+export type WorkflowBinder = (registry: ToolRegistry, workflows: readonly string[]) => readonly string[];
+
+let workflowBinder: WorkflowBinder | undefined;
+
+/** @internal Installs the binder that compiles workflows (run/workflow/ does, once). */
+export function installWorkflowBinder(binder: WorkflowBinder): void {
+  workflowBinder = binder;
+}
 
 export interface RegisteredTool {
   readonly tool: Tool;
@@ -36,6 +52,7 @@ export class ToolRegistry {
   constructor(tools: Iterable<Tool>) {
     const compiler: Compiler = new SchemaCompiler();
     const problems: string[] = [];
+    const workflows: string[] = [];
     let index = 0;
     for (const tool of listTools(tools)) {
       const where = `tool ${index++}`;
@@ -53,8 +70,30 @@ export class ToolRegistry {
       const order = readsProgramOrder(tool, problems);
       if (order !== null) this.#programOrderKey += `${JSON.stringify(name)}:${order},`;
       this.#tools.set(name, { tool, validateInput, validateOutput, programOrder: order === 'effect' });
+      if (isWorkflowDefinition(tool)) workflows.push(name);
+    }
+    if (problems.length === 0 && workflows.length > 0) {
+      if (workflowBinder === undefined)
+        problems.push(
+          `tool '${workflows[0]}' is a workflow, and workflows run through planmode's executor: import it from 'planmode'`,
+        );
+      else problems.push(...workflowBinder(this, workflows));
     }
     if (problems.length > 0) throw new ToolDefinitionError(problems);
+  }
+
+  /**
+   * @internal Puts a workflow's bound definition (the binder's: with its `execute` and its
+   * output type) in place of the one it was given, while the registry is being built.
+   * `effects`: a tool its plan can call follows program order, so its own calls do too
+   * (unless it is `independent`).
+   */
+  bindWorkflow(name: string, tool: Tool, effects: boolean): void {
+    const registered = this.#tools.get(name);
+    if (registered === undefined) throw new TypeError(`bindWorkflow: no tool '${name}'`);
+    const programOrder = registered.programOrder || (effects && tool.independent !== true);
+    if (programOrder && !registered.programOrder) this.#programOrderKey += `${JSON.stringify(name)}:effect,`;
+    this.#tools.set(name, { ...registered, tool, programOrder });
   }
 
   /**
@@ -141,8 +180,10 @@ function checkDefinition(tool: Tool, where: string): { name?: string; problems: 
   if (typeof name !== 'string' || name === '')
     return { problems: [`${where}: "name" must be a non-empty string, not ${showValue(name)}`] };
   named = `tool '${name}'`;
+  let latent: unknown;
   for (const flag of BOOLEAN_FLAGS) {
     const value = read(flag);
+    if (flag === 'latent') latent = value;
     if (value !== THREW && value !== undefined && typeof value !== 'boolean')
       problems.push(`${named}: "${flag}" must be a boolean, not ${showValue(value)}`);
   }
@@ -157,6 +198,18 @@ function checkDefinition(tool: Tool, where: string): { name?: string; problems: 
   const execute = read('execute');
   if (execute !== THREW && execute !== undefined && typeof execute !== 'function')
     problems.push(`${named}: "execute" must be a function, not ${showValue(execute)}`);
+  const plan = read('plan');
+  const output = read('output');
+  if (plan !== THREW && output !== THREW && execute !== THREW && latent !== THREW)
+    // A workflow another registry bound has that registry's execute: this one binds it anew.
+    for (const problem of workflowShapeProblems({
+      plan,
+      output,
+      execute: workflowCalls(tool) === undefined ? execute : undefined,
+      latent,
+    }))
+      problems.push(`${named}: ${problem}`);
+  read('planOrigin');
   const annotations = read('annotations');
   if (
     annotations !== THREW &&

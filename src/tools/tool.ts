@@ -42,6 +42,27 @@ export interface ToolContext {
   readonly outputPaths: readonly string[];
   /** Whatever the caller passed as `context` to run. */
   readonly context?: unknown;
+  /**
+   * @internal The options of the run the call belongs to: a workflow tool runs its plan with
+   * the same concurrency, events and model. Absent when a tool is called outside a run.
+   */
+  readonly run?: object;
+}
+
+/** Where a workflow's plan text starts in the file it came from, for positions in messages. */
+export interface PlanOrigin {
+  /** The file, as messages name it. */
+  readonly file: string;
+  /**
+   * Line (1-based) of the plan text's first character in that file.
+   * @default 1
+   */
+  readonly line?: number;
+  /**
+   * Column (1-based) of the plan text's first character on that line.
+   * @default 1
+   */
+  readonly column?: number;
 }
 
 export interface Tool<Args = Record<string, unknown>, Output = unknown> {
@@ -114,6 +135,24 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
    * fails the call.
    */
   readonly execute?: (args: Args, context: ToolContext) => Output | Promise<Output>;
+  /**
+   * Makes the tool a workflow: a plan document (its JSON text, or the array of calls / the
+   * document value) run as a sub-plan with the call's arguments as its `†input`, in a fresh
+   * state. Compiled when the registry is built, against `inputSchema`. Instead of `execute`;
+   * needs `output`.
+   */
+  readonly plan?: string | readonly unknown[] | { readonly [key: string]: unknown };
+  /**
+   * A workflow's result: a reference into its sub-plan (`"†state.summary"`), or a JSON object
+   * or array whose string leaves are such references (other leaves are copied as they are).
+   */
+  readonly output?: string | readonly unknown[] | { readonly [key: string]: unknown };
+  /**
+   * Where `plan` (given as text) starts in a file, so that its mistakes are reported at that
+   * file's lines and columns. A manifest's loader sets it.
+   * @default positions in the plan text itself
+   */
+  readonly planOrigin?: PlanOrigin;
 }
 
 /** Identity helper that gives a tool literal its types. */

@@ -33,6 +33,7 @@
 import { trustedReadOnlyHint } from '../../tools/effects.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/tool.js';
+import { workflowCalls } from '../../tools/workflow-definition.js';
 import { describeValue } from '../../language/describe-value.js';
 import { compileGlobs, firstMatch, type Glob } from './glob.js';
 import { isGenuinePlanTool, isPlanToolName, PLAN_TOOL_NAMES } from './plan-tool-names.js';
@@ -76,6 +77,8 @@ export class ToolClassifier {
   readonly #trusts: (tool: Tool) => boolean;
   /** Definitions under names the classifier does not know, judged once each. */
   readonly #judged = new WeakMap<Tool, boolean>();
+  /** The workflows among the known tools: whether every call their plans can make is read-only. */
+  readonly #workflows = new Map<string, boolean>();
   /** Whether any of tools, readOnly, edits or trustAnnotations was given. */
   readonly configured: boolean;
 
@@ -103,13 +106,39 @@ export class ToolClassifier {
       typeof trustAnnotations === 'function'
         ? (tool) => tool.annotations?.readOnlyHint === true && trustAnnotations(tool) === true
         : (tool) => trustAnnotations && trustedReadOnlyHint(tool);
-    for (const tool of listTools(tools, where)) {
+    const listed = listTools(tools, where);
+    for (const tool of listed) {
       if (isPlanToolName(tool.name) && !isGenuinePlanTool(tool)) {
         throw new TypeError(
           `${where}: the tool '${tool.name}' is not the one planTools() makes; ${PLAN_TOOL_NAMES.join(', ')} are reserved for the plan tools`,
         );
       }
       this.#known.set(tool.name, { tool, trustedReadOnly: this.#trusts(tool) });
+    }
+    this.#judgeWorkflows(listed);
+  }
+
+  /**
+   * A workflow is read-only when every tool its plan can call is, whatever its own hint or the
+   * allowlist say of it: plan mode would otherwise run a mutating call hidden inside one.
+   */
+  #judgeWorkflows(listed: readonly Tool[]): void {
+    if (!listed.some((tool) => tool.plan !== undefined)) return;
+    // Definitions not bound yet are bound here (the registry compiles them) to learn their calls.
+    const bound = listed.every((tool) => tool.plan === undefined || workflowCalls(tool) !== undefined)
+      ? listed
+      : new ToolRegistry(listed).tools();
+    for (const tool of bound) {
+      const calls = workflowCalls(tool);
+      if (calls === undefined) continue;
+      const readOnly = calls.every((name) => {
+        const known = this.#known.get(name);
+        return (
+          (known !== undefined && known.tool.plan === undefined && known.trustedReadOnly) ||
+          firstMatch(this.#readOnly, name) !== undefined
+        );
+      });
+      this.#workflows.set(tool.name, readOnly);
     }
   }
 
@@ -130,6 +159,8 @@ export class ToolClassifier {
       );
     }
     if (definition !== undefined && !sameDefinition(definition, known.tool)) return false;
+    const workflow = this.#workflows.get(name);
+    if (workflow !== undefined) return workflow;
     return known.trustedReadOnly || firstMatch(this.#readOnly, name) !== undefined;
   }
 
@@ -137,6 +168,8 @@ export class ToolClassifier {
   #trustedOnItsOwn(definition: Tool): boolean {
     // A guard's wrapper is judged as its original, so the function sees one definition once.
     const original = originalOf(definition);
+    // A workflow's calls are what decides, and the classifier knows none of them.
+    if (original.plan !== undefined) return false;
     let trusted = this.#judged.get(original);
     if (trusted === undefined) {
       trusted = this.#trusts(original);

@@ -13,3 +13,10 @@ export { schemaCompat } from './schema-compat.js';
 export { checkStateTypes } from './state-types.js';
 export { checkToolMessages } from './tool-messages.js';
 export { checkCallTypes, type TypeFlowOptions } from './type-flow.js';
+export {
+  type OutputLeaf,
+  type OutputTemplate,
+  type OutputType,
+  outputType,
+  readOutputTemplate,
+} from './workflow-output.js';

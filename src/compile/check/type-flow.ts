@@ -49,6 +49,8 @@ export interface TypeFlowOptions {
   readonly tools: ToolRegistry;
   /** `†input` values; undefined means unknown (input reads are not typed). */
   readonly input: JsonObject | undefined;
+  /** JSON Schema of `†input`: types input reads when `input` is undefined (a workflow's plan). */
+  readonly inputSchema?: JsonSchema | undefined;
   readonly state: JsonObject;
   readonly stateSchema: JsonObject | undefined;
   readonly mode: ExecutionMode;
@@ -214,7 +216,19 @@ function arrivalsAt(
 ): Arrival[] | null {
   switch (read.kind) {
     case 'input': {
-      if (!options.input) return null;
+      if (!options.input) {
+        const walked =
+          options.inputSchema === undefined ? undefined : walk(options.inputSchema, path, 'the inputSchema');
+        return walked === undefined
+          ? null
+          : [
+              {
+                schema: walked.schema,
+                from: 'from the input, as its inputSchema declares it',
+                optional: walked.optional,
+              },
+            ];
+      }
       const value = getAtPath(options.input, path);
       return value === undefined
         ? null

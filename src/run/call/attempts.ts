@@ -13,7 +13,7 @@ import { retriesOf, retryDelay, sleep } from '../retry.js';
 import type { RunEventDraft } from '../run-event.js';
 import { describeSchemaErrors } from '../schema-errors.js';
 import { type CallInputHost, outputPaths, remoteCall } from './call-inputs.js';
-import type { CallStatus, RemoteInvoker, RunOptions } from '../types.js';
+import type { CallStatus, ParentRun, RemoteInvoker, RunOptions } from '../types.js';
 import { type ForEachHost, registeredFor } from './for-each.js';
 
 /** What a call's attempts need of the run (the Runner is one). */
@@ -24,6 +24,8 @@ export interface AttemptHost extends AnswerHost, CallInputHost, ForEachHost {
   readonly mode: 'eager' | 'lazy';
   readonly runId: string;
   readonly remote: RemoteInvoker | undefined;
+  /** Given to each tool as ToolContext.run: a workflow's sub-run takes its options from it. */
+  readonly asParent: ParentRun;
   readonly listening: boolean;
   readonly stopping: boolean;
   aborted: boolean;
@@ -260,6 +262,7 @@ export function runAttempt(
         abortSignal: controller.signal,
         outputPaths: outputPaths(run, i),
         context: run.options.context,
+        run: run.asParent,
       });
     }
   } catch (e) {

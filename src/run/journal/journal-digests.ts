@@ -36,7 +36,12 @@ const TOOL_FIELDS = [
   'branchJson',
   'timeoutMs',
   'retries',
+  'plan',
+  'output',
 ] as const satisfies readonly (keyof Tool)[];
+
+/** Fields that came later: left out when unset, so the digests of journals before them hold. */
+const LATER_FIELDS: ReadonlySet<string> = new Set(['branchJson', 'plan', 'output']);
 
 export interface RunIdentityOptions {
   /** The mode the run executes in (it may differ from the plan's own). */
@@ -169,8 +174,8 @@ function toolsIdentity(plan: CompiledPlan, tools: ToolRegistry): [name: string, 
     for (const field of TOOL_FIELDS) {
       try {
         const value = tool[field];
-        // branchJson came later: left out when unset, the digests of journals before it hold.
-        if (value !== undefined || field !== 'branchJson') fields[field] = value ?? null;
+        // A workflow's plan is what it does: a changed plan is a changed tool.
+        if (value !== undefined || !LATER_FIELDS.has(field)) fields[field] = value ?? null;
       } catch (e) {
         // A getter that passed the registry's checks and throws now: a hostile definition.
         throw new TypeError(

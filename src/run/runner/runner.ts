@@ -34,7 +34,7 @@ import type { StreamState } from './streamed-plan.js';
 import { endIfGated } from '../schedule/index.js';
 import type { Successors } from '../schedule/index.js';
 import { FailureTaint } from '../state/index.js';
-import type { CallStatus, RemoteInvoker, RunEvent, RunOptions, RunResult } from '../types.js';
+import type { CallStatus, ParentRun, RemoteInvoker, RunEvent, RunOptions, RunResult } from '../types.js';
 
 /**
  * Ready calls looked at in one go before the run yields to the event loop once: synchronous
@@ -131,6 +131,8 @@ export class Runner {
   readonly remote: RemoteInvoker | undefined;
   /** `RunOptions.reuse`, read once: a call checks one field when there is none. */
   readonly reuseHook: RunOptions['reuse'];
+  /** What a workflow call's sub-run takes from this run (ToolContext.run): made once per run. */
+  readonly asParent: ParentRun;
 
   constructor(
     plan: CompiledPlan | null,
@@ -145,6 +147,7 @@ export class Runner {
     this.remote = options.remote;
     this.reuseHook = options.reuse;
     this.tools = ToolRegistry.from(options.tools);
+    this.asParent = Object.freeze({ options, emit });
     this.input = checkedInitial('input', plan?.input, options.input, limits).value;
     ({
       plan: this.plan,
