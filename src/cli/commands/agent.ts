@@ -37,6 +37,7 @@ import type { AgentFlags } from './agent-flags.js';
 import { budgetFlag, readContext } from './agent-solve-flags.js';
 import { giveUpText, solveExitCode, solveJson } from './agent-solve-result.js';
 import { runTodoFlow } from './agent-todos.js';
+import { openSession } from './agent-session.js';
 import { RUN_MODES } from './run.js';
 import { wholeNumber } from '../flags/whole-number.js';
 
@@ -77,6 +78,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     ['--budget', flags.budget],
     ['--max-reply-bytes', flags.maxReplyBytes],
     ['--strict', flags.strict],
+    ['--session', flags.session],
   ] as const) {
     if (given !== undefined && (flags.todos || flags.planMode)) {
       throw new CliInputError(`${flag} is for the plan loop; leave out --todos and --plan-mode to use it`);
@@ -250,7 +252,9 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
         interrupt.interrupted ? ExitCode.INTERRUPTED : code,
       );
     }
+    const session = await openSession(flags.session, io, flags.json === true);
     const result = await agent.solve(task, {
+      ...(session && { session }),
       mode: mode as 'eager' | 'lazy',
       limits,
       ...(context !== undefined && { context: context.text }),
