@@ -5,10 +5,13 @@
  * same file, it resumes from that turn, runs no side effect twice, and ends as a run that was
  * never interrupted.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { builtModule } from '../built.js';
 import { tempDir } from '../cli/helpers.js';
+import { fileSession } from '../../src/agent/plan-loop/index.js';
 import { type PlanProcess, spawnPlan } from '../cli/spawned.js';
 import { type ChatServer, chatServer, type Play } from './chat-server.js';
 
@@ -114,7 +117,6 @@ describe('plan agent --session: killed between turns, resumed', () => {
     const server = await chatServer(TURNS);
     servers.push(server);
     const bad = join(temp.dir, 'bad.json');
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(bad, '{"version": 1, "tools": [');
     const run = agent(server, bad, join(temp.dir, 'bad.log'));
     expect(await run.exited).toBe(2);
@@ -122,5 +124,51 @@ describe('plan agent --session: killed between turns, resumed', () => {
       /--session: the session file '.*bad\.json' cannot be resumed from: the file is empty or truncated/,
     );
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+/** Saves snapshots of a few megabytes one after another, printing `saved <turn>` after each. */
+const SAVER = `
+import { fileSession } from ${JSON.stringify(builtModule('src/agent/plan-loop/index.js'))};
+const session = fileSession(process.argv[2]);
+const big = 'x'.repeat(4_000_000);
+const spent = { calls: 0, turns: 0, tokens: 0, wallMs: 0, largestPlan: 0 };
+const context = { plan: [], progress: null, failures: [], note: null };
+for (let turn = 1; ; turn++) {
+  await session.save({
+    version: 1, tools: [], input: {}, state: { big, turn }, turn, spent, history: [], context,
+    sideEffects: [], ended: null,
+  });
+  process.stdout.write('saved ' + turn + '\\n');
+}
+`;
+
+describe('fileSession: a process killed while it writes', () => {
+  it('leaves the last whole snapshot: the write goes to a temporary file renamed over it', async () => {
+    writeFileSync(join(temp.dir, 'saver.mjs'), SAVER);
+    const path = join(temp.dir, 'saving.json');
+    const child = spawn(process.execPath, [join(temp.dir, 'saver.mjs'), path], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Killed while the second snapshot is being written: once the first is saved, at the first
+    // change seen to the file or beside it (inotify, no polling).
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const watcher = watch(temp.dir, (_, name) => {
+      if (out.includes('saved 1\n') && name?.startsWith('saving.json')) {
+        child.kill('SIGKILL');
+      }
+    });
+    await new Promise((resolve) => child.on('close', resolve));
+    watcher.close();
+    expect(child.signalCode).toBe('SIGKILL');
+    const saved = Number(/saved (\d+)\n(?![\s\S]*saved)/.exec(out)![1]);
+    const snapshot = await fileSession(path).load();
+    expect(snapshot!.turn).toBeGreaterThanOrEqual(saved);
+    expect(snapshot!.state).toEqual({ big: 'x'.repeat(4_000_000), turn: snapshot!.turn });
+    // A temporary file the kill interrupted may be left beside it; never a half-written snapshot.
+    expect(
+      readdirSync(temp.dir).filter((name) => name.startsWith('saving.json') && !name.endsWith('.tmp')),
+    ).toEqual(['saving.json']);
   });
 });
