@@ -127,7 +127,6 @@ export {
   type SolveOptions,
   type SolvePlanApprovalRequest,
   type SolveResult,
-  checkSessionTools,
   definitionDigest,
   DEFAULT_MAX_SESSION_BYTES,
   type FileSession,

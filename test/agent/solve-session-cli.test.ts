@@ -79,14 +79,14 @@ describe('plan agent --session: killed between turns, resumed', () => {
     // Killed the moment it asks for turn 2: turn 1's snapshot was saved before that request.
     const log = join(temp.dir, 'killed.log');
     const session = join(temp.dir, 'killed.json');
-    let victim: PlanProcess | undefined;
     const first = await chatServer((index) => {
       if (index === 0) return TURNS[0]!;
-      victim!.child.kill('SIGKILL');
+      victim.child.kill('SIGKILL');
       return { silent: true };
     });
     servers.push(first);
-    victim = agent(first, session, log);
+    // Declared after the server: its plays run once requests come, by then it is set.
+    const victim = agent(first, session, log);
     expect(await victim.exited).toBeNull();
     expect(victim.child.signalCode).toBe('SIGKILL');
     expect(payments(log)).toBe('bob 5\n');

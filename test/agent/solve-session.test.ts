@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PlanAgent } from '../../src/agent/plan-agent.js';
 import { ScriptedProvider } from '../../src/agent/providers/scripted.js';
 import { solve } from '../../src/agent/plan-loop/solve.js';
 import {
@@ -98,6 +99,20 @@ describe('solve({ session }): a snapshot after every turn', () => {
       { tool: 'pay', args: { to: 'bob', amount: 5 }, output: 'receipt for bob', branch: null },
     ]);
     expect(first.history).toEqual([]);
+    expect(paid.count).toBe(1);
+  });
+});
+
+describe('PlanAgent.solve({ session })', () => {
+  it('saves after every turn and resumes, through the agent and its policy', async () => {
+    const paid = { count: 0 };
+    const first = memorySession();
+    const agent = (turns: typeof TURNS) =>
+      new PlanAgent({ provider: new ScriptedProvider({ turns }), tools: toolsCounting(paid) });
+    await agent(TURNS).solve('pay bob', { session: first });
+    expect(first.saved.map((s) => s.turn)).toEqual([1, 2, 3]);
+    const resumed = await agent(TURNS.slice(1)).solve('pay bob', { session: memorySession(first.saved[0]) });
+    expect(resumed).toMatchObject({ status: 'done', output: 'paid bob', iterations: 3 });
     expect(paid.count).toBe(1);
   });
 });
