@@ -11,3 +11,9 @@ export * from './errors/permission-errors.js';
 export * from './errors/agent-errors.js';
 export * from './errors/service-errors.js';
 export { isJournalError, JournalError, type JournalErrorOptions } from './errors/journal-error.js';
+export {
+  isSessionError,
+  SessionError,
+  type SessionErrorKind,
+  type SessionErrorOptions,
+} from './errors/session-error.js';

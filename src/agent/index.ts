@@ -127,6 +127,17 @@ export {
   type SolveOptions,
   type SolvePlanApprovalRequest,
   type SolveResult,
+  definitionDigest,
+  DEFAULT_MAX_SESSION_BYTES,
+  type FileSession,
+  fileSession,
+  type FileSessionOptions,
+  readSnapshot,
+  SESSION_SNAPSHOT_VERSION,
+  type SessionSideEffect,
+  type SnapshotSource,
+  type SolveSession,
+  type SolveSnapshot,
 } from './plan-loop/index.js';
 export {
   MAX_APPROVAL_ROUNDS,

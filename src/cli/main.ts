@@ -300,6 +300,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     )
     .option('--strict', "a solution's compile warnings are errors, sent back to the model for repair")
     .option(
+      '--session <file>',
+      'save the plan loop to this file after every turn, and resume from it when it exists (a side effect that ran is not run again)',
+    )
+    .option(
       '-y, --yes',
       'approve plans, solutions, todo lists and calls whose tool needs approval without asking, one line on stderr per approval',
     )

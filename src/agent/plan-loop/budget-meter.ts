@@ -3,7 +3,7 @@
  * runs out aborts the loop's own signal, so the model request or the calls running at that
  * moment are cancelled by the same abort a caller's signal uses.
  */
-import type { BudgetName, BudgetReport, SolveBudget } from './budget.js';
+import type { BudgetName, BudgetReport, BudgetSpent, SolveBudget } from './budget.js';
 import type { ModelUsage } from '../model.js';
 
 /** The reason a budget's abort carries: a request or a call cancelled by it says which budget. */
@@ -19,7 +19,7 @@ export class BudgetMeter {
   /** Aborts when a budget runs out or the caller's signal aborts. */
   readonly signal: AbortSignal;
   readonly #controller = new AbortController();
-  readonly #started = performance.now();
+  readonly #started: number;
   readonly #timer: ReturnType<typeof setTimeout>;
   #exceeded: BudgetName | null = null;
   #calls = 0;
@@ -28,11 +28,22 @@ export class BudgetMeter {
   #largestPlan = 0;
   #endedAt: number | null = null;
 
-  constructor(budget: Readonly<Required<SolveBudget>>, signal: AbortSignal | undefined) {
+  /** `spent`: what a loop resumed from a session had spent before (its clock goes on from there). */
+  constructor(budget: Readonly<Required<SolveBudget>>, signal: AbortSignal | undefined, spent?: BudgetSpent) {
     this.budget = budget;
     this.signal = signal ? AbortSignal.any([signal, this.#controller.signal]) : this.#controller.signal;
+    this.#started = performance.now() - (spent?.wallMs ?? 0);
+    if (spent) {
+      this.#calls = spent.calls;
+      this.#turns = spent.turns;
+      this.#tokens = spent.tokens;
+      this.#largestPlan = spent.largestPlan;
+    }
     // One timer for the whole loop, cleared by end(): no ticking.
-    this.#timer = setTimeout(() => this.#exceed('maxWallMs'), budget.maxWallMs);
+    this.#timer = setTimeout(
+      () => this.#exceed('maxWallMs'),
+      Math.max(0, budget.maxWallMs - (spent?.wallMs ?? 0)),
+    );
     this.#timer.unref();
   }
 

@@ -17,3 +17,18 @@ export type { FailedCallRecord, SolveOptions, SolveResult } from './solve-types.
 export { type SolveApprovalRequest, type SolvePlanApprovalRequest } from './solve-approvals.js';
 export { RESULT_SHOWN_CHARS, RESULTS_SHOWN_CHARS } from './solve-results.js';
 export { solveStart } from './solve-start.js';
+export {
+  checkSessionTools,
+  definitionDigest,
+  SESSION_SNAPSHOT_VERSION,
+  type SessionSideEffect,
+  type SolveSession,
+  type SolveSnapshot,
+} from './session.js';
+export { readSnapshot, type SnapshotSource } from './session-read.js';
+export {
+  DEFAULT_MAX_SESSION_BYTES,
+  type FileSession,
+  fileSession,
+  type FileSessionOptions,
+} from './session-file.js';

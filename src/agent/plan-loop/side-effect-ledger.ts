@@ -11,10 +11,12 @@
  * calls that did not succeed. Within one run nothing is reused: a plan that lists a call twice
  * means it twice.
  */
+import type { JsonObject } from '../../language/document.js';
 import { canonicalJson } from '../../run/journal/index.js';
 import type { CallReport, ReusedResult, ReuseRequest, RunOptions } from '../../run/types.js';
 import { trustedReadOnlyHint } from '../../tools/effects.js';
 import type { Tool } from '../../tools/tool.js';
+import type { SessionSideEffect } from './session.js';
 
 /** Whether a tool is read-only: the policy's classifier's word, by definition. */
 export type IsReadOnly = (tool: Tool) => boolean;
@@ -26,13 +28,13 @@ export type IsReadOnly = (tool: Tool) => boolean;
 export const annotatedReadOnly: IsReadOnly = trustedReadOnlyHint;
 
 export class SideEffectLedger {
-  readonly #done = new Map<string, ReusedResult>();
+  readonly #done = new Map<string, ReusedResult & { readonly tool: string; readonly args: JsonObject }>();
   /**
    * Every call that succeeded in a run halted because the reply it streamed from was not a
    * solution, read-only or not: the model did not mean that plan, yet it ran, and the corrected
    * reply is about the same moment, so nothing of it runs again. Until the next run ends.
    */
-  readonly #halted = new Map<string, ReusedResult>();
+  readonly #halted = new Map<string, ReusedResult & { readonly tool: string; readonly args: JsonObject }>();
 
   constructor(private readonly isReadOnly: IsReadOnly) {}
 
@@ -43,7 +45,29 @@ export class SideEffectLedger {
     for (const call of calls) {
       const tool = byName.get(call.tool);
       if (call.status !== 'succeeded' || !tool || !call.args || !this.#hasSideEffect(tool)) continue;
-      this.#done.set(keyOf(tool.name, call.args), { output: call.output, branch: call.branch });
+      this.#done.set(keyOf(tool.name, call.args), {
+        tool: tool.name,
+        args: call.args,
+        output: call.output,
+        branch: call.branch,
+      });
+    }
+  }
+
+  /** The side effects recorded, for a session snapshot. */
+  sideEffects(): SessionSideEffect[] {
+    return [...this.#done.values()].map(({ tool, args, output, branch }) => ({
+      tool,
+      args,
+      output,
+      branch: branch ?? null,
+    }));
+  }
+
+  /** Side effects that ran before the loop was resumed from a session snapshot. */
+  restore(sideEffects: readonly SessionSideEffect[]): void {
+    for (const { tool, args, output, branch } of sideEffects) {
+      this.#done.set(keyOf(tool, args), { tool, args, output, branch });
     }
   }
 
@@ -57,8 +81,8 @@ export class SideEffectLedger {
     for (const call of calls) {
       const tool = byName.get(call.tool);
       if (call.status !== 'succeeded' || !tool || !call.args || tool.latent === true) continue;
-      const into = this.#hasSideEffect(tool) ? this.#done : this.#halted;
-      into.set(keyOf(tool.name, call.args), { output: call.output, branch: call.branch });
+      const result = { tool: tool.name, args: call.args, output: call.output, branch: call.branch };
+      (this.#hasSideEffect(tool) ? this.#done : this.#halted).set(keyOf(tool.name, call.args), result);
     }
   }
 

@@ -14,6 +14,7 @@ import type { AgentEvent } from '../agent-events.js';
 import type { Message, ModelProvider } from '../model.js';
 import type { BudgetReport, SolveBudget } from './budget.js';
 import type { SolveApprovalRequest } from './solve-approvals.js';
+import type { SolveSession } from './session.js';
 
 export interface SolveOptions {
   /**
@@ -141,6 +142,17 @@ export interface SolveOptions {
    * @default DEFAULT_LIMITS
    */
   readonly limits?: Partial<Limits>;
+  /**
+   * Where the loop is saved after every turn, and what it resumes from: `save(snapshot)` is
+   * called between turns (once a turn's run has ended, before the next request) and once when
+   * the loop ends; `load()`, when given, returns the snapshot to go on from (or undefined to
+   * start afresh). A resumed loop checks the snapshot's tools against the tools offered (a
+   * SessionError naming a tool that is missing or changed, unless `allowToolChanges`), takes
+   * its input, state, context, conversation and budget spent, goes on at the next turn, and
+   * never runs again a side effect the snapshot lists. `fileSession(path)` keeps it in a file.
+   * @default undefined: nothing is saved, the loop starts afresh
+   */
+  readonly session?: SolveSession;
 }
 
 /** What solve() ends with. */

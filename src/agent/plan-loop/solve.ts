@@ -24,7 +24,7 @@
 import { planSchema } from '../../compile/plan-schema/index.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
 import type { JsonObject } from '../../language/document.js';
-import { DEFAULT_LIMITS, type Limits } from '../../language/limits.js';
+import { DEFAULT_LIMITS, type Limits, resolveLimits } from '../../language/limits.js';
 import { run, startRun } from '../../run/run.js';
 import type { CallReport, RunOptions, RunResult } from '../../run/types.js';
 import { ToolRegistry } from '../../tools/registry.js';
@@ -46,6 +46,8 @@ import { askForSolution } from './solve-ask.js';
 import { dropStrictNulls } from './strict-nulls.js';
 import { checkSolveOptions, solveStart } from './solve-start.js';
 import type { FailedCallRecord, SolveDependencies, SolveOptions, SolveResult } from './solve-types.js';
+import { checkSessionTools, type SolveSnapshot, toolDigests } from './session.js';
+import { loadSession } from './session-read.js';
 
 const DEFAULTS = { maxIterations: 5, maxRepairs: 2 } as const;
 
@@ -58,9 +60,10 @@ export async function solve(
 ): Promise<SolveResult> {
   checkSolveOptions(task, options);
   const budget = resolveBudget(options.budget, WHERE);
-  const meter = new BudgetMeter(budget, deps.signal);
+  const resumed = await loadSession(options.session, limitsOf(options), WHERE);
+  const meter = new BudgetMeter(budget, deps.signal, resumed?.spent);
   try {
-    return await loop(task, options, deps, meter);
+    return await loop(task, options, deps, meter, resumed);
   } finally {
     meter.end();
   }
@@ -71,12 +74,16 @@ async function loop(
   options: SolveOptions,
   deps: SolveDependencies,
   meter: BudgetMeter,
+  resumed: SolveSnapshot | undefined,
 ): Promise<SolveResult> {
   const maxIterations = options.maxIterations ?? DEFAULTS.maxIterations;
   const maxRepairs = options.maxRepairs ?? DEFAULTS.maxRepairs;
   const maxReplyBytes = options.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
   const start = solveStart(task, options, deps.tools(), options.limits);
-  const { input, stateSchema, toolNames } = start;
+  const { stateSchema, toolNames } = start;
+  // A resumed loop goes on with the snapshot's input, state, context and conversation.
+  const input = resumed?.input ?? start.input;
+  const history = resumed?.history ?? options.history ?? [];
   const mode = lazierMode(start.mode, options.mode);
   // Eager solutions run while the model writes them (see solve-streamed.ts); strict ones are
   // read whole, since some warnings (a missing dagger) are only known once the plan is.
@@ -86,6 +93,10 @@ async function loop(
   let lastTools: readonly Tool[] = [];
   let lastRegistry: ToolRegistry | undefined;
   const ledger = new SideEffectLedger(deps.isReadOnly ?? annotatedReadOnly);
+  if (resumed) {
+    checkSessionTools(resumed, offered(), options.session?.allowToolChanges === true);
+    ledger.restore(resumed.sideEffects);
+  }
   const repeats = new RepeatWatch();
   // The per-plan budget is one more bound on what compile reads: a plan over it is E_LIMIT.
   const maxCalls = options.limits?.maxCalls ?? DEFAULT_LIMITS.maxCalls;
@@ -94,23 +105,54 @@ async function loop(
     ...options.limits,
     maxCalls: Math.min(maxCalls, meter.budget.maxCallsPerPlan),
   };
-  let state: JsonObject = structuredClone(start.state);
-  let previous: readonly unknown[] = start.plan;
-  let progress: readonly CallReport[] | null = null;
-  let failures: FailedCallRecord[] = [];
-  let note: string | null = null;
+  let state: JsonObject = structuredClone(resumed?.state ?? start.state);
+  let previous: readonly unknown[] = resumed?.context.plan ?? start.plan;
+  let progress: readonly CallReport[] | null = resumed?.context.progress ?? null;
+  let failures: FailedCallRecord[] = [...(resumed?.context.failures ?? [])];
+  let note: string | null = resumed?.context.note ?? null;
   const runs: RunResult[] = [];
-  const end = (
+  /** The session's snapshot after `turn` turns; `ended` once the loop is over. */
+  const save = async (turn: number, ended: SolveSnapshot['ended']) => {
+    if (!options.session) return;
+    const context = { plan: previous, progress, failures, note };
+    const tools = toolDigests(offered());
+    const sideEffects = ledger.sideEffects();
+    const spent = meter.report().spent;
+    await options.session.save({
+      version: 1,
+      tools,
+      input,
+      state,
+      turn,
+      spent,
+      history,
+      context,
+      sideEffects,
+      ended,
+    });
+  };
+  const end = async (
     status: SolveResult['status'],
     iterations: number,
     output: unknown = null,
     diagnostics: readonly Diagnostic[] = [],
-  ): SolveResult => {
+  ): Promise<SolveResult> => {
     meter.end();
+    // A cancelled loop keeps its last snapshot: resumed, it goes on from the turn before.
+    if (status !== 'cancelled') await save(iterations, { status, output });
     return { status, output, state, iterations, runs, diagnostics, budget: meter.report() };
   };
+  if (resumed?.ended) {
+    meter.end();
+    const { status, output } = resumed.ended;
+    return { status, output, state, iterations: resumed.turn, runs, diagnostics: [], budget: meter.report() };
+  }
 
-  for (let iteration = 1; iteration <= maxIterations; iteration++) {
+  const first = (resumed?.turn ?? 0) + 1;
+  for (let iteration = first; iteration <= maxIterations; iteration++) {
+    // Between turns: the last one is over (its run ended, the context is written) and the next
+    // has not asked anything yet, so a process stopped from here on resumes from this snapshot.
+    if (iteration > first) await save(iteration - 1, null);
     if (deps.signal?.aborted) return end('cancelled', iteration - 1);
     const tools = offered();
     // One registry for the iteration's schema, compiles, run and dry run (each schema compiled
@@ -121,7 +163,7 @@ async function loop(
     const context = { input, state, stateSchema, plan: previous, progress, failures, note };
     const messages: Message[] = [
       { role: 'system', content: system },
-      ...(options.history ?? []),
+      ...history,
       { role: 'user', content: solveContextText(context) },
     ];
     // Over exactly the tools offered now, so the model cannot name one that does not exist.
@@ -308,6 +350,11 @@ class HandedOn {
     this.handed++;
     return true;
   }
+}
+
+/** The limits a session's snapshot is read within: the loop's own. */
+function limitsOf(options: SolveOptions): Limits | undefined {
+  return options.limits ? resolveLimits(options.limits, `${WHERE}: limits`) : undefined;
 }
 
 function outputSchemaOf(options: SolveOptions) {
