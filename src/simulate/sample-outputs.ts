@@ -1,6 +1,7 @@
 /**
  * Simulated outputs: one sample per tool from its `outputSchema` (json-schema-faker, seeded),
- * the `_output` of a latent call, or the unknown placeholder for a tool without a schema.
+ * the `_output` of a latent call, or the unknown placeholder for a tool without a schema; a
+ * `_forEach` call's is an array of one such sample.
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +74,9 @@ export class OutputSampler {
       sample = this.#sampleTool(call.tool);
       this.#byTool.set(call.tool, sample);
     }
+    // A _forEach call writes the array of its elements' results: sampled as one element's, since
+    // how many elements the run will see is not known before it (readers of [0] and [*] then run).
+    if (call.forEach && sample.source !== 'unknown') return { source: sample.source, value: [sample.value] };
     return sample;
   }
 
