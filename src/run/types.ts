@@ -6,6 +6,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { Approve } from './approval.js';
 import type { RemoteInvoker } from './remote-types.js';
+import type { EarlierVersionReport, StaleJournalLock } from './resume-types.js';
 
 export type { RemoteCall, RemoteInvoker, RemoteRetry } from './remote-types.js';
 
@@ -28,7 +29,6 @@ export interface CallError {
   readonly code?: string;
 }
 
-/** One call in the run report (`run --json` prints these). */
 /** One element of a `_forEach` call: whether its tool ran and answered, and its error if it failed. */
 export interface ElementReport {
   /** `not_run`: the call failed (or was cancelled) before the element started. */
@@ -36,6 +36,7 @@ export interface ElementReport {
   readonly error: CallError | null;
 }
 
+/** One call in the run report (`run --json` prints these). */
 export interface CallReport {
   readonly id: string;
   readonly tool: string;
@@ -110,50 +111,12 @@ export interface RunResult {
   readonly staleLocks?: readonly StaleJournalLock[];
 }
 
-/** What a resume from the journal of an earlier version of the plan did: see RunResult.resumedFrom. */
-export interface EarlierVersionReport {
-  /** The earlier version's journal (the newest, when that run had itself resumed from another). */
-  readonly journal: string;
-  /** The calls whose earlier result was reused (they end with `resumed: true`), as they became ready. */
-  readonly reused: readonly string[];
-  /** The calls that became ready and ran, with why no earlier result was reused, as they became ready. */
-  readonly notReused: readonly NotReusedCall[];
-}
-
-/**
- * Why a call of a resumed run did not reuse an earlier version's result:
- * - `not run before`: the earlier journal has no start of a call of this id (a new call, or one
- *   the earlier run never reached);
- * - `did not succeed`: it started there but did not succeed (or fail into its error branch);
- * - `tool differs`: the earlier call of this id called another tool;
- * - `tool definition differs`: its tool's schemas, flags, time limit or retries changed;
- * - `arguments differ`: its resolved arguments are not those it had;
- * - `arguments not journaled`: its result was itself reused without a record of its arguments.
- */
-export type NotReusedReason =
-  | 'not run before'
-  | 'did not succeed'
-  | 'tool differs'
-  | 'tool definition differs'
-  | 'arguments differ'
-  | 'arguments not journaled';
-
-export interface NotReusedCall {
-  readonly call: string;
-  readonly reason: NotReusedReason;
-}
-
-/** A journal lock whose owner no longer ran, taken over by a run. */
-export interface StaleJournalLock {
-  /** The lock file. */
-  readonly lock: string;
-  /** The process that held it, on this host. */
-  readonly pid: number;
-  readonly hostname: string;
-  /** When that process took it (ISO 8601). */
-  readonly startedAt: string;
-}
-
+export type {
+  EarlierVersionReport,
+  NotReusedCall,
+  NotReusedReason,
+  StaleJournalLock,
+} from './resume-types.js';
 export type {
   ApprovalRequest,
   ApprovalResponse,

@@ -11,73 +11,14 @@
  */
 import { createHash } from 'node:crypto';
 import { SessionError } from '../../errors.js';
-import type { JsonObject } from '../../language/document.js';
 import { canonicalJson } from '../../run/journal/index.js';
-import type { CallReport } from '../../run/types.js';
 import type { Tool } from '../../tools/tool.js';
-import type { Message } from '../model.js';
-import type { BudgetSpent } from './budget.js';
-import type { FailedCallRecord, SolveResult } from './solve-types.js';
+import type { SolveSnapshot } from './solve-types.js';
+
+export type { SessionSideEffect, SolveSession, SolveSnapshot } from './solve-types.js';
 
 /** The format of the snapshots this version writes and reads. */
 export const SESSION_SNAPSHOT_VERSION = 1;
-
-/** A side effect that ran: a mutating call that succeeded, by its tool and resolved arguments. */
-export interface SessionSideEffect {
-  readonly tool: string;
-  readonly args: JsonObject;
-  readonly output: unknown;
-  readonly branch: number | null;
-}
-
-/** Where the plan loop stood after a turn; plain JSON, written as it is by fileSession(). */
-export interface SolveSnapshot {
-  /** {@link SESSION_SNAPSHOT_VERSION}. */
-  readonly version: 1;
-  /** Each tool offered when the snapshot was taken: its name and definitionDigest(). */
-  readonly tools: readonly { readonly name: string; readonly digest: string }[];
-  /** The task's input, as the loop read it. */
-  readonly input: JsonObject;
-  readonly state: JsonObject;
-  /** Turns (solutions asked for) that have ended; the resumed loop's next turn is turn + 1. */
-  readonly turn: number;
-  /** What was spent against the budget so far (the resumed loop goes on counting from it). */
-  readonly spent: BudgetSpent;
-  /** The conversation: the earlier turns sent before the context in every request. */
-  readonly history: readonly Message[];
-  /** What the model is shown next: its last plan, how each of its calls ended, what failed, a note. */
-  readonly context: {
-    readonly plan: readonly unknown[];
-    readonly progress: readonly CallReport[] | null;
-    readonly failures: readonly FailedCallRecord[];
-    readonly note: string | null;
-  };
-  /** The side effects that already ran: not run again when the model lists them again. */
-  readonly sideEffects: readonly SessionSideEffect[];
-  /** Set when the loop ended: resuming from it gives this result at once, asking nothing. */
-  readonly ended: { readonly status: SolveResult['status']; readonly output: unknown } | null;
-}
-
-/** solve()'s `session` option: where snapshots go, and where the one to resume from comes from. */
-export interface SolveSession {
-  /**
-   * Called after every turn, and once when the loop ends, with the snapshot; the loop waits
-   * for it. A save that throws ends the loop with that error (a session that cannot be kept
-   * is not silently dropped).
-   */
-  save(snapshot: SolveSnapshot): void | Promise<void>;
-  /**
-   * The snapshot to resume from, or undefined to start afresh. Untrusted: its shape is checked
-   * (a SessionError with the field's pointer when it is wrong), then its tools.
-   * @default undefined: the loop starts afresh
-   */
-  load?(): unknown;
-  /**
-   * Resume even when a tool of the snapshot is missing or its definition changed.
-   * @default false: a SessionError naming the tool
-   */
-  readonly allowToolChanges?: boolean;
-}
 
 /** sha256 of a tool's definition as the model sees it: name, description and schemas, canonical JSON. */
 export function definitionDigest(tool: Tool): string {

@@ -8,13 +8,12 @@ import type { Diagnostic } from '../../language/diagnostics.js';
 import type { JsonObject } from '../../language/document.js';
 import type { Limits } from '../../language/limits.js';
 import type { Approve } from '../../run/approval.js';
-import type { CallError, CallStatus, RunResult } from '../../run/types.js';
+import type { CallError, CallReport, CallStatus, RunResult } from '../../run/types.js';
 import type { JsonSchema, Tool } from '../../tools/tool.js';
 import type { AgentEvent } from '../agent-events.js';
 import type { Message, ModelProvider } from '../model.js';
-import type { BudgetReport, SolveBudget } from './budget.js';
+import type { BudgetReport, BudgetSpent, SolveBudget } from './budget.js';
 import type { SolveApprovalRequest } from './solve-approvals.js';
-import type { SolveSession } from './session.js';
 
 export interface SolveOptions {
   /**
@@ -202,4 +201,61 @@ export interface SolveDependencies {
   readonly isReadOnly?: (tool: Tool) => boolean;
   readonly emit: (event: AgentEvent) => void;
   readonly signal?: AbortSignal;
+}
+
+/** A side effect that ran: a mutating call that succeeded, by its tool and resolved arguments. */
+export interface SessionSideEffect {
+  readonly tool: string;
+  readonly args: JsonObject;
+  readonly output: unknown;
+  readonly branch: number | null;
+}
+
+/** Where the plan loop stood after a turn; plain JSON, written as it is by fileSession(). */
+export interface SolveSnapshot {
+  /** {@link SESSION_SNAPSHOT_VERSION}. */
+  readonly version: 1;
+  /** Each tool offered when the snapshot was taken: its name and definitionDigest(). */
+  readonly tools: readonly { readonly name: string; readonly digest: string }[];
+  /** The task's input, as the loop read it. */
+  readonly input: JsonObject;
+  readonly state: JsonObject;
+  /** Turns (solutions asked for) that have ended; the resumed loop's next turn is turn + 1. */
+  readonly turn: number;
+  /** What was spent against the budget so far (the resumed loop goes on counting from it). */
+  readonly spent: BudgetSpent;
+  /** The conversation: the earlier turns sent before the context in every request. */
+  readonly history: readonly Message[];
+  /** What the model is shown next: its last plan, how each of its calls ended, what failed, a note. */
+  readonly context: {
+    readonly plan: readonly unknown[];
+    readonly progress: readonly CallReport[] | null;
+    readonly failures: readonly FailedCallRecord[];
+    readonly note: string | null;
+  };
+  /** The side effects that already ran: not run again when the model lists them again. */
+  readonly sideEffects: readonly SessionSideEffect[];
+  /** Set when the loop ended: resuming from it gives this result at once, asking nothing. */
+  readonly ended: { readonly status: SolveResult['status']; readonly output: unknown } | null;
+}
+
+/** solve()'s `session` option: where snapshots go, and where the one to resume from comes from. */
+export interface SolveSession {
+  /**
+   * Called after every turn, and once when the loop ends, with the snapshot; the loop waits
+   * for it. A save that throws ends the loop with that error (a session that cannot be kept
+   * is not silently dropped).
+   */
+  save(snapshot: SolveSnapshot): void | Promise<void>;
+  /**
+   * The snapshot to resume from, or undefined to start afresh. Untrusted: its shape is checked
+   * (a SessionError with the field's pointer when it is wrong), then its tools.
+   * @default undefined: the loop starts afresh
+   */
+  load?(): unknown;
+  /**
+   * Resume even when a tool of the snapshot is missing or its definition changed.
+   * @default false: a SessionError naming the tool
+   */
+  readonly allowToolChanges?: boolean;
 }

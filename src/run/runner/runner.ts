@@ -31,6 +31,7 @@ import { checkRunOptions } from '../run-options.js';
 import { contractError } from '../call/index.js';
 import { alternativesOf, RunState, writeOutput } from '../state/index.js';
 import type { StreamState } from './streamed-plan.js';
+import { callEndEvent } from './call-end-event.js';
 import { endIfGated } from '../schedule/index.js';
 import type { Successors } from '../schedule/index.js';
 import { FailureTaint } from '../state/index.js';
@@ -380,21 +381,7 @@ export class Runner {
     if (status === 'upstream_failed' && call.outputPath) {
       for (const path of call.outputPath.paths) this.taint.mark(path.segments, i);
     }
-    if (this.listening)
-      this.event({
-        type: 'call:end',
-        call: call.id,
-        tool: call.tool,
-        status,
-        branch: record.branch,
-        handled: record.handled,
-        attempts: record.attempts,
-        durationMs: record.startedAt === null ? null : record.endedAt! - record.startedAt,
-        error: record.error,
-        ...(record.output !== undefined && { output: record.output }),
-        ...(this.resumed.has(i) && { resumed: true, args: record.args }),
-        ...(record.reused && { reused: true }),
-      });
+    if (this.listening) this.event(callEndEvent(this, i, status));
     this.ended++;
     this.successors.release(i, this.remaining, this.work);
     // A streamed plan is not over until its stream is.
