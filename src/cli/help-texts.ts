@@ -92,8 +92,9 @@ Exit codes:
   70   an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)
   130  plan run, plan agent: interrupted (Ctrl-C)
 
-The command is installed as both plan and planmode: npx planmode validate plan.json works
-without installing (npx plan would fetch an unrelated package).`;
+The command is installed as both plan and planmode. In a project that has planmode installed,
+npx planmode validate plan.json runs it (npx plan would fetch an unrelated package). planmode is
+not on the npm registry: install it from a git URL or a packed tarball (see the README).`;
 
 export const LOAD_TIMEOUT_HELP =
   'most time the --tools module may take to load (its top-level code and awaits); then exit 2 (default: 30000)';

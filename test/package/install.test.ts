@@ -1,0 +1,152 @@
+/**
+ * The package as a user gets it: `npm pack` of this clone installed into a scratch project
+ * (the README's "Add it to your project"), a TypeScript file type-checked under `--strict` by
+ * the project's own `tsc` and run with `node`, `require('planmode')` from CommonJS, and the
+ * tarball's contents (a LICENSE, source maps that resolve without `src/`).
+ *
+ * npm installs the tarball's dependencies from its cache (`--prefer-offline`): `npm ci` for this
+ * clone put every one of them there.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtModule } from '../built.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const NPM_QUIET = ['--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'];
+
+let scratch: string;
+let installed: string;
+
+function sh(command: string, args: string[], cwd: string): string {
+  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+const USER_FILE = `import { compile, run, ToolRegistry, type Tool } from 'planmode';
+
+const getWeather: Tool = {
+  name: 'getWeather',
+  inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  execute: (args) => ({ city: args.city, sunny: true }),
+};
+const tools = new ToolRegistry([getWeather]);
+const plan = [{ _tool: 'getWeather', city: '†input.city', _outputPath: '†state.weather' }];
+
+const compiled = compile(plan, { tools });
+if (!compiled.ok || compiled.plan === undefined) {
+  console.error(compiled.diagnostics.map((d) => d.message).join('\\n'));
+  process.exit(1);
+}
+const result = await run(compiled.plan, { tools, input: { city: 'Paris' } });
+const calls: readonly string[] = result.calls.map((call) => \`\${call.id}:\${call.status}\`);
+console.log(JSON.stringify({ status: result.status, state: result.state, calls }));
+`;
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: false,
+    types: ['node'],
+  },
+  include: ['index.ts'],
+};
+
+beforeAll(() => {
+  builtModule('src/index.js'); // npm pack ships dist/src as built: it must exist
+  scratch = mkdtempSync(join(tmpdir(), 'planmode-install-'));
+  // --ignore-scripts: dist/ is built already (npm test's pretest step); pack only.
+  const packed = sh('npm', ['pack', '--ignore-scripts', '--pack-destination', scratch, '--json'], ROOT);
+  const tarball = join(scratch, (JSON.parse(packed) as [{ filename: string }])[0].filename);
+  writeFileSync(
+    join(scratch, 'package.json'),
+    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+  );
+  const typesNode = JSON.parse(readFileSync(join(ROOT, 'node_modules/@types/node/package.json'), 'utf8')) as {
+    version: string;
+  };
+  sh('npm', ['install', ...NPM_QUIET, tarball, `@types/node@${typesNode.version}`], scratch);
+  installed = join(scratch, 'node_modules/planmode');
+}, 180_000);
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('planmode installed from its packed tarball into a scratch project', () => {
+  it('a TypeScript file using it type-checks under --strict and runs', () => {
+    writeFileSync(join(scratch, 'index.ts'), USER_FILE);
+    writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+    sh(process.execPath, [TSC, '-p', 'tsconfig.json'], scratch);
+    const out = JSON.parse(sh(process.execPath, ['index.js'], scratch)) as unknown;
+    expect(out).toEqual({
+      status: 'succeeded',
+      state: { weather: { city: 'Paris', sunny: true } },
+      calls: ['0:succeeded'],
+    });
+  });
+
+  it('require() from CommonJS loads the same entry points', () => {
+    writeFileSync(
+      join(scratch, 'use.cjs'),
+      `const planmode = require('planmode');
+const report = require('planmode/report');
+console.log(typeof planmode.compile, typeof planmode.run, typeof report.renderReport);`,
+    );
+    expect(sh(process.execPath, ['use.cjs'], scratch).trim()).toBe('function function function');
+  });
+
+  it('ships a LICENSE and its bin, and no TypeScript sources or tests', () => {
+    expect(readFileSync(join(installed, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+    expect(existsSync(join(installed, 'bin/plan.js'))).toBe(true);
+    expect(existsSync(join(installed, 'src'))).toBe(false);
+    expect(existsSync(join(installed, 'test'))).toBe(false);
+  });
+
+  it('every shipped source map resolves: its sources are in the map or in the package', () => {
+    const unresolved: string[] = [];
+    const folders = [join(installed, 'dist/src')];
+    let maps = 0;
+    // An explicit stack of folders: the package's own tree, walked without recursion.
+    for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+      for (const entry of readdirSync(folder, { withFileTypes: true })) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) folders.push(path);
+        else if (entry.name.endsWith('.map')) {
+          maps++;
+          const map = JSON.parse(readFileSync(path, 'utf8')) as {
+            sources: string[];
+            sourcesContent?: string[];
+          };
+          map.sources.forEach((source, k) => {
+            const text = map.sourcesContent?.[k];
+            if (typeof text !== 'string' && !existsSync(resolve(dirname(path), source))) {
+              unresolved.push(`${path.slice(installed.length + 1)} -> ${source}`);
+            }
+          });
+        }
+      }
+    }
+    expect(maps).toBeGreaterThan(50);
+    expect(unresolved).toEqual([]);
+  });
+
+  it('the plan command runs from the installed bin', () => {
+    writeFileSync(join(scratch, 'plan.json'), JSON.stringify([{ _tool: 'lookup', _outputPath: '†state.x' }]));
+    const bin = join(scratch, 'node_modules/.bin/planmode');
+    const done = spawnSync(process.execPath, [bin, 'validate', 'plan.json'], {
+      cwd: scratch,
+      encoding: 'utf8',
+    });
+    expect({ status: done.status, said: done.stdout + done.stderr }).toEqual({
+      status: 0,
+      said: expect.stringContaining('plan.json: valid, 1 call, 0 edges, 0 warnings') as unknown,
+    });
+  });
+});
