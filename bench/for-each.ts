@@ -23,7 +23,11 @@ const TOOLS: Record<string, Tool> = {
   async: { name: 'noop', inputSchema: schema, execute: (args) => Promise.resolve(args.n) },
 };
 
-function compiled(plan: unknown, tools: ToolRegistry, input: Record<string, unknown>): CompiledPlan {
+function compiled(
+  plan: readonly unknown[],
+  tools: ToolRegistry,
+  input: Record<string, unknown>,
+): CompiledPlan {
   const result = compile(plan, { tools, input });
   if (!result.ok) throw new Error(JSON.stringify(result.diagnostics.slice(0, 3)));
   return result.plan!;

@@ -10,7 +10,7 @@ import { isMcpServerError, McpServerError } from '../errors.js';
 import { importOptional } from '../optional-dependencies.js';
 import type { Tool } from '../tools/tool.js';
 import { describeValue } from '../language/describe-value.js';
-import { type FromMcpClientOptions, fromMcpClient } from './mcp.js';
+import { type FromMcpClientOptions, fromMcpClient, type McpClientLike } from './mcp.js';
 import { joinCommandLine, splitCommandLine } from './shell-words.js';
 
 export { isMcpServerError, McpServerError } from '../errors.js';
@@ -50,8 +50,11 @@ export interface McpServerConnection {
   readonly name: string;
   /** The server's tools as planmode Tools. */
   readonly tools: readonly Tool[];
-  /** The connected MCP SDK Client. */
-  readonly client: import('@modelcontextprotocol/sdk/client/index.js').Client;
+  /**
+   * The connected MCP SDK `Client`, typed by the part planmode uses so that these declarations
+   * type-check without the MCP SDK installed (`as Client` gives the rest).
+   */
+  readonly client: McpClientLike;
   /** The server's process id (null once it has exited). */
   readonly pid: number | null;
   /** Why the connection closed, or undefined while it is open. */

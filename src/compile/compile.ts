@@ -11,7 +11,7 @@ import {
 } from '../language/diagnostics.js';
 import { describeValue } from '../language/describe-value.js';
 import { checkJson } from '../language/json/index.js';
-import type { JsonObject, PlanDocument, ExecutionMode } from '../language/document.js';
+import type { JsonObject, PlanDocument, ExecutionMode, PlanInput } from '../language/document.js';
 import { lazierMode } from '../language/execution-mode.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
 import { parsePlan, positionDiagnostics } from '../language/parse/index.js';
@@ -87,16 +87,28 @@ export interface CompileOptions {
   readonly strict?: boolean;
 }
 
-export interface CompileResult {
-  /** True when there is no error (warnings allowed). */
-  readonly ok: boolean;
-  /** The compiled plan, when ok. */
-  readonly plan?: CompiledPlan;
+/** What every compile result has, whether the plan compiled or not. */
+interface CompileOutcome {
   /** Every error and warning, in source order. */
   readonly diagnostics: Diagnostic[];
   /** The parsed document, when the text was JSON of a known shape. */
   readonly document: PlanDocument | null;
 }
+
+/** The plan compiled: no error (warnings allowed), and here is the plan. */
+export interface CompileSuccess extends CompileOutcome {
+  readonly ok: true;
+  readonly plan: CompiledPlan;
+}
+
+/** The plan has errors (in `diagnostics`): there is no plan. */
+export interface CompileFailure extends CompileOutcome {
+  readonly ok: false;
+  readonly plan?: undefined;
+}
+
+/** `ok` tells which: `if (result.ok) result.plan.order` type-checks without a `!`. */
+export type CompileResult = CompileSuccess | CompileFailure;
 
 /**
  * Compiles a plan: a document from {@link parsePlan}, JSON text, or a JSON value. Never throws
@@ -105,7 +117,7 @@ export interface CompileResult {
  * @throws {ToolDefinitionError} when `tools` holds a definition that cannot be used.
  * @throws {TypeError} for a bad option value.
  */
-export function compile(input: PlanDocument | string | unknown, options: CompileOptions = {}): CompileResult {
+export function compile(input: PlanInput, options: CompileOptions = {}): CompileResult {
   const limits = resolveLimits(options.limits);
   if (options.mode !== undefined && options.mode !== 'eager' && options.mode !== 'lazy') {
     throw new TypeError(`Expected mode to be 'eager' or 'lazy', got ${String(options.mode)}`);

@@ -12,6 +12,13 @@ export type DocumentShape = 'calls' | 'plan' | 'solution' | 'context';
 
 export type JsonObject = { [key: string]: unknown };
 
+/**
+ * A plan as compile(), run() and simulate() take it: a document from parsePlan(), the JSON text
+ * of one, or its parsed JSON value (an array of calls, or an object of one of the document
+ * shapes). Anything else (undefined, a number) is not a plan and does not type-check.
+ */
+export type PlanInput = PlanDocument | string | readonly unknown[] | object;
+
 /** A parsed plan document: its calls (still raw JSON) and everything around them. */
 export interface PlanDocument {
   readonly shape: DocumentShape;

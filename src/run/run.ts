@@ -8,7 +8,7 @@ import type { CompiledPlan } from '../compile/types.js';
 import { isCompiledPlan } from '../compile/compiled-plan.js';
 import { PlanValidationError } from '../errors.js';
 import { asStrict } from '../language/diagnostics.js';
-import type { PlanDocument } from '../language/document.js';
+import type { PlanInput } from '../language/document.js';
 import { EventChannel } from './event-channel.js';
 import { Runner } from './runner/index.js';
 import { streamedPlan } from './runner/index.js';
@@ -36,7 +36,7 @@ export interface RunHandle {
  * @throws {TypeError} for a bad option value.
  */
 export async function run(
-  plan: CompiledPlan | PlanDocument | string | AsyncIterable<unknown> | unknown,
+  plan: CompiledPlan | PlanInput | AsyncIterable<unknown>,
   options: RunOptions,
 ): Promise<RunResult> {
   // Without an event iterator nobody reads a buffer of events, so none is kept: a run that
@@ -49,13 +49,17 @@ export async function run(
  * iterable of calls (the model still writing): each call starts as soon as it can.
  */
 export function startRun(
-  plan: CompiledPlan | PlanDocument | string | AsyncIterable<unknown> | unknown,
+  plan: CompiledPlan | PlanInput | AsyncIterable<unknown>,
   options: RunOptions,
 ): RunHandle {
   return launch(plan, options, new EventChannel<RunEvent>());
 }
 
-function launch(plan: unknown, options: RunOptions, channel: EventChannel<RunEvent> | null): RunHandle {
+function launch(
+  plan: CompiledPlan | PlanInput | AsyncIterable<unknown>,
+  options: RunOptions,
+  channel: EventChannel<RunEvent> | null,
+): RunHandle {
   const events: AsyncIterable<RunEvent> = channel ?? { async *[Symbol.asyncIterator]() {} };
   if (isAsyncIterable(plan) && options.mode === 'lazy') {
     // A lazy plan is approved whole: take the stream in, then run it as a document.
@@ -114,7 +118,7 @@ function keepRunnerShape(): void {
   shapeKeeper ??= new Runner(streamedPlan([]), { tools: [] }, null);
 }
 
-function toCompiledPlan(plan: unknown, options: RunOptions): CompiledPlan {
+function toCompiledPlan(plan: CompiledPlan | PlanInput, options: RunOptions): CompiledPlan {
   if (isCompiledPlan(plan)) {
     // Compiled elsewhere, perhaps not strictly: its warnings are errors now.
     if (options.strict === true && plan.diagnostics.some((d) => d.severity === 'warning'))

@@ -4,6 +4,7 @@
  */
 import { compile } from '../compile/compile.js';
 import type { CompiledPlan } from '../compile/types.js';
+import type { PlanInput } from '../language/document.js';
 import { PlanValidationError } from '../errors.js';
 import {
   compareDiagnostics,
@@ -41,7 +42,10 @@ export const DEFAULT_MAX_SCENARIOS = 256;
  * @throws {PlanValidationError} when the plan does not compile.
  * @throws {TypeError} for a bad option value.
  */
-export function simulate(planOrDocument: unknown, options: SimulateOptions = {}): Simulation {
+export function simulate(
+  planOrDocument: CompiledPlan | PlanInput,
+  options: SimulateOptions = {},
+): Simulation {
   checkOptions(options);
   const { plan, source } = toCompiledPlan(planOrDocument, options);
   return simulateCompiled(plan, source, options);
@@ -239,7 +243,7 @@ function refusedSamples(plan: CompiledPlan, refused: ReadonlyMap<string, string>
 }
 
 function toCompiledPlan(
-  value: unknown,
+  value: CompiledPlan | PlanInput,
   options: SimulateOptions,
 ): { plan: CompiledPlan; source: SourceText | null } {
   if (isCompiledPlan(value)) return { plan: value, source: null };

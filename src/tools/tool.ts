@@ -133,8 +133,12 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
    * other calls that read it, so copy it (`structuredClone`) before changing it. The result must
    * be JSON data: it is copied as JSON (see the security model), and a value JSON cannot carry
    * fails the call.
+   *
+   * A method, not a function-typed property: a tool typed with its own `Args`
+   * (`defineTool<{ city: string }>`) then goes into a `Tool[]`, a registry or `run({ tools })`
+   * beside tools of other argument types (TypeScript checks method parameters bivariantly).
    */
-  readonly execute?: (args: Args, context: ToolContext) => Output | Promise<Output>;
+  execute?(args: Args, context: ToolContext): Output | Promise<Output>;
   /**
    * Makes the tool a workflow: a plan document (its JSON text, or the array of calls / the
    * document value) run as a sub-plan with the call's arguments as its `†input`, in a fresh

@@ -481,7 +481,7 @@ describe('all diagnostics in one pass', () => {
     const text = doc([{ _tool: 't', v: '†state.q' }]);
     const parsed = parsePlan(text, { source: 'plan.json' });
     expect(parsed.document!.source.name).toBe('plan.json');
-    const fromDocument = compile(parsed.document);
+    const fromDocument = compile(parsed.document!);
     expect(fromDocument.document).toBe(parsed.document);
     expect(fromDocument.diagnostics).toEqual(compile(text).diagnostics);
     expect(at(only(fromDocument.diagnostics, 'E_UNRESOLVED'))).toEqual(positionInString(text, '†state.q', 0));

@@ -2,6 +2,7 @@
  * Test helpers. Positions are computed here from the raw text, independently of the code
  * under test, so a test that compares them can fail.
  */
+import type { PlanInput } from '../../src/language/document.js';
 import { expect } from 'vitest';
 import {
   type CompileOptions,
@@ -75,7 +76,7 @@ export function codes(diagnostics: readonly Diagnostic[]): string[] {
 }
 
 /** Compiles and asserts the result is valid; returns the plan. */
-export function compileOk(input: unknown, options: CompileOptions = {}) {
+export function compileOk(input: PlanInput, options: CompileOptions = {}) {
   const result = compile(input, options);
   const errors = result.diagnostics.filter((d) => d.severity === 'error');
   expect(errors, JSON.stringify(errors, null, 1)).toEqual([]);
@@ -85,7 +86,7 @@ export function compileOk(input: unknown, options: CompileOptions = {}) {
 }
 
 /** Compiles and asserts the result is invalid. */
-export function compileErrors(input: unknown, options: CompileOptions = {}): CompileResult {
+export function compileErrors(input: PlanInput, options: CompileOptions = {}): CompileResult {
   const result = compile(input, options);
   expect(result.ok).toBe(false);
   expect(result.plan).toBeUndefined();

@@ -1,4 +1,5 @@
 /** Type flow in compile: E_REF_TYPE, W_REF_TYPE and W_REF_OPTIONAL, and schemaCompat's verdicts. */
+import type { PlanInput } from '../../src/language/document.js';
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile/index.js';
 import { schemaCompat } from '../../src/compile/check/schema-compat.js';
@@ -45,7 +46,7 @@ const profile: Tool = {
 };
 const tools = [search, summarize, untyped, join, profile];
 
-function codes(plan: unknown, options: Parameters<typeof compile>[1] = {}) {
+function codes(plan: PlanInput, options: Parameters<typeof compile>[1] = {}) {
   return compile(plan, { tools, ...options }).diagnostics.map((d) => `${d.code} ${d.pointer}`);
 }
 

@@ -1,18 +1,29 @@
 /**
  * The package as a user gets it: `npm pack` of this clone installed into a scratch project
  * (the README's "Add it to your project"), a TypeScript file type-checked under `--strict` by
- * the project's own `tsc` and run with `node`, `require('planmode')` from CommonJS, and the
- * tarball's contents (a LICENSE, source maps that resolve without `src/`).
+ * the project's own `tsc` and run with `node`, every subpath's declarations with no optional peer
+ * installed, every TypeScript block of README.md and docs/ under `--strict`, `require('planmode')`
+ * from CommonJS, and the tarball's contents (a LICENSE, source maps that resolve without `src/`).
  *
  * npm installs the tarball's dependencies from its cache (`--prefer-offline`): `npm ci` for this
  * clone put every one of them there.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtModule } from '../built.js';
+import { SNIPPET_CONTEXT } from './snippet-context.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -44,6 +55,57 @@ const result = await run(compiled.plan, { tools, input: { city: 'Paris' } });
 const calls: readonly string[] = result.calls.map((call) => \`\${call.id}:\${call.status}\`);
 console.log(JSON.stringify({ status: result.status, state: result.state, calls }));
 `;
+
+const SUBPATHS = [
+  'planmode',
+  'planmode/report',
+  'planmode/distributed',
+  'planmode/agent',
+  'planmode/adapters',
+  'planmode/import',
+];
+
+/** A TypeScript block of a page: where it starts (the line after its fence) and its text. */
+interface Snippet {
+  readonly file: string;
+  readonly page: string;
+  readonly line: number;
+  readonly text: string;
+}
+
+/** The ```ts blocks of README.md and docs/*.md, each as a module of its own. */
+function snippets(): Snippet[] {
+  const pages = [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((n) => n.endsWith('.md'))
+      .map((n) => `docs/${n}`),
+  ];
+  const found: Snippet[] = [];
+  for (const page of pages) {
+    const lines = readFileSync(join(ROOT, page), 'utf8').split('\n');
+    let start = -1;
+    for (let k = 0; k < lines.length; k++) {
+      const line = lines[k]!;
+      if (start < 0 && (line === '```ts' || line === '```typescript')) start = k + 1;
+      else if (start >= 0 && line.startsWith('```')) {
+        const name = `${page.replace(/[/.]/g, '-')}-${start + 1}.ts`;
+        found.push({ file: name, page, line: start + 1, text: lines.slice(start, k).join('\n') });
+        start = -1;
+      }
+    }
+  }
+  return found;
+}
+
+/** tsc's errors, one `file(line,col): error TSn: message` per line (with continuation lines). */
+function typeErrors(project: string): string[] {
+  const done = spawnSync(process.execPath, [TSC, '-p', project, '--pretty', 'false'], {
+    cwd: scratch,
+    encoding: 'utf8',
+  });
+  return done.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
+}
 
 const TSCONFIG = {
   compilerOptions: {
@@ -90,6 +152,53 @@ describe('planmode installed from its packed tarball into a scratch project', ()
       state: { weather: { city: 'Paris', sunny: true } },
       calls: ['0:succeeded'],
     });
+  });
+
+  it('every subpath type-checks with no optional peer installed (skipLibCheck off)', () => {
+    const lines = SUBPATHS.map((entry, k) => `import * as m${k} from '${entry}';`);
+    lines.push(`console.log(${SUBPATHS.map((_, k) => `Object.keys(m${k}).length`).join(', ')});`);
+    writeFileSync(join(scratch, 'subpaths.ts'), lines.join('\n'));
+    writeFileSync(
+      join(scratch, 'tsconfig.subpaths.json'),
+      JSON.stringify({ ...TSCONFIG, include: ['subpaths.ts'] }),
+    );
+    expect(
+      readdirSync(join(scratch, 'node_modules')).filter((n) =>
+        /^(openai|bullmq|ioredis|@modelcontextprotocol|@anthropic-ai)$/.test(n),
+      ),
+    ).toEqual([]);
+    expect(typeErrors('tsconfig.subpaths.json')).toEqual([]);
+  });
+
+  it('every TypeScript block of README.md and docs/ type-checks under --strict', () => {
+    const blocks = snippets();
+    expect(blocks.length).toBeGreaterThan(30);
+    const folder = join(scratch, 'snippets');
+    mkdirSync(folder);
+    for (const block of blocks) writeFileSync(join(folder, block.file), `${block.text}\nexport {};\n`);
+    writeFileSync(join(folder, 'snippet-context.d.ts'), SNIPPET_CONTEXT);
+    // The adapters page shows other SDKs' tools: their types come from this clone's own
+    // node_modules (dev dependencies), linked beside the blocks as the reader's project has them.
+    mkdirSync(join(folder, 'node_modules/@openai'), { recursive: true });
+    for (const sdk of ['ai', '@openai/agents', 'zod']) {
+      symlinkSync(join(ROOT, 'node_modules', sdk), join(folder, 'node_modules', sdk), 'dir');
+    }
+    const config = {
+      ...TSCONFIG,
+      // skipLibCheck: planmode's own declarations are checked whole by the subpath test above;
+      // here it would only re-check the other SDKs' (seconds of tsc for nothing of ours).
+      compilerOptions: { ...TSCONFIG.compilerOptions, noUncheckedIndexedAccess: false, skipLibCheck: true },
+      include: ['snippets/*.ts'],
+    };
+    writeFileSync(join(scratch, 'tsconfig.snippets.json'), JSON.stringify(config));
+    const byFile = new Map(blocks.map((b) => [b.file, b]));
+    // Each error said where a reader finds it: the page and its line.
+    const errors = typeErrors('tsconfig.snippets.json').map((line) => {
+      const at = /^snippets\/([^(]+)\((\d+),(\d+)\): (.*)$/.exec(line);
+      const block = at ? byFile.get(at[1]!) : undefined;
+      return block && at ? `${block.page}:${block.line + Number(at[2]) - 1}:${at[3]} ${at[4]}` : line;
+    });
+    expect(errors).toEqual([]);
   });
 
   it('require() from CommonJS loads the same entry points', () => {

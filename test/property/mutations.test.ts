@@ -2,6 +2,7 @@
  * Property: whatever is done to a valid plan, byte by byte or structurally, compile and
  * parsePlan only ever answer with diagnostics (well-formed ones), never with an exception.
  */
+import type { PlanInput } from '../../src/language/document.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CompileResult, compile, parsePlan, type Tool, ToolRegistry } from '../../src/index.js';
@@ -308,9 +309,9 @@ function checkText(text: string): void {
 
 function checkValue(value: unknown): void {
   expectWellFormed(parsePlan(value).diagnostics);
-  expectOnlyDiagnostics(compile(value), undefined);
+  expectOnlyDiagnostics(compile(value as PlanInput), undefined);
   expectOnlyDiagnostics(
-    compile(value, { tools: REGISTRY, state: INITIAL_STATE, input: { q: 1 } }),
+    compile(value as PlanInput, { tools: REGISTRY, state: INITIAL_STATE, input: { q: 1 } }),
     undefined,
   );
 }

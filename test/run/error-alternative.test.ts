@@ -3,6 +3,7 @@
  * tool's `errorBranch: true`, or the plan's `_onError`). Every call below that fails with a
  * contract error has a declared error alternative, so routing it there would be the old mistake.
  */
+import type { PlanInput } from '../../src/language/document.js';
 import { tool as aiSdkTool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -54,7 +55,7 @@ async function expectContractFailures(
   pay: Tool,
   code: string,
   options: Omit<RunOptions, 'tools'> = {},
-  document: (calls: Args[]) => unknown = (calls) => calls,
+  document: (calls: Args[]) => PlanInput = (calls) => calls,
   also: (result: RunResult) => void = () => {},
 ): Promise<void> {
   const byTool = await run(document(payPlan({}, false)), {

@@ -5,6 +5,7 @@
  * judged (several earlier versions, a damaged journal, other tools without a digest per tool),
  * the resume is refused before anything runs. Never does it start silently from nothing.
  */
+import type { PlanInput } from '../../src/language/document.js';
 import {
   copyFileSync,
   mkdirSync,
@@ -94,7 +95,7 @@ const V2 = [
 ];
 
 /** Runs `plan` until notify is reached, then stops it there (as a crash would): the journal holds price and charge. */
-async function interrupted(plan: unknown, dir: string, log: string[], extra: Partial<RunOptions> = {}) {
+async function interrupted(plan: PlanInput, dir: string, log: string[], extra: Partial<RunOptions> = {}) {
   const hold = gate();
   const controller = new AbortController();
   void hold.reached.then(() => controller.abort());

@@ -4,6 +4,7 @@
  * result whose call:end would pass the bound fails its call with LIMIT before its output is
  * written; any other field too long for a line is written as a stand-in.
  */
+import type { PlanInput } from '../../src/language/document.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,7 +48,7 @@ function counted(answer: unknown): { tool: Tool; runs: () => number } {
 }
 
 /** Runs, then resumes, the plan: the resume reads every line the run wrote. */
-async function runAndResume(plan: unknown, options: RunOptions) {
+async function runAndResume(plan: PlanInput, options: RunOptions) {
   const dir = freshDir();
   const first = await run(plan, { ...options, journal: dir, limits });
   const lines = journalLines(dir);

@@ -4,6 +4,7 @@
  * tools, is refused before anything runs. A record that is not what the executor writes, or does
  * not fit the plan, is refused with its line; only a last line cut off by a crash is dropped.
  */
+import type { PlanInput } from '../../src/language/document.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,7 +88,7 @@ function journalIn(dir: string): string {
 }
 
 /** Runs `plan` once with a journal in a fresh directory; returns the journal file. */
-async function journaled(plan: unknown, runOptions: RunOptions): Promise<string> {
+async function journaled(plan: PlanInput, runOptions: RunOptions): Promise<string> {
   const dir = freshDir();
   const result = await run(plan, { ...runOptions, journal: dir });
   expect(result.status).toBe('succeeded');
@@ -129,7 +130,7 @@ const callEnd = (call: string) => (r: JsonRecord) => r.type === 'call:end' && r.
 
 /** Resumes `plan` from the journal in `dir`, which must be refused; nothing may run. */
 async function refusedResume(
-  plan: unknown,
+  plan: PlanInput,
   dir: string,
   extra: Partial<RunOptions> = {},
 ): Promise<JournalError> {
@@ -299,7 +300,7 @@ describe('a record that does not fit the plan ends the resume at its line', () =
     message: RegExp;
     limits?: RunOptions['limits'];
     /** @default PLAN */
-    plan?: unknown;
+    plan?: PlanInput;
   }[] = [
     {
       name: 'a succeeded record without its output',

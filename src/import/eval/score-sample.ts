@@ -5,6 +5,7 @@
  */
 import { compile, type CompileResult } from '../../compile/index.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
+import type { PlanInput } from '../../language/document.js';
 import type { Limits } from '../../language/limits.js';
 import type { Tool } from '../../tools/index.js';
 import { mockTools } from '../mock/index.js';
@@ -53,8 +54,16 @@ export async function scoreSample(
 ): Promise<SampleScore> {
   const tools = mockTools(gold.tools, { seed: options.seed, limits: options.limits });
   if (predicted === undefined) return lostSample(id, 'missing');
-  const goldCompile = compile(gold.plan, { tools, limits: options.limits, source: 'gold plan.json' });
-  const predictedCompile = compile(predicted.plan, { tools, limits: options.limits, source: 'plan.json' });
+  const goldCompile = compile(gold.plan as PlanInput, {
+    tools,
+    limits: options.limits,
+    source: 'gold plan.json',
+  });
+  const predictedCompile = compile(predicted.plan as PlanInput, {
+    tools,
+    limits: options.limits,
+    source: 'plan.json',
+  });
   const goldCalls = callsOf(goldCompile, gold.plan, options.limits);
   const predictedCalls = callsOf(predictedCompile, predicted.plan, options.limits);
   const exactMatch =
@@ -115,7 +124,7 @@ async function winOf(
  */
 function callsOf(compiled: CompileResult, plan: unknown, limits: Limits): NormalizedCall[] {
   if (compiled.ok && compiled.plan) return normalizeCompiled(compiled.plan);
-  const bare = compile(plan, { limits, checkTypes: false });
+  const bare = compile(plan as PlanInput, { limits, checkTypes: false });
   if (bare.ok && bare.plan) return normalizeCompiled(bare.plan);
   const document = compiled.document ?? bare.document;
   return document ? normalizeRaw(document.calls.slice(0, limits.maxCalls)) : [];
