@@ -58,6 +58,7 @@ export {
   defineTool,
   type JsonSchema,
   loadToolsFile,
+  type LoadToolsFileOptions,
   type PlanOrigin,
   type RetryPolicy,
   type Tool,

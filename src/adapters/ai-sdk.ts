@@ -28,9 +28,16 @@ export interface AiSdkToolLike {
 
 /** What the AI SDK passes to `execute` as its second argument. */
 export interface AiSdkExecutionOptions {
+  /** The call's id: the plan call's id. */
   readonly toolCallId: string;
+  /** Aborted when the call times out or the run is cancelled. */
   readonly abortSignal: AbortSignal;
+  /** The conversation so far: FromAiSdkToolsOptions.messages (a plan has none of its own). */
   readonly messages: unknown[];
+  /**
+   * RunOptions.context, as the AI SDK's experimental_context.
+   * @default undefined
+   */
   readonly experimental_context?: unknown;
 }
 

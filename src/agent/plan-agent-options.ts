@@ -138,6 +138,7 @@ export interface PlanAgentChildOptions {
    */
   readonly policy?: PermissionChecker;
   /**
+   * The child's model turns per task.
    * @default the parent's maxTurns
    */
   readonly maxTurns?: number;

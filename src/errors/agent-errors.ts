@@ -8,8 +8,15 @@ import { isKind, PlanError } from './base.js';
 export interface ModelProviderErrorOptions {
   /** The provider's name (`openai:gpt-4o`, ...). */
   readonly provider: string;
-  /** The HTTP status of the API's answer, when there was one. */
+  /**
+   * The HTTP status of the API's answer, when there was one.
+   * @default undefined
+   */
   readonly status?: number;
+  /**
+   * The error underneath (a network failure, the SDK's error).
+   * @default undefined
+   */
   readonly cause?: unknown;
 }
 

@@ -72,12 +72,15 @@ export class ToolExecutionError extends PlanError {
   }
 }
 
+/** What a ToolTimeoutError names: the call and tool (its code is always TIMEOUT). */
+export type ToolTimeoutErrorOptions = Omit<ToolExecutionErrorOptions, 'code'>;
+
 /** An attempt that ran past its timeout: the reason its tool's AbortSignal was aborted with. */
 export class ToolTimeoutError extends ToolExecutionError {
   override name = 'ToolTimeoutError';
   constructor(
     readonly timeoutMs: number,
-    options: Omit<ToolExecutionErrorOptions, 'code'>,
+    options: ToolTimeoutErrorOptions,
   ) {
     super(`timed out after ${timeoutMs} ms`, { ...options, code: 'TIMEOUT' });
   }
@@ -105,6 +108,18 @@ export function isRunCancelledError(value: unknown): value is RunCancelledError 
   return isKind(value, RunCancelledError, ['RunCancelledError']);
 }
 
+/** What a WorkflowCallError carries (see its fields). */
+export interface WorkflowCallErrorOptions {
+  /** The workflow (the tool) whose plan failed. */
+  readonly workflow: string;
+  /** The id of the first call inside that failed. @default undefined */
+  readonly innerCall?: string;
+  /** Its tool. @default undefined */
+  readonly innerTool?: string;
+  /** The inner call's error code, or NO_OUTPUT. @default undefined */
+  readonly code?: string;
+}
+
 /**
  * Why a workflow call failed: a call inside its plan failed (its id, tool and error code are
  * here), or its output had no value once the plan ran (`code` NO_OUTPUT). Thrown by the
@@ -123,7 +138,7 @@ export class WorkflowCallError extends PlanError {
 
   constructor(
     message: string,
-    options: { workflow: string; innerCall?: string; innerTool?: string; code?: string },
+    options: WorkflowCallErrorOptions,
   ) {
     super(message);
     this.workflow = options.workflow;

@@ -32,13 +32,30 @@ export class ToolDefinitionError extends PlanError {
 export interface ToolsFileErrorOptions {
   /** The tools file as the user named it. */
   readonly file: string;
-  /** Index of the bad tool in the file's tools array, when one tool is at fault. */
+  /**
+   * Index of the bad tool in the file's tools array, when one tool is at fault.
+   * @default undefined
+   */
   readonly index?: number;
-  /** Name of that tool, when it has one. */
+  /**
+   * Name of that tool, when it has one.
+   * @default undefined
+   */
   readonly tool?: string;
-  /** 1-based line and column of a JSON syntax error. */
+  /**
+   * 1-based line of a JSON syntax error.
+   * @default undefined
+   */
   readonly line?: number;
+  /**
+   * 1-based column of a JSON syntax error.
+   * @default undefined
+   */
   readonly column?: number;
+  /**
+   * The error underneath (the read, the parse, the module's own throw).
+   * @default undefined
+   */
   readonly cause?: unknown;
 }
 

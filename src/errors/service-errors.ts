@@ -12,7 +12,10 @@ export interface MissingDependencyErrorOptions {
   readonly feature: string;
   /** The version range to install, pinned to the one planmode is tested with. */
   readonly version: string;
-  /** The import failure. */
+  /**
+   * The import failure.
+   * @default undefined
+   */
   readonly cause?: unknown;
 }
 
@@ -38,6 +41,12 @@ export class MissingDependencyError extends PlanError {
   }
 }
 
+/** What a RedisConnectionError carries. */
+export interface RedisConnectionErrorOptions {
+  /** What the connection attempt failed with. */
+  readonly cause: unknown;
+}
+
 /** Redis could not be reached: the one error a dispatcher or worker gives before it starts. */
 export class RedisConnectionError extends PlanError {
   override name = 'RedisConnectionError';
@@ -45,7 +54,7 @@ export class RedisConnectionError extends PlanError {
   constructor(
     /** The URL, password hidden. */
     readonly url: string,
-    options: { readonly cause: unknown },
+    options: RedisConnectionErrorOptions,
   ) {
     const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
     super(`cannot connect to Redis at ${url}: ${reason || 'no answer'}`, { cause: options.cause });
@@ -58,6 +67,14 @@ interface RemoteError {
   readonly code?: string;
 }
 
+/** Which call and job a RemoteCallError is about. */
+export interface RemoteCallErrorOptions {
+  /** The call's id in the plan. */
+  readonly call: string;
+  /** The BullMQ job id, `<runId>.<callId>`. */
+  readonly job: string;
+}
+
 /** A call that failed in a worker (after BullMQ's attempts): its error as the worker sent it. */
 export class RemoteCallError extends PlanError {
   override name = 'RemoteCallError';
@@ -67,7 +84,7 @@ export class RemoteCallError extends PlanError {
   readonly call: string;
   /** The BullMQ job id, `<runId>.<callId>`. */
   readonly job: string;
-  constructor(error: RemoteError, options: { readonly call: string; readonly job: string }) {
+  constructor(error: RemoteError, options: RemoteCallErrorOptions) {
     super(error.message);
     this.code = error.code;
     this.call = options.call;
@@ -75,12 +92,18 @@ export class RemoteCallError extends PlanError {
   }
 }
 
+/** What an McpServerError may carry. */
+export interface McpServerErrorOptions {
+  /** The error underneath (a spawn failure, a protocol error). @default undefined */
+  readonly cause?: unknown;
+}
+
 /** An MCP server that could not be started, or stopped speaking MCP. */
 export class McpServerError extends PlanError {
   override name = 'McpServerError';
   /** The server's command line. */
   readonly server: string;
-  constructor(server: string, message: string, options?: { cause?: unknown }) {
+  constructor(server: string, message: string, options?: McpServerErrorOptions) {
     super(message, options);
     this.server = server;
   }

@@ -17,6 +17,7 @@ export type SessionErrorKind = 'tool-missing' | 'tool-changed' | 'bad-snapshot' 
 
 /** Where a session went wrong, for {@link SessionError}. */
 export interface SessionErrorOptions {
+  /** What is wrong with the session (see SessionErrorKind). */
   readonly kind: SessionErrorKind;
   /**
    * The tool at fault (tool-missing, tool-changed).

@@ -320,7 +320,10 @@ export interface RunOptions {
    * @default undefined
    */
   readonly onEvent?: (event: RunEvent) => void;
-  /** Passed to every tool as `ctx.context`. */
+  /**
+   * Passed to every tool as `ctx.context`.
+   * @default undefined
+   */
   readonly context?: unknown;
   /**
    * A directory for the run's journal: every event appended to `<dir>/<key>.jsonl`, the key

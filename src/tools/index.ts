@@ -1,4 +1,4 @@
-export { loadToolsFile, toolsFromManifest } from './load-tools-file.js';
+export { loadToolsFile, type LoadToolsFileOptions, toolsFromManifest } from './load-tools-file.js';
 export { type RegisteredTool, ToolRegistry } from './registry.js';
 export { SchemaCompiler, type SchemaValidate } from './schema-validator.js';
 export * from './tool.js';
