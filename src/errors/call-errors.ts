@@ -136,10 +136,7 @@ export class WorkflowCallError extends PlanError {
   /** The inner call's error code, or NO_OUTPUT; undefined when there is none. */
   readonly code: string | undefined;
 
-  constructor(
-    message: string,
-    options: WorkflowCallErrorOptions,
-  ) {
+  constructor(message: string, options: WorkflowCallErrorOptions) {
     super(message);
     this.workflow = options.workflow;
     this.innerCall = options.innerCall;
