@@ -82,6 +82,7 @@ export {
   type LatentFunction,
   type NotReusedCall,
   type NotReusedReason,
+  type ParentCall,
   type RemoteCall,
   type RemoteInvoker,
   type RemoteRetry,
@@ -97,6 +98,7 @@ export {
   run,
   type StaleJournalLock,
   startRun,
+  type WorkflowInnerCall,
   type WorkflowRunEvent,
 } from './run/index.js';
 
