@@ -156,6 +156,31 @@ describe('a needsApproval call inside a workflow', () => {
   });
 });
 
+describe('a workflow whose own plan is lazy', () => {
+  it('asks for its plan with its parent each time it runs; a no rejects the workflow call', async () => {
+    const careful: Tool = {
+      name: 'careful',
+      plan: {
+        type: 'plan',
+        mode: 'lazy',
+        plan: [{ _id: 'e', _tool: 'echo', text: '†input.t', _outputPath: '†state.o' }],
+      },
+      output: '†state.o',
+    };
+    const requests: ApprovalRequest[] = [];
+    const result = await run([{ _id: 'c', _tool: 'careful', t: 'hi', _outputPath: '†state.r' }], {
+      tools: [echo, careful],
+      approve: (request) => {
+        requests.push(request);
+        return false;
+      },
+    });
+    expect(requests.map((r) => [r.kind, r.parent])).toEqual([['plan', [{ call: 'c', tool: 'careful' }]]]);
+    expect(result.status).toBe('rejected');
+    expect(result.calls[0]).toMatchObject({ status: 'rejected', error: { code: 'REJECTED' } });
+  });
+});
+
 describe('a _forEach call over a needsApproval tool', () => {
   it('is asked about once, with the arguments of every element; a no runs none of them', async () => {
     deployed.length = 0;
@@ -283,6 +308,30 @@ describe("a workflow's sub-run keeps the run's options", () => {
     expect(bounded.status).toBe('failed');
     expect(bounded.calls[0]!.error).toMatchObject({ code: 'LIMIT' });
     expect(bounded.calls[0]!.error!.message).toContain('the limit is 2');
+  });
+
+  it('timeoutMs: a call inside without a limit of its own gets the run’s', async () => {
+    const hang: Tool = {
+      name: 'hang',
+      execute: (_args, { abortSignal }) =>
+        new Promise((_resolve, reject) => {
+          abortSignal.addEventListener('abort', () => reject(abortSignal.reason as Error), { once: true });
+        }),
+    };
+    // The workflow call itself has no limit (0): only the call inside can time out.
+    const waits: Tool = {
+      name: 'waits',
+      timeoutMs: 0,
+      plan: [{ _id: 'h', _tool: 'hang', _outputPath: '†state.x' }],
+      output: '†state.x',
+    };
+    const result = await run([{ _tool: 'waits', _outputPath: '†state.y' }], {
+      tools: [hang, waits],
+      timeoutMs: 20,
+    });
+    expect(result.status).toBe('failed');
+    expect(result.calls[0]!.error).toMatchObject({ code: 'TIMEOUT' });
+    expect(result.calls[0]!.error!.message).toContain('its call "h" (tool "hang")');
   });
 
   it('failFast: after a call inside fails, nothing more starts inside', async () => {
