@@ -368,3 +368,28 @@ describe("a workflow's sub-run keeps the run's options", () => {
     expect(result.status).toBe('failed');
   });
 });
+
+describe('ToolContext.element', () => {
+  it('is the position of the element a _forEach call runs, and absent for a plain call', async () => {
+    const seen: [string, number | undefined][] = [];
+    const probe: Tool = {
+      name: 'probe',
+      execute: (_args, context) => {
+        seen.push([context.toolCallId, context.element]);
+        return null;
+      },
+    };
+    await run(
+      [
+        { _id: 'each', _tool: 'probe', _forEach: '†input.xs', x: '†item' },
+        { _id: 'one', _tool: 'probe' },
+      ],
+      { tools: [probe], input: { xs: ['a', 'b'] } },
+    );
+    expect(seen.sort()).toEqual([
+      ['each[0]', 0],
+      ['each[1]', 1],
+      ['one', undefined],
+    ]);
+  });
+});
