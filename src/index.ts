@@ -86,6 +86,7 @@ export {
   type LatentFunction,
   type NotReusedCall,
   type NotReusedReason,
+  type ParentCall,
   type RemoteCall,
   type RemoteInvoker,
   type RemoteRetry,
@@ -101,6 +102,7 @@ export {
   run,
   type StaleJournalLock,
   startRun,
+  type WorkflowInnerCall,
   type WorkflowRunEvent,
 } from './run/index.js';
 

@@ -124,6 +124,9 @@ export interface WorkflowCallErrorOptions {
  * Why a workflow call failed: a call inside its plan failed (its id, tool and error code are
  * here), or its output had no value once the plan ran (`code` NO_OUTPUT). Thrown by the
  * workflow's execute, so it is the tool's own error: a declared error alternative receives it.
+ * Two are planmode's own, never handled: `code` REJECTED (a call inside was turned down at its
+ * approval: the workflow call ends `rejected`) and INVALID_PLAN (the plan cannot run as the run
+ * asks: a compile warning under `strict`).
  */
 export class WorkflowCallError extends PlanError {
   override name = 'WorkflowCallError';
@@ -133,7 +136,7 @@ export class WorkflowCallError extends PlanError {
   readonly innerCall: string | undefined;
   /** Its tool, when a call inside failed. */
   readonly innerTool: string | undefined;
-  /** The inner call's error code, or NO_OUTPUT; undefined when there is none. */
+  /** The inner call's error code, NO_OUTPUT, REJECTED or INVALID_PLAN; undefined when there is none. */
   readonly code: string | undefined;
 
   constructor(message: string, options: WorkflowCallErrorOptions) {

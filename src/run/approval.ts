@@ -6,6 +6,7 @@
 import type { CompiledPlan } from '../compile/types.js';
 import type { Diagnostic } from '../language/diagnostics.js';
 import type { Simulation } from './simulation.js';
+import type { ParentCall, WorkflowInnerCall } from './sub-run-types.js';
 import type { Tool } from '../tools/tool.js';
 
 /**
@@ -36,6 +37,16 @@ export interface PlanApprovalRequest<P extends CompiledPlan | string = CompiledP
    * without `plan` (the plan as first asked about), or a no.
    */
   readonly edit?: PlanEditProblem;
+  /**
+   * run() and solve(), when the plan calls workflows: what each workflow's plan will call, so
+   * that a person approves what will actually run. Keyed by workflow name (a call's `tool`),
+   * holding every workflow the plan can reach (those its workflows call, too), each once however
+   * many calls run it; an inner call whose `tool` is a key here is itself a workflow. Absent
+   * when the plan calls none.
+   */
+  readonly workflows?: Readonly<Record<string, readonly WorkflowInnerCall[]>>;
+  /** A workflow whose own plan is lazy, asked when its call runs: the workflow calls above it (see CallApprovalRequest.parent). */
+  readonly parent?: readonly ParentCall[];
 }
 
 /** An edited plan that did not compile, as the request that asks again carries it. */
@@ -69,8 +80,21 @@ export interface CallApprovalRequest {
   readonly reason: string;
   /** The tool's definition, for its description and annotations. */
   readonly definition: Tool;
-  /** run(): the plan the call is part of. */
+  /** run(): the plan the call is part of (a workflow's plan, for a call inside one). */
   readonly plan?: CompiledPlan;
+  /**
+   * run(), for a call inside a workflow: the workflow calls above it, outermost first, each
+   * with its element's position when it is a `_forEach` call. Absent for a call of the run's
+   * own plan.
+   */
+  readonly parent?: readonly ParentCall[];
+  /**
+   * run(), for a `_forEach` call: the arguments each element will run with, in element order
+   * (`args` then holds `_forEach` as the array and `†item`, `†index` as written). One answer
+   * approves or rejects the whole call. Absent when `_forEach` is not an array within
+   * `limits.maxForEach` (the call then fails as it starts).
+   */
+  readonly elements?: readonly Readonly<Record<string, unknown>>[];
 }
 
 /** What a person is asked to approve: a plan, or one tool call. */

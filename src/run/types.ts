@@ -7,6 +7,7 @@ import type { Tool } from '../tools/tool.js';
 import type { Approve } from './approval.js';
 import type { RemoteInvoker } from './remote-types.js';
 import type { EarlierVersionReport, StaleJournalLock } from './resume-types.js';
+import type { ParentCall } from './sub-run-types.js';
 
 export type { RemoteCall, RemoteInvoker, RemoteRetry } from './remote-types.js';
 
@@ -117,6 +118,7 @@ export type {
   NotReusedReason,
   StaleJournalLock,
 } from './resume-types.js';
+export type { ParentCall, WorkflowInnerCall } from './sub-run-types.js';
 export type {
   ApprovalRequest,
   ApprovalResponse,
@@ -134,11 +136,16 @@ export type LatentFunction = (request: {
 }) => unknown | Promise<unknown>;
 
 /**
- * The events of a workflow call's sub-run reach the run's listeners too, each a RunEvent with
- * `parentCall` beside its fields: the id of the call that ran the workflow (in the run that
- * made the sub-run). Events of the run itself have none.
+ * The events of a workflow call's sub-run reach the run's listeners too, each a RunEvent with two
+ * fields beside its own: `parent`, the workflow calls above it, outermost first (a chain when
+ * workflows nest; the last one's sub-run sent it), each with its element's position when it is a
+ * `_forEach` call; and `parentCall`, the nearest one's `ctx.toolCallId` (its id, or `id[k]` for
+ * element k). Events of the run itself have neither.
  */
-export type WorkflowRunEvent = RunEvent & { readonly parentCall: string };
+export type WorkflowRunEvent = RunEvent & {
+  readonly parentCall: string;
+  readonly parent: readonly ParentCall[];
+};
 
 /** What a workflow's sub-run takes from the run its call is in (see ToolContext.run). */
 export interface ParentRun {

@@ -34,8 +34,10 @@ export interface RetryPolicy {
 
 /** What `execute` gets besides its arguments: a superset of the AI SDK's tool options. */
 export interface ToolContext {
-  /** The call's id in the plan. */
+  /** The call's id in the plan; `id[k]` for element k of a `_forEach` call. */
   readonly toolCallId: string;
+  /** For one element of a `_forEach` call: its position in the array. Absent otherwise. */
+  readonly element?: number;
   /** Aborted on timeout or cancellation; a tool should stop when it fires. */
   readonly abortSignal: AbortSignal;
   /** The output paths the result will be written to, as written. */

@@ -12,6 +12,7 @@
 import type { CompiledPlan } from '../../compile/types.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../../run/approval.js';
 import { askWithEdits, type EditLoopOptions, type PlanVerdict } from '../../run/runner/index.js';
+import { workflowListing } from '../../run/workflow-listing.js';
 import type { RunResult } from '../../run/types.js';
 import type { Simulation } from '../../simulate/types.js';
 
@@ -47,10 +48,19 @@ export async function askAboutSolution(
 ): Promise<PlanVerdict> {
   if (!approve) return { approved: false };
   const { plan, simulation, iteration } = question;
+  const workflows = plan.tools ? workflowListing(plan, plan.tools) : undefined;
   return askWithEdits({
     plan,
     ask: async (edit) =>
-      approve({ kind: 'plan', reason: SOLUTION_REASON, plan, simulation, iteration, ...(edit && { edit }) }),
+      approve({
+        kind: 'plan',
+        reason: SOLUTION_REASON,
+        plan,
+        simulation,
+        iteration,
+        ...(edit && { edit }),
+        ...(workflows && { workflows }),
+      }),
     compile: question.compile,
     ...(question.maxEditRetries !== undefined && { maxEditRetries: question.maxEditRetries }),
   });

@@ -7,6 +7,7 @@
  * model or a plan file, and may be megabytes long or hold line breaks).
  */
 import type { ApprovalRequest } from '../../run/approval.js';
+import type { ParentCall } from '../../run/sub-run-types.js';
 import { jsonExcerptText } from '../../language/json-excerpt.js';
 import { clip, plural } from '../output/index.js';
 
@@ -21,13 +22,24 @@ export const YES_LINE_CHARS = 200;
 export function approvedByYesLine(request: ApprovalRequest, what = 'plan'): string {
   if (request.kind === 'call') {
     const args = jsonExcerptText(request.args, { maxLength: YES_LINE_CHARS, countUpTo: 100_000 });
-    return `approved by --yes: call ${name(request.call)} ${name(request.tool)} ${clip(args, YES_LINE_CHARS + 60)}\n`;
+    const where = request.parent ? ` in ${parentChainText(request.parent)}` : '';
+    return `approved by --yes: call ${name(request.call)} ${name(request.tool)}${where} ${clip(args, YES_LINE_CHARS + 60)}\n`;
   }
   if (typeof request.plan === 'string') {
     return `approved by --yes: plan ${clip(JSON.stringify(clip(request.plan, YES_LINE_CHARS)), YES_LINE_CHARS + 10)}\n`;
   }
   const plan = request.plan;
   return `approved by --yes: ${clip(what, 100)} (${plan.mode} plan, ${plural(plan.calls.length, 'call')})\n`;
+}
+
+/**
+ * Where a call inside a workflow is: the workflow calls above it, outermost first, each with its
+ * workflow and its element under a `_forEach`: `top (release) › s[1] (ship)`.
+ */
+export function parentChainText(parent: readonly ParentCall[]): string {
+  return parent
+    .map((p) => `${name(p.call)}${p.element === undefined ? '' : `[${p.element}]`} (${name(p.tool)})`)
+    .join(' › ');
 }
 
 /** An id or a tool name as written when it is plain, else quoted (a line break cannot end the line). */

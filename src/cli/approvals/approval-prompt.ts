@@ -9,8 +9,10 @@ import { resolveExpression } from '../../language/resolve.js';
 import type { SourceText } from '../../language/text/index.js';
 import type { CallApprovalRequest } from '../../run/approval.js';
 import { simulateCompiled } from '../../simulate/simulate.js';
-import { formatDiagnostics, oneLine, paint, plural, formatSimulation } from '../output/index.js';
+import { clip, formatDiagnostics, oneLine, paint, plural, formatSimulation } from '../output/index.js';
+import { parentChainText } from './approval-lines.js';
 import type { OutputStream } from '../io.js';
+import { WorkflowLines } from './workflow-lines.js';
 
 /** Lines of text from a stream of chunks, one at a time, without reading ahead of need. */
 export interface LineReader {
@@ -120,7 +122,8 @@ export interface ListingOptions {
 /**
  * The plan as a person approves it: each call with its tool, its arguments (input values and
  * initial state resolved, everything a call will write shown as the reference), its output
- * path and the flags that matter (latent, needs approval); then the compile warnings.
+ * path and the flags that matter (latent, needs approval); under a workflow's call, the calls
+ * its plan will make (see workflow-lines.ts); then the compile warnings.
  */
 export function formatPlanListing(plan: CompiledPlan, options: ListingOptions): string {
   const c = options.color;
@@ -133,6 +136,7 @@ export function formatPlanListing(plan: CompiledPlan, options: ListingOptions): 
     plan.calls.reduce((w, call) => Math.max(w, call.tool.length), 1),
   );
   let out = `${paint(options.file, c, 'bold')}: ${plan.mode} plan, ${plural(plan.calls.length, 'call')}, ${plural(plan.edgeCount, 'edge')}\n`;
+  const workflows = new WorkflowLines(plan, c);
   for (const call of plan.calls) {
     const tool = plan.tools?.get(call.tool)?.tool;
     const flags = [tool?.latent && 'latent', tool?.needsApproval && 'needs approval'].filter(Boolean);
@@ -140,6 +144,7 @@ export function formatPlanListing(plan: CompiledPlan, options: ListingOptions): 
     if (call.outputPath) line += `  → ${call.outputPath.text}`;
     if (flags.length > 0) line += `  ${paint(`[${flags.join(', ')}]`, c, 'yellow')}`;
     out += `${line}\n`;
+    out += workflows.under(call.id, call.tool);
   }
   if (plan.diagnostics.length > 0) out += formatDiagnostics(plan.diagnostics, options);
   return out;
@@ -162,13 +167,25 @@ export function formatPlanSimulation(
   }
 }
 
-/** The question for one call whose tool needs approval, with the arguments it will run with. */
+/**
+ * The question for one call whose tool needs approval, with the arguments it will run with;
+ * for a call inside a workflow, where it is (`in top (release) › s[1] (ship)`); for a `_forEach`
+ * call (asked once for all of its elements), each element's arguments.
+ */
 export function formatCallQuestion(
-  request: Pick<CallApprovalRequest, 'call' | 'tool' | 'args'>,
+  request: Pick<CallApprovalRequest, 'call' | 'tool' | 'args'> &
+    Partial<Pick<CallApprovalRequest, 'parent' | 'elements'>>,
   color: boolean,
 ): string {
-  return `Run ${paint(request.call, color, 'bold')} (${paint(request.tool, color, 'cyan')}) with ${safeJson(request.args)}? [y/N] `;
+  const where = request.parent ? ` in ${parentChainText(request.parent)}` : '';
+  const what = request.elements
+    ? `for each of ${plural(request.elements.length, 'element')}: ${clip(safeJson(request.elements), ELEMENTS_CHARS)}`
+    : `with ${safeJson(request.args)}`;
+  return `Run ${paint(request.call, color, 'bold')} (${paint(request.tool, color, 'cyan')})${where} ${what}? [y/N] `;
 }
+
+/** Most characters of a `_forEach` call's elements in its question (there may be thousands). */
+const ELEMENTS_CHARS = 600;
 
 /**
  * The arguments as JSON, with each reference written bare (`{"city": †state.city}`) unless

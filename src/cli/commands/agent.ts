@@ -38,6 +38,7 @@ import { budgetFlag, readContext } from './agent-solve-flags.js';
 import { giveUpText, solveExitCode, solveJson } from './agent-solve-result.js';
 import { runTodoFlow } from './agent-todos.js';
 import { openSession } from './agent-session.js';
+import { isSubRunEvent } from './event-line.js';
 import { RUN_MODES } from './run.js';
 import { wholeNumber } from '../flags/whole-number.js';
 
@@ -160,7 +161,8 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
       );
       solutionPlan = event.plan;
       if (!running) view = newView(event.plan.calls);
-    } else if (event.type === 'run') {
+    } else if (event.type === 'run' && !isSubRunEvent(event.event)) {
+      // A workflow's inner events (isSubRunEvent) are not the solution's calls: the view skips them.
       if (event.event.type === 'run:start') {
         // A run that starts before its solution is whole gets a view of its own (no call list).
         if (solutionPlan === undefined) view = newView([]);

@@ -36,3 +36,13 @@ function plainFields(event: RunEvent, cause: unknown): string {
 function notWritten(cause: unknown): string {
   return `not written: ${cause instanceof Error ? cause.message : String(cause)}`;
 }
+
+/**
+ * An event of a workflow's sub-run (it carries `parent`): about a call of the workflow's plan,
+ * not of the plan the command runs, whose calls the views and the exit guard follow by id (an
+ * inner call may share an id with an outer one, and its `run:end` is not the run's end). It is
+ * still written by `--events`, with its `parent`.
+ */
+export function isSubRunEvent(event: RunEvent): boolean {
+  return (event as { parent?: unknown }).parent !== undefined;
+}

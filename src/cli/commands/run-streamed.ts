@@ -30,7 +30,7 @@ import {
 } from '../output/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { type CliIo, tooLongError } from '../io.js';
-import { eventLine } from './event-line.js';
+import { eventLine, isSubRunEvent } from './event-line.js';
 import { RunExitGuard } from './run-exit-guard.js';
 
 /** The flags of `plan run` a streamed run reads (see RunFlags). */
@@ -81,8 +81,9 @@ export async function runStreamedStdin(
     source: inputs.source,
   });
   const onEvent = (event: RunEvent) => {
-    exitGuard.onEvent(event);
     if (flags.events) io.stdout.write(`${eventLine(event)}\n`);
+    if (isSubRunEvent(event)) return;
+    exitGuard.onEvent(event);
     view.onEvent(event);
   };
   const interrupt = new FirstInterrupt();

@@ -48,7 +48,7 @@ import { ExitCode } from '../exit-codes.js';
 import { type CliIo, STDIN } from '../io.js';
 import type { RedisFlags } from '../flags/redis-flags.js';
 import { concurrencyFlag, millisecondsFlag } from '../flags/whole-number.js';
-import { eventLine } from './event-line.js';
+import { eventLine, isSubRunEvent } from './event-line.js';
 import { RunExitGuard } from './run-exit-guard.js';
 import { runStreamedStdin } from './run-streamed.js';
 import { resolveLimits } from '../../language/limits.js';
@@ -245,8 +245,9 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   // A tool that ends the process mid-run leaves a line and a failing exit code, not a silent 0.
   const exitGuard = new RunExitGuard({ plan, source: inputs.source });
   const onEvent = (event: RunEvent) => {
-    exitGuard.onEvent(event);
     if (flags.events) io.stdout.write(`${eventLine(event)}\n`);
+    if (isSubRunEvent(event)) return;
+    exitGuard.onEvent(event);
     view.onEvent(event);
   };
   let result: RunResult;

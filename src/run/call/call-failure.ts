@@ -4,10 +4,12 @@
  * true` or the plan's `_onError`): the call ends `failed` and `handled`, and the run goes on as
  * the plan says. Anything else fails the call unhandled, with its code, and fails the run: a
  * throw where no error alternative is declared, and every contract error planmode made around
- * the tool (see error-origin.ts), whatever the call declares.
+ * the tool (see error-origin.ts), whatever the call declares. A rejection from inside a
+ * workflow (see rejectionError) ends the call `rejected` instead.
  */
 import { jsonSize } from '../../language/json/index.js';
 import { toCallError } from './call-error.js';
+import { isRejection } from './error-origin.js';
 import type { CallRecord } from '../call-record.js';
 import type { CallStatus, RunOptions } from '../types.js';
 import { alternativesOf, type StateWriteHost, writeOutput } from '../state/index.js';
@@ -28,6 +30,8 @@ export function failCall(run: FailureHost, i: number, error: unknown, toolsOwn: 
   const call = run.calls[i]!;
   const record = run.records[i]!;
   record.error = toCallError(error);
+  // A person's no from inside a workflow: the call is rejected, as one turned down here is.
+  if (isRejection(error)) return run.end(i, 'rejected');
   const output = call.outputPath;
   const errorAlternative = call.errorAlternative;
   if (toolsOwn && output && errorAlternative !== null) {

@@ -27,3 +27,22 @@ export function isContractError(error: unknown): boolean {
     contractErrors.has(error)
   );
 }
+
+const rejections = new WeakSet<object>();
+
+/**
+ * Marks `error` as a person's no from inside a tool: a workflow whose sub-run ended `rejected`
+ * (a `needsApproval` call inside was turned down). The call that threw it ends `rejected`, as
+ * a call turned down at top level does: it is not retried, and no error alternative receives
+ * it. A rejection is a contract error too. Returns `error`.
+ */
+export function rejectionError<T extends object>(error: T): T {
+  contractErrors.add(error);
+  rejections.add(error);
+  return error;
+}
+
+/** True for an error marked by {@link rejectionError}. */
+export function isRejection(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && rejections.has(error);
+}

@@ -28,7 +28,7 @@ import { describeSchemaErrors } from '../schema-errors.js';
 import type { CallError, ElementReport, RunOptions } from '../types.js';
 import type { ToolErrorCode, ToolExecutionError } from '../../errors.js';
 import { toCallError } from './call-error.js';
-import { contractError } from './error-origin.js';
+import { contractError, isRejection } from './error-origin.js';
 
 type Registered = NonNullable<ReturnType<ToolRegistry['get']>>;
 
@@ -185,7 +185,7 @@ class ElementLoop {
     }
     const retries = retriesOf(tool);
     const retry = (error: unknown): unknown => {
-      if (attempt > retries.limit || this.context.abortSignal.aborted) throw error;
+      if (attempt > retries.limit || this.context.abortSignal.aborted || isRejection(error)) throw error;
       return sleep(retryDelay(retries, attempt), this.context.abortSignal).then(() =>
         this.#attempt(k, attempt + 1),
       );
@@ -207,7 +207,7 @@ class ElementLoop {
     if (typeof execute !== 'function')
       throw run.failure(i, `tool "${real.tool.name}" has no execute function`, 'NOT_EXECUTABLE');
     const timeoutMs = real.tool.timeoutMs ?? run.options.timeoutMs ?? 0;
-    const context: ToolContext = { ...this.context, toolCallId: `${call.id}[${k}]` };
+    const context: ToolContext = { ...this.context, toolCallId: `${call.id}[${k}]`, element: k };
     if (timeoutMs <= 0) return execute(elementArgs, context);
     const controller = new AbortController();
     const signal = AbortSignal.any([this.context.abortSignal, controller.signal]);
@@ -263,6 +263,24 @@ class ElementLoop {
     const call = run.calls[i]!;
     run.event({ type: 'call:element', call: call.id, tool: call.tool, index: k, status, error });
   }
+}
+
+/**
+ * For the approval of a `_forEach` call (asked once for the whole call): the arguments each
+ * element will run with, or undefined when `_forEach` is not an array within the limit (the
+ * call then fails as it starts, as runElements says).
+ */
+export function elementArguments(
+  run: Pick<ForEachHost, 'calls' | 'limits'>,
+  i: number,
+  args: JsonObject,
+): JsonObject[] | undefined {
+  const array = args._forEach;
+  if (!Array.isArray(array) || array.length > run.limits.maxForEach) return undefined;
+  const { loopArguments } = run.calls[i]!.forEach!;
+  const withoutLoop: JsonObject = { ...args };
+  delete withoutLoop._forEach;
+  return array.map((item, k) => argumentsFor(withoutLoop, loopArguments, item, k));
 }
 
 /** The call's arguments for element `item` at `index`: a copy with its loop arguments filled in. */

@@ -18,8 +18,9 @@ export {
   resolveArguments,
 } from './arguments.js';
 export { abortAttempts, executeCall } from './attempts.js';
+export { elementArguments } from './for-each.js';
 export { BRANCH_KEY, type BranchValue, branch, isBranchJson, isBranchValue, markedBranch } from './branch.js';
 export { toCallError } from './call-error.js';
 export { failCall } from './call-failure.js';
-export { contractError, isContractError } from './error-origin.js';
+export { contractError, isContractError, isRejection, rejectionError } from './error-origin.js';
 export { type SelectionHost, WildcardReads } from './wildcard-reads.js';

@@ -2,6 +2,8 @@
 import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
 import { ApprovalRejectedError } from '../../errors.js';
 import type { JsonObject } from '../../language/document.js';
+import type { Limits } from '../../language/limits.js';
+import { elementArguments } from '../call/index.js';
 import { type ApprovalResponse, readApproval } from '../approval.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { CallRecord } from '../call-record.js';
@@ -15,6 +17,7 @@ export interface ApprovalHost {
   readonly records: readonly CallRecord[];
   readonly tools: ToolRegistry;
   readonly options: RunOptions;
+  readonly limits: Limits;
   readonly stopping: boolean;
   /** Approvals being asked now, since when, and the time waited in all (see approvalAsked). */
   approvalsPending: number;
@@ -71,14 +74,18 @@ export async function approveCall(run: ApprovalHost, i: number, args: JsonObject
   if (approve !== undefined) approvalAsked(run);
   try {
     if (approve !== undefined && definition !== undefined) {
+      // A `_forEach` call is asked about once, with what each element will run with. Its own
+      // arguments are copied: the loop takes `_forEach` out of them as it starts.
+      const elements = call.forEach ? elementArguments(run, i, args) : undefined;
       const request = {
         kind: 'call',
         plan: run.plan,
         call: call.id,
         tool: call.tool,
-        args,
+        args: call.forEach ? { ...args } : args,
         reason: `tool '${call.tool}' needs approval`,
         definition,
+        ...(elements && { elements }),
       } as const;
       const decision = readApproval(await unlessAborted(run, approve(request)));
       approved = decision.approved;

@@ -20,6 +20,7 @@ import {
 } from '../approval.js';
 import { canonicalJson, planIdentity } from '../journal/index.js';
 import { DEFAULT_MAX_EDIT_RETRIES } from '../run-options.js';
+import { workflowListing } from '../workflow-listing.js';
 import { approvalAnswered, approvalAsked, type ApprovalHost, unlessAborted } from './call-approval.js';
 
 /** The reason a lazy plan's request gives. */
@@ -55,13 +56,21 @@ export async function askAboutPlan(run: PlanEditHost): Promise<PlanVerdict> {
   const approve = run.options.approve;
   if (!approve) return { approved: false };
   approvalAsked(run);
+  // What its workflows will call: a person approves what will actually run.
+  const workflows = workflowListing(run.plan, run.tools);
   try {
     return await askWithEdits({
       plan: run.plan,
       ask: (edit) =>
         unlessAborted(
           run,
-          approve({ kind: 'plan', plan: run.plan, reason: LAZY_PLAN_REASON, ...(edit && { edit }) }),
+          approve({
+            kind: 'plan',
+            plan: run.plan,
+            reason: LAZY_PLAN_REASON,
+            ...(edit && { edit }),
+            ...(workflows && { workflows }),
+          }),
         ),
       compile: (text) => compileEdit(text, editCompileOptions(run)),
       ...(run.options.maxEditRetries !== undefined && { maxEditRetries: run.options.maxEditRetries }),

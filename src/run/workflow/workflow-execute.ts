@@ -1,12 +1,13 @@
 /**
  * A workflow's execute function: its compiled plan run with the call's arguments as `†input`,
- * in a fresh state, through the same executor and registry, within the calling run's
- * concurrency, signal, model and listeners; its result is the output template filled in from
+ * in a fresh state, through the same executor and registry, with the calling run's options
+ * that apply (see sub-run.ts); its result is the output template filled in from
  * the final state. To the runner it is an ordinary tool's execute, so that whatever runs tools
  * (a call, or one element of a for-each) runs a workflow alike.
  */
 import type { CompiledPlan } from '../../compile/types.js';
-import { WorkflowCallError } from '../../errors.js';
+import { isPlanValidationError, WorkflowCallError } from '../../errors.js';
+import { contractError, rejectionError } from '../call/index.js';
 import type { OutputTemplate } from '../../compile/check/index.js';
 import type { JsonObject } from '../../language/document.js';
 import { setOwnProperty } from '../../language/json/index.js';
@@ -14,7 +15,8 @@ import { resolveExpression, type Roots } from '../../language/resolve.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolContext } from '../../tools/tool.js';
 import { run } from '../run.js';
-import type { ParentRun, RunEvent, RunOptions, RunResult, WorkflowRunEvent } from '../types.js';
+import type { RunResult } from '../types.js';
+import { subRunOptions } from './sub-run.js';
 
 export interface WorkflowExecuteOptions {
   readonly name: string;
@@ -29,28 +31,21 @@ export function workflowExecute(
 ): (args: Record<string, unknown>, context: ToolContext) => Promise<unknown> {
   const { name, plan, output, registry } = options;
   return async (args, context) => {
-    const parent = context.run as ParentRun | undefined;
-    const given: RunOptions | undefined = parent?.options;
-    const emit = parent?.emit ?? null;
-    const parentCall = context.toolCallId;
-    const result = await run(plan, {
-      tools: registry,
-      input: args as JsonObject,
-      signal: context.abortSignal,
-      ...(given?.concurrency !== undefined && { concurrency: given.concurrency }),
-      ...(given?.timeoutMs !== undefined && { timeoutMs: given.timeoutMs }),
-      ...(given?.latent !== undefined && { latent: given.latent }),
-      ...(given?.approve !== undefined && { approve: given.approve }),
-      ...(given?.context !== undefined && { context: given.context }),
-      ...(emit !== null && {
-        onEvent: (event: RunEvent) => {
-          // From a workflow inside this one: it names its own (nearest) parent call already.
-          if ((event as Partial<WorkflowRunEvent>).parentCall !== undefined) return emit(event);
-          const marked: WorkflowRunEvent = { ...event, parentCall };
-          emit(marked);
-        },
-      }),
-    });
+    let result: RunResult;
+    try {
+      result = await run(plan, subRunOptions({ name, registry, args: args as JsonObject, context }));
+    } catch (e) {
+      // `strict` (the calling run's) makes the plan's compile warnings errors: it never starts.
+      if (isPlanValidationError(e))
+        throw contractError(
+          new WorkflowCallError(`workflow '${name}': its plan cannot run: ${e.message}`, {
+            workflow: name,
+            code: 'INVALID_PLAN',
+          }),
+        );
+      throw e;
+    }
+    if (result.status === 'rejected') throw rejection(name, result);
     if (result.status !== 'succeeded') throw failure(name, result);
     return fillOutput(output, { input: args as JsonObject, state: result.state }, name);
   };
@@ -65,6 +60,30 @@ function failure(name: string, result: RunResult): WorkflowCallError {
   return new WorkflowCallError(
     `workflow '${name}' failed: its call "${failed.id}" (tool "${failed.tool}") ${failed.status}: ${failed.error?.message ?? 'no error given'}`,
     { workflow: name, innerCall: failed.id, innerTool: failed.tool, ...(code !== undefined && { code }) },
+  );
+}
+
+/**
+ * A call inside was turned down (or, for a lazy plan, the plan): the workflow call is rejected
+ * in turn (see rejectionError), naming the call and the person's reasons when they gave some.
+ */
+function rejection(name: string, result: RunResult): WorkflowCallError {
+  const rejected = result.calls.find((c) => c.status === 'rejected');
+  if (rejected === undefined)
+    return rejectionError(
+      new WorkflowCallError(`workflow '${name}' was rejected`, { workflow: name, code: 'REJECTED' }),
+    );
+  const why = rejected.error === null ? '' : `: ${rejected.error.message}`;
+  return rejectionError(
+    new WorkflowCallError(
+      `workflow '${name}': its call "${rejected.id}" (tool "${rejected.tool}") was rejected${why}`,
+      {
+        workflow: name,
+        innerCall: rejected.id,
+        innerTool: rejected.tool,
+        code: 'REJECTED',
+      },
+    ),
   );
 }
 

@@ -1,0 +1,35 @@
+/**
+ * What a run tells about the workflows it runs: where a sub-run is (the chain of workflow calls
+ * above it), and what a workflow's plan will call (as a lazy plan's approval lists it).
+ */
+import type { JsonObject } from '../language/document.js';
+
+/**
+ * One workflow call on the way from the run down to a sub-run: a call whose tool is a workflow,
+ * in the run (or sub-run) it belongs to. Events and approval requests from inside a workflow
+ * carry the chain of these, outermost first; the last is the call whose sub-run it is.
+ */
+export interface ParentCall {
+  /** The call's id in its own plan (the outer plan's `_id`, or the id in the workflow's plan). */
+  readonly call: string;
+  /** The call's tool: the workflow. */
+  readonly tool: string;
+  /** When the call is a `_forEach` call: the position of the element whose sub-run this is. */
+  readonly element?: number;
+}
+
+/** One call of a workflow's plan, as a lazy plan's approval lists it (`workflows`). */
+export interface WorkflowInnerCall {
+  /** The call's id in the workflow's plan. */
+  readonly id: string;
+  /** Its tool: look it up in `workflows` too, when it is itself a workflow. */
+  readonly tool: string;
+  /** The arguments as written in the workflow's plan (references as their text, `†input.topic`). */
+  readonly args: JsonObject;
+  /** `_outputPath` as written, or null. */
+  readonly outputPath: string | null;
+  /** `_forEach` as written, when the call has one. */
+  readonly forEach?: string;
+  /** Its tool has `needsApproval`: the call is asked about by itself when it is ready, as at top level. */
+  readonly needsApproval?: true;
+}
