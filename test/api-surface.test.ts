@@ -244,6 +244,8 @@ describe('the exports of each entry point', () => {
       expect(manifest.exports[subpath.replace(/^planmode/, '.')]).toEqual({
         types: `./dist/src/${module}.d.ts`,
         import: `./dist/src/${module}.js`,
+        // require() of the same ES module (Node 20.19+), for CommonJS callers.
+        default: `./dist/src/${module}.js`,
       });
     }
   });
