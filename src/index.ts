@@ -84,6 +84,7 @@ export {
   type EarlierVersionReport,
   isBranchValue,
   type LatentFunction,
+  type LatentRequest,
   type NotReusedCall,
   type NotReusedReason,
   type ParentCall,

@@ -52,7 +52,7 @@ spent at a prompt is reported apart from the run's own ("plus 8.00s waiting for 
 
 Latent tools: in eager mode a latent call carries its result as _output (a latent call without
 one is E_NO_OUTPUT, exit 1). In lazy mode the --tools module may export latent({ call, tool,
-args, signal }), asked for each latent call's result after approval.`;
+definition, args, signal }) (tool: the name), asked for each latent call's result after approval.`;
 
 export const WORKER_HELP = `
 Exit codes:

@@ -154,7 +154,7 @@ class QueueDispatcher implements Dispatcher {
     const data: CallJob = {
       runId: call.runId,
       call: call.call,
-      tool: call.tool.name,
+      tool: call.tool,
       args: call.args,
       outputPaths: call.outputPaths,
       timeoutMs: call.timeoutMs,
@@ -162,7 +162,7 @@ class QueueDispatcher implements Dispatcher {
     };
     const { keep } = this.#settings;
     this.#retries.set(id, call.onRetry);
-    const added = this.#queue.add(call.tool.name, data, {
+    const added = this.#queue.add(call.tool, data, {
       jobId: id,
       attempts: call.retries.limit + 1,
       ...(call.retries.limit > 0 && { backoff: { type: BACKOFF_TYPE } }),

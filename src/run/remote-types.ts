@@ -19,7 +19,10 @@ export interface RemoteCall {
   readonly runId: string;
   /** The call's id in the plan. */
   readonly call: string;
-  readonly tool: Tool;
+  /** The tool's name. */
+  readonly tool: string;
+  /** The tool's definition (its retries and timeout are given below already). */
+  readonly definition: Tool;
   /** The resolved arguments, checked against the tool's `inputSchema` already. */
   readonly args: JsonObject;
   /** The call's output paths as written (the tool's `ctx.outputPaths`). */

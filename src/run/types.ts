@@ -127,13 +127,25 @@ export type {
   PlanApprovalRequest,
 } from './approval.js';
 
-/** Asks the model for a latent tool's result. */
-export type LatentFunction = (request: {
+/**
+ * A latent call that needs its result from the model. Like every request planmode makes (an
+ * approval, a reuse, a remote call): `tool` is the tool's name, `definition` its definition.
+ */
+export interface LatentRequest {
+  /** The call's id in the plan. */
   readonly call: string;
-  readonly tool: Tool;
+  /** The tool's name. */
+  readonly tool: string;
+  /** The tool's definition: its description and outputSchema tell the model what to write. */
+  readonly definition: Tool;
+  /** The resolved arguments. */
   readonly args: JsonObject;
+  /** Aborted when the call times out or the run is cancelled. */
   readonly signal: AbortSignal;
-}) => unknown | Promise<unknown>;
+}
+
+/** Asks the model for a latent tool's result. */
+export type LatentFunction = (request: LatentRequest) => unknown | Promise<unknown>;
 
 /**
  * The events of a workflow call's sub-run reach the run's listeners too, each a RunEvent with two
@@ -233,8 +245,10 @@ export type RunEvent =
 export interface ReuseRequest {
   /** The call's id in the plan. */
   readonly call: string;
+  /** The tool's name. */
+  readonly tool: string;
   /** The definition that would run. */
-  readonly tool: Tool;
+  readonly definition: Tool;
   /** The resolved arguments. */
   readonly args: JsonObject;
 }

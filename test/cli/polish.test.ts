@@ -208,7 +208,7 @@ describe('the planmode bin and the help texts', () => {
     expect(r.code).toBe(0);
     const text = r.stdout.replace(/\s+/g, ' ');
     expect(text).not.toMatch(/has none yet/);
-    expect(text).toMatch(/may export latent\(\{ call, tool, args, signal \}\)/);
+    expect(text).toMatch(/may export latent\(\{ call, tool,\s+definition, args, signal \}\)/);
     expect(text).toMatch(/a latent call without one is E_NO_OUTPUT/);
     expect(text).toMatch(/off one, a summary when the run ends/);
     expect(text).toMatch(/--concurrency <n> most tool calls running at once, or 'unlimited'/);

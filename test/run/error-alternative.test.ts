@@ -230,7 +230,7 @@ describe('contract errors are never handled, even with an error alternative decl
     const own = await run(payPlan(), {
       tools: [pay, note],
       remote: async (call) => {
-        if (call.tool.name !== 'pay') return 'noted';
+        if (call.tool !== 'pay') return 'noted';
         throw new RemoteCallError({ message: 'declined', code: 'card_declined' }, { call: 'pay', job: 'j' });
       },
     });

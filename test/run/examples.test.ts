@@ -73,8 +73,9 @@ function counted(tools: readonly Tool[]) {
 /** A latent function with one canned result per call id, which records what it was asked. */
 function canned(outputs: Record<string, unknown>) {
   const requests: { call: string; tool: string; args: JsonObject }[] = [];
-  const latent: LatentFunction = ({ call, tool, args }) => {
-    requests.push({ call, tool: tool.name, args });
+  const latent: LatentFunction = ({ call, tool, definition, args }) => {
+    expect(definition.name).toBe(tool);
+    requests.push({ call, tool, args });
     if (!Object.hasOwn(outputs, call)) throw new Error(`no canned output for call ${call}`);
     return outputs[call];
   };

@@ -158,8 +158,8 @@ describe('the refund walkthrough', () => {
 
   it('holds when the calls run elsewhere (RunOptions.remote, as the distributed dispatcher does)', async () => {
     const { desk, runOptions } = refundDesk();
-    const remote: RunOptions['remote'] = async ({ tool, args, call, signal, outputPaths }) =>
-      tool.execute!(args, { toolCallId: call, abortSignal: signal, outputPaths });
+    const remote: RunOptions['remote'] = async ({ definition, args, call, signal, outputPaths }) =>
+      definition.execute!(args, { toolCallId: call, abortSignal: signal, outputPaths });
     const result = await run(example.text, { ...runOptions, remote });
     expect(result.status).toBe('succeeded');
     expect(desk.seen).toEqual([false]);

@@ -32,16 +32,17 @@ describe('RunOptions.reuse', () => {
       tools,
       reuse: (request) => {
         asked.push(request);
-        return request.tool.name === 'issueRefund' ? { output: { id: 'refund_earlier' } } : undefined;
+        return request.tool === 'issueRefund' ? { output: { id: 'refund_earlier' } } : undefined;
       },
       onEvent: (event) => events.push(event),
     });
     expect(result.status).toBe('succeeded');
     expect(refunds).toEqual([]);
     expect(result.state).toEqual({ refund: { id: 'refund_earlier' }, told: { sent: 'refund_earlier' } });
-    expect(asked.map((r) => [r.call, r.tool.name, r.args])).toEqual([
-      ['refund', 'issueRefund', { amount: 50 }],
-      ['tell', 'notify', { text: 'refund_earlier' }],
+    // The tool by name, its definition beside it, as in every request planmode makes.
+    expect(asked.map((r) => [r.call, r.tool, r.definition.name, r.args])).toEqual([
+      ['refund', 'issueRefund', 'issueRefund', { amount: 50 }],
+      ['tell', 'notify', 'notify', { text: 'refund_earlier' }],
     ]);
     const [refund, tell] = result.calls;
     expect(refund).toMatchObject({

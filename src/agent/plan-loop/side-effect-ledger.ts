@@ -87,7 +87,7 @@ export class SideEffectLedger {
   }
 
   /** The hook for run(): the earlier result of the same side effect (or halted call), if there is one. */
-  readonly reuse: NonNullable<RunOptions['reuse']> = ({ tool, args }: ReuseRequest) => {
+  readonly reuse: NonNullable<RunOptions['reuse']> = ({ definition: tool, args }: ReuseRequest) => {
     if (this.#done.size === 0 && this.#halted.size === 0) return undefined;
     const key = keyOf(tool.name, args);
     return (this.#hasSideEffect(tool) ? this.#done.get(key) : undefined) ?? this.#halted.get(key);

@@ -24,14 +24,14 @@ export function latentFromModel(
     // run discards this answer, its rejection included).
     return Promise.reject(
       new Error(
-        `the model was not asked for latent tool '${request.tool.name}': the budget ${meter.exceeded} ran out`,
+        `the model was not asked for latent tool '${request.tool}': the budget ${meter.exceeded} ran out`,
       ),
     );
   };
 }
 
 function latentAnswer(deps: SolveDependencies, meter: BudgetMeter, maxReplyBytes: number): LatentFunction {
-  return async ({ tool, args, signal }) => {
+  return async ({ definition: tool, args, signal }) => {
     const value =
       typeof tool.outputSchema === 'object' || typeof tool.outputSchema === 'boolean'
         ? tool.outputSchema

@@ -252,7 +252,7 @@ export function runAttempt(
           'NO_MODEL',
         );
       }
-      pending = latent({ call: call.id, tool, args, signal: controller.signal });
+      pending = latent({ call: call.id, tool: tool.name, definition: tool, args, signal: controller.signal });
     } else if (run.remote && !call.forEach) {
       pending = run.remote(remoteCall(run, i, tool, args, controller.signal));
     } else if (typeof tool.execute !== 'function') {

@@ -36,7 +36,8 @@ export function remoteCall(
   return {
     runId: run.runId,
     call: call.id,
-    tool,
+    tool: tool.name,
+    definition: tool,
     args,
     outputPaths: outputPaths(run, i),
     signal,

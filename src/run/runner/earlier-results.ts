@@ -51,7 +51,7 @@ export function askReuse(run: ReuseHost, i: number, tool: Tool, args: JsonObject
   run.drainClockFresh = false;
   let earlier;
   try {
-    earlier = run.reuseHook?.({ call: run.calls[i]!.id, tool, args });
+    earlier = run.reuseHook?.({ call: run.calls[i]!.id, tool: tool.name, definition: tool, args });
   } catch (e) {
     run.fail(i, e);
     return true;
