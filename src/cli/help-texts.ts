@@ -89,12 +89,20 @@ Exit codes:
   2    bad usage, or a plan, tools, input or state file that cannot be used
   3    plan run, plan agent: the run failed
   4    plan run, plan agent: rejected at approval
+  5    plan agent: a budget of the plan loop ran out
+  6    plan agent: stalled (the model repeated a plan that had already run)
   70   an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)
   130  plan run, plan agent: interrupted (Ctrl-C)
 
 The command is installed as both plan and planmode. In a project that has planmode installed,
 npx planmode validate plan.json runs it (npx plan would fetch an unrelated package). planmode is
 not on the npm registry: install it from a git URL or a packed tarball (see the README).`;
+
+export const SCHEMA_EXIT_CODES_HELP = `
+Exit codes:
+  0  the schema was printed
+  2  bad usage, or a tools file or MCP server that cannot be used
+  70 an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)`;
 
 export const LOAD_TIMEOUT_HELP =
   'most time the --tools module may take to load (its top-level code and awaits); then exit 2 (default: 30000)';

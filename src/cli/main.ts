@@ -36,6 +36,7 @@ import {
   LOAD_TIMEOUT_HELP,
   MCP_HELP,
   RUN_EXIT_CODES_HELP,
+  SCHEMA_EXIT_CODES_HELP,
   SIMULATE_EXIT_CODES_HELP,
   WORKER_HELP,
 } from './help-texts.js';
@@ -217,6 +218,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
         PLAN_SCHEMA_SHAPES,
       ),
     )
+    .addHelpText('after', SCHEMA_EXIT_CODES_HELP)
     .action(async (flags: SchemaFlags) =>
       setExitCode(await withMcpServers(flags, io, (f) => schemaCommand(f, io))),
     );

@@ -351,10 +351,20 @@ describe('formatRunSummary', () => {
     );
   });
 
-  it('gives only the size of a big state', () => {
-    const big = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i]));
+  it('prints a state of a few KB whole, and gives only the size of a bigger one', () => {
+    // Four keys and about 600 bytes: once summarised as "4 keys, 592 bytes", now shown.
+    const small = {
+      weather: { city: 'Paris', condition: 'sunny', temperature: 21, wind: { kmh: 12, from: 'W' } },
+      suggestion: { kind: 'park', name: 'Parc des Buttes-Chaumont', why: 'x'.repeat(300) },
+      sent: true,
+      log: ['fetched', 'chose', 'told'],
+    };
+    expect(formatRunSummary(result(small), { file: 'p.json', color: false })).toContain(
+      `\nstate: ${JSON.stringify(small, null, 2)}\n`,
+    );
+    const big = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, 'v'.repeat(20)]));
     expect(formatRunSummary(result(big), { file: 'p.json', color: false })).toMatch(
-      /\nstate: 50 keys, \d+ bytes of JSON \(--json prints it\)\n$/,
+      /\nstate: 200 keys, \d+ bytes of JSON \(--json prints it\)\n$/,
     );
   });
 });

@@ -16,10 +16,11 @@ export interface SummaryOptions {
   /** --fail-fast was given: a cancelled run was stopped by it. */
   readonly failFast?: boolean;
   /**
-   * The final state is printed when its JSON takes at most this many lines.
-   * @default 20
+   * The final state is printed whole (indented) when its JSON takes at most this many bytes:
+   * a small state is what a person wants to see; a bigger one gets its size, and --json.
+   * @default 4096
    */
-  readonly maxStateLines?: number;
+  readonly maxStateBytes?: number;
   /**
    * The compiled plan that ran: with it, each skipped call says why its value was missing.
    * @default undefined
@@ -81,7 +82,7 @@ export function formatRunSummary(result: RunResult, options: SummaryOptions): st
     ...(options.failures !== undefined && { failures: options.failures }),
   });
   out += formatCancelledWhileRunning(result.calls, c);
-  out += formatState(result.state, options.maxStateLines ?? 20);
+  out += formatState(result.state, options.maxStateBytes ?? 4096);
   return out;
 }
 
@@ -104,16 +105,16 @@ function formatCancelledWhileRunning(calls: RunResult['calls'], color: boolean):
   return `${paint('cancelled while running', color, 'yellow')}: ${named.join(', ')}${more}\n`;
 }
 
-function formatState(state: RunResult['state'], maxLines: number): string {
+function formatState(state: RunResult['state'], maxBytes: number): string {
   const keys = Object.keys(state).length;
   if (keys === 0) return 'state: {}\n';
-  let text: string;
+  let compact: string;
   try {
-    text = JSON.stringify(state, null, 2);
+    compact = JSON.stringify(state);
   } catch {
     return `state: ${plural(keys, 'key')}\n`;
   }
-  if (text.split('\n').length <= maxLines) return `state: ${text}\n`;
-  const bytes = Buffer.byteLength(JSON.stringify(state));
+  const bytes = Buffer.byteLength(compact);
+  if (bytes <= maxBytes) return `state: ${JSON.stringify(state, null, 2)}\n`;
   return `state: ${plural(keys, 'key')}, ${bytes} bytes of JSON (--json prints it)\n`;
 }
