@@ -3,6 +3,7 @@
  * may change, and what plan() and execute() end with. Apart from the class so that a reader
  * (and the docs) can find the agent's whole contract in one place.
  */
+import { optionKeys } from '../language/option-keys.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../run/approval.js';
@@ -143,3 +144,21 @@ export interface PlanAgentChildOptions {
    */
   readonly maxTurns?: number;
 }
+
+/** Every key of PlanAgentOptions: the constructor refuses any other. */
+export const PLAN_AGENT_OPTIONS = optionKeys<PlanAgentOptions>({
+  provider: true,
+  tools: true,
+  context: true,
+  permissions: true,
+  planMode: true,
+  approveTool: true,
+  approvePlan: true,
+  planningPrompt: true,
+  maxTurns: true,
+  maxToolCallsPerTurn: true,
+  maxConversationBytes: true,
+  onEvent: true,
+  signal: true,
+  budget: true,
+});

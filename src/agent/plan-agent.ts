@@ -16,6 +16,7 @@
  * The same message array flows through both phases: each appends to it. Children share the
  * parent's latch and policy, so no subagent can write while the parent plans.
  */
+import { rejectUnknownOptions } from '../language/option-keys.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentEvent } from './agent-events.js';
@@ -44,11 +45,12 @@ import {
   rejectionText,
   toolResult,
 } from './plan-agent-messages.js';
-import type {
-  ExecuteOutcome,
-  PlanAgentChildOptions,
-  PlanAgentOptions,
-  PlanOutcome,
+import {
+  type ExecuteOutcome,
+  PLAN_AGENT_OPTIONS,
+  type PlanAgentChildOptions,
+  type PlanAgentOptions,
+  type PlanOutcome,
 } from './plan-agent-options.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -73,6 +75,7 @@ export class PlanAgent {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`PlanAgent: options must be an object, not ${describeValue(options)}`);
     }
+    rejectUnknownOptions('PlanAgent', options, PLAN_AGENT_OPTIONS);
     const { provider, maxTurns = DEFAULT_MAX_TURNS, planningPrompt = PLANNING_PROMPT } = options;
     if (provider === null || typeof provider !== 'object' || typeof provider.stream !== 'function') {
       throw new TypeError(`PlanAgent: provider must be a ModelProvider, not ${describeValue(provider)}`);

@@ -1,4 +1,5 @@
 /** compile(): one pass from a document to a validated, ordered dependency graph. */
+import { optionKeys, rejectUnknownOptions } from '../language/option-keys.js';
 import {
   asStrict,
   capDiagnostics,
@@ -117,7 +118,24 @@ export type CompileResult = CompileSuccess | CompileFailure;
  * @throws {ToolDefinitionError} when `tools` holds a definition that cannot be used.
  * @throws {TypeError} for a bad option value.
  */
+const COMPILE_OPTIONS = optionKeys<CompileOptions>({
+  tools: true,
+  input: true,
+  inputSchema: true,
+  state: true,
+  stateSchema: true,
+  mode: true,
+  source: true,
+  limits: true,
+  checkTypes: true,
+  strict: true,
+});
+
 export function compile(input: PlanInput, options: CompileOptions = {}): CompileResult {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`compile: options must be an object, not ${describeValue(options)}`);
+  }
+  rejectUnknownOptions('compile', options, COMPILE_OPTIONS);
   const limits = resolveLimits(options.limits);
   if (options.mode !== undefined && options.mode !== 'eager' && options.mode !== 'lazy') {
     throw new TypeError(`Expected mode to be 'eager' or 'lazy', got ${String(options.mode)}`);

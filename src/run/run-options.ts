@@ -2,6 +2,7 @@
  * RunOptions checked before anything runs: a wrong type or range is a TypeError naming the
  * option and the value (p-queue's convention), not a NaN delay or a timer that fires at once.
  */
+import { optionKeys, rejectUnknownOptions } from '../language/option-keys.js';
 import { describeValue } from '../language/describe-value.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
 import { MAX_DELAY_MS } from '../tools/tool-values.js';
@@ -11,6 +12,30 @@ import type { RunOptions } from './types.js';
 const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
 const DEFAULT_CONCURRENCY = 16;
+
+const RUN_OPTIONS = optionKeys<RunOptions>({
+  tools: true,
+  input: true,
+  state: true,
+  mode: true,
+  concurrency: true,
+  timeoutMs: true,
+  signal: true,
+  failFast: true,
+  approve: true,
+  maxEditRetries: true,
+  latent: true,
+  onEvent: true,
+  context: true,
+  journal: true,
+  resume: true,
+  remote: true,
+  reuse: true,
+  runId: true,
+  strict: true,
+  haltOnInvalidCall: true,
+  limits: true,
+});
 
 /** RunOptions.maxEditRetries' default. */
 export const DEFAULT_MAX_EDIT_RETRIES = 5;
@@ -29,6 +54,7 @@ export function checkRunOptions(options: RunOptions): CheckedRunOptions {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`Expected run options to be an object with tools, got ${describeValue(options)}`);
   }
+  rejectUnknownOptions('run', options, RUN_OPTIONS);
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   // Infinity is p-queue's own word for "no bound", so it means the same here.
   if (!((Number.isInteger(concurrency) && concurrency >= 1) || concurrency === Number.POSITIVE_INFINITY)) {

@@ -2,6 +2,7 @@
  * simulate(): the dry run. Executes nothing: samples each tool's output from its `outputSchema`,
  * walks the graph once per combination of alternatives taken, and checks every resolved argument.
  */
+import { optionKeys, rejectUnknownOptions } from '../language/option-keys.js';
 import { compile } from '../compile/compile.js';
 import type { CompiledPlan } from '../compile/types.js';
 import type { PlanInput } from '../language/document.js';
@@ -51,7 +52,21 @@ export function simulate(
   return simulateCompiled(plan, source, options);
 }
 
+const SIMULATE_OPTIONS = optionKeys<SimulateOptions>({
+  tools: true,
+  input: true,
+  state: true,
+  mode: true,
+  seed: true,
+  maxScenarios: true,
+  limits: true,
+});
+
 function checkOptions(options: SimulateOptions): void {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`simulate: options must be an object, not ${String(options)}`);
+  }
+  rejectUnknownOptions('simulate', options, SIMULATE_OPTIONS);
   const seed = options.seed ?? DEFAULT_SEED;
   if (!Number.isInteger(seed)) throw new TypeError(`Expected seed to be a whole number, got ${String(seed)}`);
   const maxScenarios = options.maxScenarios ?? DEFAULT_MAX_SCENARIOS;

@@ -6,6 +6,7 @@
  * here, once, before the model is asked anything: a bad value is a TypeError naming the option
  * and, for a context or schema, every problem with its line and column.
  */
+import { optionKeys, rejectUnknownOptions } from '../../language/option-keys.js';
 import { compile } from '../../compile/compile.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
 import type { ExecutionMode, JsonObject } from '../../language/document.js';
@@ -73,6 +74,28 @@ export function solveStart(
 }
 
 /** Checks solve()'s options. @throws {TypeError} naming the option and the bad value. */
+const SOLVE_OPTIONS = optionKeys<SolveOptions>({
+  mode: true,
+  streamCalls: true,
+  maxIterations: true,
+  maxRepairs: true,
+  budget: true,
+  maxReplyBytes: true,
+  outputSchema: true,
+  state: true,
+  stateSchema: true,
+  context: true,
+  history: true,
+  systemPrompt: true,
+  approve: true,
+  maxEditRetries: true,
+  concurrency: true,
+  timeoutMs: true,
+  strict: true,
+  limits: true,
+  session: true,
+});
+
 export function checkSolveOptions(task: unknown, options: SolveOptions): void {
   if (typeof task !== 'string' && (task === null || typeof task !== 'object' || Array.isArray(task))) {
     throw new TypeError(`${WHERE}: the input must be a string or an object, not ${describeValue(task)}`);
@@ -80,6 +103,7 @@ export function checkSolveOptions(task: unknown, options: SolveOptions): void {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${WHERE}: options must be an object, not ${describeValue(options)}`);
   }
+  rejectUnknownOptions(WHERE, options, SOLVE_OPTIONS);
   if (options.mode !== undefined && options.mode !== 'eager' && options.mode !== 'lazy') {
     throw new TypeError(`${WHERE}: mode must be 'eager' or 'lazy', not ${describeValue(options.mode)}`);
   }

@@ -1,4 +1,5 @@
 /** Claude through the Messages API and the official `@anthropic-ai/sdk`. */
+import { optionKeys, rejectUnknownOptions } from '../../language/option-keys.js';
 import type Anthropic from '@anthropic-ai/sdk';
 import { importOptional } from '../../optional-dependencies.js';
 import { ModelProviderError } from '../../errors.js';
@@ -21,6 +22,18 @@ import {
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** Every current Claude model can write this much in one turn; a plan rarely needs more. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 8192;
+
+const ANTHROPIC_OPTIONS = optionKeys<AnthropicProviderOptions>({
+  model: true,
+  apiKey: true,
+  baseURL: true,
+  maxTokens: true,
+  maxRetries: true,
+  timeoutMs: true,
+  maxResponseBytes: true,
+  body: true,
+  env: true,
+});
 
 export interface AnthropicProviderOptions {
   /** The model (`claude-sonnet-4-6`, `claude-opus-4-6`, `claude-haiku-4-5`, ...). */
@@ -90,6 +103,7 @@ export class AnthropicProvider implements ModelProvider {
   /** @throws {ModelProviderError} when no key is set. */
   constructor(options: AnthropicProviderOptions) {
     checkOptionsObject(WHERE, options);
+    rejectUnknownOptions(WHERE, options, ANTHROPIC_OPTIONS);
     checkString(WHERE, 'model', options.model, false);
     checkApiKey(WHERE, options.apiKey);
     checkURL(WHERE, 'baseURL', options.baseURL);

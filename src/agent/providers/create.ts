@@ -1,4 +1,5 @@
 /** A provider from one `<provider>:<model>` string, for the CLI's `--model`. */
+import { optionKeys, rejectUnknownOptions } from '../../language/option-keys.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ModelProvider } from '../model.js';
@@ -64,10 +65,19 @@ export interface CreateProviderOptions {
  *   or a scripted file that cannot be read or has the wrong shape.
  * @throws {ModelProviderError} when the provider needs an API key and none is set.
  */
+const CREATE_PROVIDER_OPTIONS = optionKeys<CreateProviderOptions>({
+  baseURL: true,
+  env: true,
+  maxRetries: true,
+  timeoutMs: true,
+  cwd: true,
+});
+
 export function createProvider(spec: string, options: CreateProviderOptions = {}): ModelProvider {
   if (typeof spec !== 'string')
     throw new TypeError(`createProvider: the spec must be a string, not ${show(spec)}`);
   checkOptionsObject('createProvider', options);
+  rejectUnknownOptions('createProvider', options, CREATE_PROVIDER_OPTIONS);
   checkURL('createProvider', 'baseURL', options.baseURL);
   checkRecord('createProvider', 'env', options.env);
   checkInteger('createProvider', 'maxRetries', options.maxRetries, 0);

@@ -2,6 +2,7 @@
  * Chat Completions through the official `openai` SDK: OpenAI itself, and with `baseURL` any
  * server that speaks the same API (vLLM, Ollama, llama.cpp's server, LM Studio, ...).
  */
+import { optionKeys, rejectUnknownOptions } from '../../language/option-keys.js';
 import type OpenAI from 'openai';
 import { ModelProviderError } from '../../errors.js';
 import { importOptional } from '../../optional-dependencies.js';
@@ -25,6 +26,19 @@ import { readChatStream } from './openai-stream.js';
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 /** Sent when no key is needed (a local server) and none is set: the SDK insists on one. */
 const NO_KEY = 'no-key';
+
+const OPENAI_OPTIONS = optionKeys<OpenAICompatibleProviderOptions>({
+  model: true,
+  apiKey: true,
+  baseURL: true,
+  requireApiKey: true,
+  maxRetries: true,
+  timeoutMs: true,
+  strict: true,
+  maxResponseBytes: true,
+  body: true,
+  env: true,
+});
 
 export interface OpenAICompatibleProviderOptions {
   /** The model, as the server names it (`gpt-4o`, `Qwen/Qwen2.5-7B-Instruct`, `llama3.1`, ...). */
@@ -104,6 +118,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
   /** @throws {ModelProviderError} when a key is required and none is set. */
   constructor(options: OpenAICompatibleProviderOptions) {
     checkOptionsObject(WHERE, options);
+    rejectUnknownOptions(WHERE, options, OPENAI_OPTIONS);
     checkString(WHERE, 'model', options.model, false);
     checkApiKey(WHERE, options.apiKey);
     checkURL(WHERE, 'baseURL', options.baseURL);

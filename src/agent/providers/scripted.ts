@@ -2,6 +2,7 @@
  * A model that plays a script: for tests (which assert what the model was shown) and for demos
  * that must run without a network.
  */
+import { optionKeys, rejectUnknownOptions } from '../../language/option-keys.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ModelProviderError } from '../../errors.js';
 import type {
@@ -60,6 +61,8 @@ export type ScriptedTurn =
 /** A request as the provider received it, deep-copied; the signal is left out. */
 export type RecordedRequest = Omit<ModelRequest, 'signal'>;
 
+const SCRIPTED_OPTIONS = optionKeys<ScriptedProviderOptions>({ turns: true, model: true, delayMs: true });
+
 export interface ScriptedProviderOptions {
   /** The turns, answered in order, one per request. A request after the last one throws. */
   readonly turns: readonly ScriptedTurn[];
@@ -87,6 +90,7 @@ export class ScriptedProvider implements ModelProvider {
 
   constructor(options: ScriptedProviderOptions) {
     checkOptionsObject(WHERE, options);
+    rejectUnknownOptions(WHERE, options, SCRIPTED_OPTIONS);
     if (!Array.isArray(options.turns)) {
       throw new TypeError(`${WHERE}: turns must be an array, not ${show(options.turns)}`);
     }

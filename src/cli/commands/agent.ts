@@ -115,7 +115,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     });
   } catch (e) {
     // An unknown provider, a missing model or API key: the command line's fault, named without the key.
-    throw new CliInputError(oneLine((e as Error).message.replace(/^createProvider: /, '--model: ')));
+    throw new CliInputError(inFlags(oneLine((e as Error).message.replace(/^createProvider: /, '--model: '))));
   }
   await loadProviderSdk(provider, `--model ${flags.model}`);
 
@@ -309,4 +309,18 @@ function finish(io: CliIo, flags: AgentFlags, outcome: Record<string, unknown>, 
     );
   } else if (typeof outcome.text === 'string' && outcome.text !== '') io.stdout.write(`${outcome.text}\n`);
   return code;
+}
+
+/**
+ * A provider's message in the command line's words: the library speaks of options (`apiKey`,
+ * `requireApiKey: false`), which a CLI user cannot pass; the CLI reads keys from the
+ * environment only, and needs none for a server named by --base-url.
+ */
+function inFlags(message: string): string {
+  return message
+    .replace(
+      /, or pass apiKey \(for a local server that needs none, requireApiKey: false\)/,
+      ' (the key is read from the environment only; a local server that needs none: give its --base-url)',
+    )
+    .replace(/, or pass apiKey\b/, ' (the key is read from the environment only)');
 }
