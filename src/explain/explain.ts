@@ -8,14 +8,13 @@
  * the components), so the report asks it about each call without building them again. Every
  * walk is iterative (see graph-walks.ts) and every list is bounded by `limit`.
  */
-import type { Graph } from '@dagrejs/graphlib';
 import { programOrderOf } from '../compile/compiled-plan.js';
 import { nearest } from '../compile/nearest.js';
 import type { OrderGates } from '../compile/order/index.js';
 import type { CompiledPlan } from '../compile/types.js';
 import { UnknownCallError } from '../errors/plan-errors.js';
-import { type GraphlibEdge, type GraphlibNode, toGraphlib } from '../report/graphlib.js';
 import { edgesBetween } from './edges.js';
+import { type PlanGraph, planGraph } from './plan-graph.js';
 import {
   type Components,
   type LongestChains,
@@ -37,15 +36,15 @@ const DEFAULT_LIMIT = 50;
 /** One plan's graph, ready for questions about any of its calls. */
 export class PlanExplainer {
   readonly plan: CompiledPlan;
-  /** The plan as a graphlib Graph: a node per call id, an edge per dependency. */
-  readonly graph: Graph<undefined, GraphlibNode, GraphlibEdge>;
+  /** The plan as a graphlib Graph: a node per call, named by its index (see plan-graph.ts). */
+  readonly graph: PlanGraph;
   readonly #gates: OrderGates | undefined;
   #chains: LongestChains | undefined;
   #components: Components | undefined;
 
   constructor(plan: CompiledPlan) {
     this.plan = plan;
-    this.graph = toGraphlib(plan);
+    this.graph = planGraph(plan);
     this.#gates = programOrderOf(plan)?.gates;
   }
 
@@ -80,7 +79,7 @@ export class PlanExplainer {
 
   #waitsFor(x: number, limit: number): CallExplanation['waitsFor'] {
     const plan = this.plan;
-    const from = (this.graph.predecessors(plan.calls[x]!.id) ?? []).map((id) => plan.indexOf(id)!);
+    const from = (this.graph.predecessors(String(x)) ?? []).map(Number);
     // Gates the compile made no edge of are dependencies too (see edges.ts): their calls are predecessors already.
     from.sort((a, b) => a - b);
     const dependencies: ExplainDependency[] = from.slice(0, limit).map((j) => ({
@@ -117,7 +116,7 @@ export class PlanExplainer {
 
   #blocks(x: number, limit: number): CallExplanation['blocks'] {
     const plan = this.plan;
-    const descendants = reachable(plan, this.graph, plan.calls[x]!.id, 'down');
+    const descendants = reachable(this.graph, x, 'down');
     // Plan order is not topological (forward references): sort by the compile's order.
     const position = topologicalPositions(plan);
     descendants.sort((a, b) => position[a]! - position[b]!);

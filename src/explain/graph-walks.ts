@@ -11,10 +11,7 @@
  */
 import { alg, type Graph } from '@dagrejs/graphlib';
 import type { CompiledPlan } from '../compile/types.js';
-import type { GraphlibEdge, GraphlibNode } from '../report/graphlib.js';
-
-/** The plan's Graph as report/graphlib.ts builds it. */
-export type PlanGraph = Graph<undefined, GraphlibNode, GraphlibEdge>;
+import type { PlanGraph } from './plan-graph.js';
 
 /** Most calls a graph may have for graphlib's recursive `alg.components` to be used on it. */
 export const RECURSIVE_COMPONENTS_LIMIT = 1_000;
@@ -38,8 +35,8 @@ export function longestChains(plan: CompiledPlan, graph: PlanGraph): LongestChai
   for (const i of plan.order) {
     let best = 0;
     let from = -1;
-    for (const id of graph.predecessors(plan.calls[i]!.id) ?? []) {
-      const p = plan.indexOf(id)!;
+    for (const name of graph.predecessors(String(i)) ?? []) {
+      const p = Number(name);
       const l = length[p]!;
       if (l > best || (l === best && p < from)) {
         best = l;
@@ -53,21 +50,17 @@ export function longestChains(plan: CompiledPlan, graph: PlanGraph): LongestChai
 }
 
 /**
- * The calls reachable from `id` along the edges `edges` gives (out-edges: the descendants;
- * in-edges: the ancestors), without `id` itself, in plan order, by graphlib's Dijkstra.
+ * The calls reachable from call `from` (out-edges: its descendants; in-edges: its ancestors),
+ * without it, in plan order, by graphlib's Dijkstra.
  */
-export function reachable(
-  plan: CompiledPlan,
-  graph: PlanGraph,
-  id: string,
-  direction: 'down' | 'up',
-): number[] {
+export function reachable(graph: PlanGraph, from: number, direction: 'down' | 'up'): number[] {
+  const id = String(from);
   const edges =
     direction === 'down' ? (v: string) => graph.outEdges(v) ?? [] : (v: string) => graph.inEdges(v) ?? [];
   const distances = alg.dijkstra(graph as unknown as Graph, id, undefined, edges);
   const found: number[] = [];
   for (const [node, entry] of Object.entries(distances)) {
-    if (node !== id && entry.distance !== Number.POSITIVE_INFINITY) found.push(plan.indexOf(node)!);
+    if (node !== id && entry.distance !== Number.POSITIVE_INFINITY) found.push(Number(node));
   }
   return found.sort((a, b) => a - b);
 }
@@ -84,9 +77,7 @@ export function weakComponents(plan: CompiledPlan, graph: PlanGraph): Components
     plan.calls.length <= RECURSIVE_COMPONENTS_LIMIT
       ? alg.components(graph as unknown as Graph)
       : componentsWithStack(graph);
-  const members = lists
-    .map((ids) => ids.map((id) => plan.indexOf(id)!).sort((a, b) => a - b))
-    .sort((a, b) => a[0]! - b[0]!);
+  const members = lists.map((names) => names.map(Number).sort((a, b) => a - b)).sort((a, b) => a[0]! - b[0]!);
   const of = new Int32Array(plan.calls.length);
   members.forEach((calls, k) => {
     for (const i of calls) of[i] = k;

@@ -16,6 +16,7 @@ import {
   UnknownCallError,
 } from '../../src/index.js';
 import { componentsWithStack } from '../../src/explain/graph-walks.js';
+import { planGraph } from '../../src/explain/plan-graph.js';
 import { toGraphlib } from '../../src/report/graphlib.js';
 import { alg } from '@dagrejs/graphlib';
 
@@ -229,7 +230,7 @@ describe('explainCall: independent parts', () => {
   });
 
   it("finds graphlib's components with its own stack too, the same ones", () => {
-    const graph = toGraphlib(planOf(WEATHER));
+    const graph = planGraph(planOf(WEATHER));
     const sorted = (lists: string[][]) =>
       lists.map((l) => [...l].sort()).sort((a, b) => a[0]!.localeCompare(b[0]!));
     expect(sorted(componentsWithStack(graph))).toEqual(sorted(alg.components(graph as never)));
@@ -258,6 +259,22 @@ describe('explainCall: big plans and bad ids', () => {
     expect(first.independent).toMatchObject({ components: 31, more: 20 });
     expect(first.independent.others).toHaveLength(10);
     expect(first.independent.own).toMatchObject({ total: n, more: n - 10 });
+  });
+
+  it("answers for ids that are Object.prototype's own names (graphlib keeps nodes in plain objects)", () => {
+    const plan = planOf([
+      { _id: 'constructor', _tool: 't', _outputPath: '†state.a' },
+      { _id: '__proto__', _tool: 't', x: '†state.a', _outputPath: '†state.b' },
+      { _id: 'toString', _tool: 't', x: '†state.b' },
+      { _id: 'hasOwnProperty', _tool: 't' },
+    ]);
+    const e = explainCall(plan, 'toString');
+    expect(e.longestChain.calls).toEqual(['constructor', '__proto__', 'toString']);
+    expect(explainCall(plan, 'constructor').blocks.ifFailed.upstreamFailed.ids).toEqual([
+      '__proto__',
+      'toString',
+    ]);
+    expect(e.independent).toMatchObject({ components: 2, others: [{ ids: ['hasOwnProperty'] }] });
   });
 
   it('throws UnknownCallError naming the nearest id', () => {
