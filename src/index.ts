@@ -107,6 +107,19 @@ export {
   type WorkflowRunEvent,
 } from './run/index.js';
 
+// Questions about one call of a compiled plan, on its graph.
+export {
+  type BlockedOutcome,
+  type BoundedIds,
+  type CallExplanation,
+  type ExplainDependency,
+  type ExplainEdge,
+  explainCall,
+  type ExplainLink,
+  type ExplainOptions,
+  PlanExplainer,
+} from './explain/index.js';
+
 // Dry run.
 export {
   type ArgumentError,

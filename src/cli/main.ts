@@ -10,6 +10,7 @@ import { CliInputError } from './cli-input-error.js';
 import type { AgentFlags } from './commands/agent.js';
 import type { EvalFlags } from './commands/eval.js';
 import type { WorkerFlags } from './commands/worker.js';
+import { defineExplainCommand } from './commands/explain.js';
 import { GRAPH_FORMATS, type GraphFlags, graphCommand } from './commands/graph.js';
 import { type ImportFlags, importCommand } from './commands/import.js';
 import { RUN_MODES, type RunFlags, runCommand } from './commands/run.js';
@@ -102,6 +103,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .action(async (file: string, flags: GraphFlags) =>
       setExitCode(await withMcpServers(flags, io, (f) => graphCommand(file, f, io))),
     );
+
+  defineExplainCommand(common(program.command('explain')), io, setExitCode);
 
   common(program.command('simulate'), { help: SIMULATE_EXIT_CODES_HELP })
     .description(

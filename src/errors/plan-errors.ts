@@ -100,3 +100,24 @@ function summarize(diagnostics: readonly Diagnostic[]): string {
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
   return `${first.line}:${first.column}: ${first.code}: ${first.message}${more}`;
 }
+
+/** A call id the plan does not have (`explainCall`, `plan explain`); `suggestion` is the nearest id. */
+export class UnknownCallError extends PlanError {
+  override name = 'UnknownCallError';
+  constructor(
+    readonly callId: string,
+    readonly suggestion?: string,
+  ) {
+    super(
+      `the plan has no call '${clipId(callId)}'${suggestion !== undefined ? `; did you mean '${clipId(suggestion)}'?` : ''} (a call's id is its _id, or its 0-based index when it has none)`,
+    );
+  }
+}
+
+export function isUnknownCallError(value: unknown): value is UnknownCallError {
+  return isKind(value, UnknownCallError, ['UnknownCallError']);
+}
+
+function clipId(id: string): string {
+  return id.length <= 80 ? id : `${id.slice(0, 80)}…`;
+}

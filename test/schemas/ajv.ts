@@ -17,6 +17,7 @@ export const SCHEMA_FILES = [
   'validate-output.schema.json',
   'simulate-output.schema.json',
   'eval-output.schema.json',
+  'explain-output.schema.json',
 ] as const;
 export type SchemaFile = (typeof SCHEMA_FILES)[number];
 

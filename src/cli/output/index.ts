@@ -16,3 +16,4 @@ export * from './skipped-checks.js';
 export { type WrittenSample, writeSamples } from './write-samples.js';
 export * from './eval-table.js';
 export { stoppedTurnLine } from './agent-stops.js';
+export { formatExplanation } from './explanation.js';

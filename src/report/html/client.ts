@@ -97,6 +97,8 @@ export const CLIENT_SCRIPT = String.raw`(() => {
       row(dl, 'after', span);
     }
     panel.append(dl);
+    if (data.explain) panel.append(explained(data.explain[i]));
+    else panel.append(el('p', 'hint', 'Too many calls to explain each here: plan explain <file> ' + c.id + ' answers for this one.'));
     if (data.kind === 'run') {
       if (c.args !== undefined) panel.append(block('arguments (resolved)', c.args));
       else panel.append(block('arguments (as written)', c.raw));
@@ -109,6 +111,56 @@ export const CLIENT_SCRIPT = String.raw`(() => {
       const errs = sc ? sc.errors.filter((e) => e[0] === i) : [];
       if (errs.length) panel.append(block('argument errors in scenario ' + scenario, errs.map((e) => (e[1] || '/') + ': ' + e[2]).join('\n'), 'err'));
     }
+  }
+
+  /** A list of calls ([indices, more]) as buttons that select them. */
+  function callList(list) {
+    const span = el('span', 'deps');
+    list[0].forEach((j, k) => span.append(...(k > 0 ? [' ', link(j)] : [link(j)])));
+    if (list[1] > 0) span.append(el('span', 'dpath', ' … and ' + list[1] + ' more'));
+    return span;
+  }
+  /** plan explain's three answers (explain-data.ts made them when the page was written). */
+  function explained(x) {
+    const s = el('section', 'explain');
+    const why = el('dl');
+    if (!x.waits.length) row(why, 'waits for', 'nothing: it can start with the run');
+    for (const w of x.waits) {
+      const item = el('span', 'dep');
+      item.append(link(w[0]), el('span', 'dpath', ' ' + w[1]));
+      row(why, 'waits for', item);
+    }
+    if (x.waitsMore > 0) row(why, 'and', x.waitsMore + ' more');
+    if (x.chainLength > 1) {
+      const chain = el('span', 'chain');
+      if (x.chainLength > x.chain.length) chain.append(el('span', 'dpath', '(' + (x.chainLength - x.chain.length) + ' before) '));
+      x.chain.forEach((j, k) => {
+        if (k > 0) chain.append(el('span', 'dpath', ' → ' + x.links[k - 1] + ' → '));
+        chain.append(link(j));
+      });
+      row(why, 'longest chain (' + x.chainLength + ')', chain);
+    }
+    const blocks = el('dl');
+    if (!x.descendants) row(blocks, 'blocks', 'nothing: no call depends on it');
+    for (const o of x.descendants ? x.outcomes : []) {
+      const d = el('span', 'outcome');
+      const names = ['upstream_failed', 'skipped', 'may still run'];
+      names.forEach((name, k) => {
+        const list = o[k + 1];
+        if (!list[0].length) return;
+        if (d.childNodes.length) d.append('; ');
+        d.append(el('span', 'dpath', name + ': '), callList(list));
+      });
+      row(blocks, o[0], d);
+    }
+    const parts = el('dl');
+    if (x.parts === 1) row(parts, 'independent', 'nothing: every call is connected to this one');
+    else {
+      row(parts, 'parts', x.parts + ' with no edge between them');
+      row(parts, 'this part', callList(x.own));
+    }
+    s.append(el('h3', '', 'Why it waits'), why, el('h3', '', 'What its failure or skip would block (' + x.descendants + ' downstream)'), blocks, el('h3', '', 'Independent parts'), parts);
+    return s;
   }
 
   function select(i, reveal) {

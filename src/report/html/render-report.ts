@@ -15,6 +15,7 @@ import { REPORT_STATUSES, type ReportStatus, runStatusOf } from './status.js';
 import { formatMs, runTimeline, stepTimeline } from './timeline.js';
 import { edgeLabel } from '../edge-label.js';
 import { planOf } from '../../compile/plan-of.js';
+import { explainPanelData } from './explain-data.js';
 
 /** How a run's calls can end, in legend order (the rest of REPORT_STATUSES are the dry run's). */
 const RUN_STATUSES: readonly ReportStatus[] = REPORT_STATUSES.slice(0, REPORT_STATUSES.indexOf('runs'));
@@ -160,7 +161,7 @@ function renderRun(plan: CompiledPlan, result: RunResult, o: Options): string {
     timelineNote: `${started} calls started; at most ${timeline.lanes} ran at once (one lane each); times from the run's start${never ? `; never started: ${never}` : ''}`,
     scenarios: '',
     diagnostics: diagnosticsMarkup(result.diagnostics),
-    data: { kind: 'run', startedAt: t0, calls },
+    data: { kind: 'run', startedAt: t0, calls, explain: explainPanelData(plan) },
   });
 }
 
@@ -229,7 +230,7 @@ function renderSimulation(plan: CompiledPlan, sim: Simulation, o: Options): stri
     timelineNote: `no real times in a dry run: each call at its step (its level in the graph), the calls of one step side by side; ${timeline.lanes} at most at once`,
     scenarios: `<div class="scenarios" role="group" aria-label="scenarios">${buttons}</div>`,
     diagnostics: diagnosticsMarkup(sim.diagnostics),
-    data: { kind: 'simulation', calls, scenarios },
+    data: { kind: 'simulation', calls, scenarios, explain: explainPanelData(plan) },
   });
 }
 

@@ -1,0 +1,89 @@
+/** `plan explain <file|-> <call-id>`: why a call waits, what its failure would block, what is independent. */
+import type { Command } from 'commander';
+import { compile } from '../../compile/compile.js';
+import { isUnknownCallError } from '../../errors.js';
+import { type CallExplanation, explainCall } from '../../explain/index.js';
+import { CliInputError } from '../cli-input-error.js';
+import { type CommonFlags, loadCompileInputs } from '../flags/compile-inputs.js';
+import { withMcpServers } from '../flags/mcp-servers.js';
+import { wholeNumber } from '../flags/whole-number.js';
+import { ExitCode } from '../exit-codes.js';
+import {
+  formatCompileReport,
+  formatDiagnostics,
+  formatSkippedNote,
+  shouldUseColor,
+  skippedChecks,
+  formatExplanation,
+} from '../output/index.js';
+import type { CliIo } from '../io.js';
+
+export interface ExplainFlags extends CommonFlags {
+  /**
+   * Print the answer as one JSON object on stdout (schemas/explain-output.schema.json).
+   * @default false
+   */
+  readonly json?: boolean;
+  /**
+   * Most ids in any one list of the answer (a whole number >= 1).
+   * @default '50'
+   */
+  readonly max?: string;
+}
+
+/**
+ * @returns 0 explained, 1 plan invalid (diagnostics on stderr). An unknown call id, like any
+ *   input problem, throws CliInputError (exit 2).
+ */
+export async function explainCommand(
+  file: string,
+  callId: string,
+  flags: ExplainFlags,
+  io: CliIo,
+): Promise<number> {
+  const limit = wholeNumber(flags.max, '--max', 1) ?? 50;
+  const inputs = await loadCompileInputs(file, flags, io);
+  const result = compile(inputs.text, inputs.options);
+  const options = { file: inputs.source, color: shouldUseColor(io.stderr, io.env) };
+  if (!result.ok || !result.plan) {
+    io.stderr.write(formatCompileReport(result, options));
+    return ExitCode.INVALID;
+  }
+  if (result.diagnostics.length > 0) io.stderr.write(formatDiagnostics(result.diagnostics, options));
+  let explanation: CallExplanation;
+  try {
+    explanation = explainCall(result.plan, callId, { limit });
+  } catch (e) {
+    if (isUnknownCallError(e)) throw new CliInputError(`${inputs.source}: ${e.message}`);
+    throw e;
+  }
+  // Which call is an effect depends on the tools: without them only _after orders calls.
+  const skipped = skippedChecks(result, { tools: inputs.options.tools !== undefined });
+  io.stderr.write(formatSkippedNote(result, skipped.includes('tools') ? ['tools', 'arguments'] : []));
+  io.stdout.write(flags.json ? `${JSON.stringify(explanation)}\n` : formatExplanation(explanation));
+  return ExitCode.OK;
+}
+
+/**
+ * Adds the command's own argument, options and action to `command` (which has the flags every
+ * plan command shares): kept here so that main.ts stays a list of commands.
+ */
+export function defineExplainCommand(
+  command: Command,
+  io: CliIo,
+  setExitCode: (code: number) => void,
+): Command {
+  return command
+    .argument('<call-id>', 'the call: its _id, or its 0-based index when it has none')
+    .description(
+      'why a call waits (its dependencies, the longest chain to it), what its failure or skip would block, and which parts of the plan are independent',
+    )
+    .option('--max <n>', 'most ids in any one list of the answer (default: 50)')
+    .option(
+      '--json',
+      'print {"call", "tool", "index", "waitsFor", "longestChain", "blocks", "independent"} to stdout',
+    )
+    .action(async (file: string, callId: string, flags: ExplainFlags) =>
+      setExitCode(await withMcpServers(flags, io, (f) => explainCommand(file, callId, f, io))),
+    );
+}
