@@ -1,5 +1,5 @@
 /**
- * The seed's research task as one plan: search, then fetch and summarize every result, then
+ * A research task as one plan: search, then fetch and summarize every result, then
  * combine the summaries. The middle step is the delegated loop: `_forEach` over a workflow, a
  * tool whose definition is a plan of its own (`readAndSummarize`: fetch the page, summarize its
  * text). Each search result runs that sub-plan once, in parallel within the run's concurrency,
