@@ -55,6 +55,7 @@ describe('solve() with a strict provider', () => {
             _id: null,
             _outputPath: '†state.places',
             _onError: null,
+            _forEach: null,
             query: 'parks',
             limit: null,
             filter: { city: 'Paris', open: null },

@@ -154,6 +154,7 @@ describe('planSchema', () => {
       _id: null,
       _outputPath: null,
       _onError: null,
+      _forEach: null,
       city: 'Paris',
       days: null,
     };
@@ -267,7 +268,8 @@ describe('planSchema', () => {
     const strictSchema = planSchema([search], { format: 'openai-strict' });
     expect(strictModeViolations(strictSchema)).toEqual([]);
     const strict = ajv().compile(strictSchema);
-    const call = { _tool: 'search', _id: null, _outputPath: null, _onError: null };
+    // Every key strict mode declares is present: `_forEach` too, which every tool that runs offers.
+    const call = { _tool: 'search', _id: null, _outputPath: null, _onError: null, _forEach: null };
     expect(strict({ calls: [{ ...call, filter: { city: '†state.city', tags: ['†input.tag'] } }] })).toBe(
       true,
     );

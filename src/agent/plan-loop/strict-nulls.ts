@@ -2,7 +2,7 @@
  * Undoes what OpenAI's strict structured outputs add to a plan. Strict mode requires every
  * property, so the strict plan schema (planSchema's `openai-strict` format) makes each optional
  * one `<schema> | null`, and a model that leaves a key out writes `null` instead. Before the
- * plan is compiled, such nulls are dropped again: a meta key (`_id`, `_outputPath`, `_output`, `_onError`)
+ * plan is compiled, such nulls are dropped again: a meta key (`_id`, `_outputPath`, `_output`, `_onError`, `_forEach`)
  * that is null, and a null argument, at any depth, whose key the tool's inputSchema does not
  * require and whose schema does not itself admit null.
  *
@@ -17,7 +17,7 @@ import { parsePlan } from '../../language/parse/index.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { JsonSchema } from '../../tools/tool.js';
 
-const OPTIONAL_META_KEYS = ['_id', '_outputPath', '_output', '_onError'] as const;
+const OPTIONAL_META_KEYS = ['_id', '_outputPath', '_output', '_onError', '_forEach'] as const;
 
 type Record_ = Record<string, unknown>;
 

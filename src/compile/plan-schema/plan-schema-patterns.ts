@@ -1,7 +1,8 @@
 /**
  * The patterns a plan schema (plan-schema.ts) shares between its calls: references, output
- * paths, `_onError`, ids and `_after`, as the reference grammar's linear patterns, written once under the
- * root's `$defs` and pointed at, or written out for a call that is a resource of its own.
+ * paths, `_onError`, ids, `_after` and `_forEach`, as the reference grammar's linear patterns,
+ * written once under the root's `$defs` and pointed at, or written out for a call that is a
+ * resource of its own.
  */
 
 // The reference grammar as a linear pattern (no nested quantifiers that can backtrack badly).
@@ -9,10 +10,17 @@ const SEGMENT = String.raw`(?:\.(?:[A-Za-z_$][A-Za-z0-9_$-]*|[0-9]+)|\[[0-9]+\]|
 const READ_SEGMENT = String.raw`(?:${SEGMENT}|\[\*\])`;
 const READ = `†(?:input|state)${READ_SEGMENT}*`;
 const WRITE = `†state${SEGMENT}*`;
-const expression = (ref: string) => String.raw`^(?:${ref}(?:\s*\|\|\s*${ref})*|${ref}(?:\s*&&\s*${ref})*)$`;
+const alternatives = (ref: string) => String.raw`${ref}(?:\s*\|\|\s*${ref})*|${ref}(?:\s*&&\s*${ref})*`;
+const expression = (ref: string) => `^(?:${alternatives(ref)})$`;
+// The element of a `_forEach` call and its position: one whole string, never joined.
+const ELEMENT = `†item${READ_SEGMENT}*|†index`;
 
 /** A reference expression: `†input.<path>` or `†state.<path>`, alternatives with `||` or all with `&&`. */
 export const REFERENCE_PATTERN = expression(READ);
+/** `†item`, `†item.<path>` or `†index`: the element of a `_forEach` call, or its position. */
+export const ELEMENT_PATTERN = `^(?:${ELEMENT})$`;
+/** What an argument string that is a reference may be: a reference expression or an element reference. */
+export const ARGUMENT_REFERENCE_PATTERN = `^(?:${alternatives(READ)}|${ELEMENT})$`;
 /** An `_outputPath`: `†state.<path>`, alternatives with `||` or fan-out with `&&`; no `[*]`. */
 export const OUTPUT_PATH_PATTERN = expression(WRITE);
 /** An `_onError`: one `†state.<path>`, one of the call's `||` alternatives. */
@@ -22,8 +30,29 @@ export const ID_PATTERN = String.raw`^[\s\S]+$`;
 
 export const REFERENCE = {
   type: 'string',
+  pattern: ARGUMENT_REFERENCE_PATTERN,
+  description:
+    'A reference to data: †input.<path> or †state.<path>; in a call with _forEach also †item, †item.<path> (the element) or †index (its position)',
+};
+export const FOR_EACH = {
+  type: 'string',
   pattern: REFERENCE_PATTERN,
-  description: 'A reference to data: †input.<path> or †state.<path>',
+  description:
+    'Optional: a reference to an array (†state.<path> or †input.<path>); the call runs once per element, with †item and †index in its arguments, and _outputPath receives the results in element order',
+};
+/**
+ * Any argument value in which no string is `†item...` or `†index`: the arguments of a call
+ * without `_forEach` (where the compiler refuses them, E_FOR_EACH_REF). It has an `$id` of its
+ * own so that a call which is a resource of its own (its tool has `$defs`) reaches it too, and
+ * it reaches into arrays and objects through `#`, itself.
+ */
+export const NO_ELEMENT_ID = 'https://planmode.invalid/plan/no-element.json';
+export const NO_ELEMENT = {
+  $id: NO_ELEMENT_ID,
+  description: 'An argument of a call without _forEach: †item and †index appear nowhere in it',
+  not: { type: 'string', pattern: ELEMENT_PATTERN },
+  items: { $ref: '#' },
+  additionalProperties: { $ref: '#' },
 };
 export const OUTPUT_PATH = {
   type: 'string',
@@ -56,12 +85,15 @@ export const DEFINITIONS = {
   onError: ON_ERROR,
   id: ID,
   after: AFTER,
+  forEach: FOR_EACH,
+  noElement: NO_ELEMENT,
 };
 export const STRICT_DEFINITIONS = {
   reference: REFERENCE,
   outputPath: OUTPUT_PATH,
   onError: ON_ERROR,
   id: ID,
+  forEach: FOR_EACH,
 };
 /** Pointers to them, for schemas inside the root's resource. */
 export const SHARED: Patterns = {
@@ -70,6 +102,7 @@ export const SHARED: Patterns = {
   onError: { $ref: '#/$defs/onError' },
   id: { $ref: '#/$defs/id' },
   after: { $ref: '#/$defs/after' },
+  forEach: { $ref: '#/$defs/forEach' },
 };
 /** The patterns written out, for a call that is a resource of its own (its tool has `$defs`). */
 export const INLINE: Patterns = {
@@ -78,6 +111,7 @@ export const INLINE: Patterns = {
   onError: ON_ERROR,
   id: ID,
   after: AFTER,
+  forEach: FOR_EACH,
 };
 
 export interface Patterns {
@@ -86,4 +120,5 @@ export interface Patterns {
   readonly onError: Record<string, unknown>;
   readonly id: Record<string, unknown>;
   readonly after: Record<string, unknown>;
+  readonly forEach: Record<string, unknown>;
 }

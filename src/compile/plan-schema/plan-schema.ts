@@ -19,13 +19,25 @@
  * pointed at with `$ref` (a tool with its own `$defs` gets its own copy: inside its call,
  * `#/$defs/...` resolves against the tool's definitions).
  *
+ * `_forEach` (a reference to an array) is offered on every call to a tool that is not latent,
+ * and an argument's reference may also be `†item`, `†item.<path>` or `†index`; the
+ * `json-schema` format admits those only in a call that has `_forEach` (as the compiler does,
+ * E_FOR_EACH_REF), `openai-strict` anywhere (it has no `if`: the compiler still checks).
+ *
  * The tools' schemas come from tools files and MCP servers, so the rewrite walks them with an
  * explicit stack and a node budget: a schema deep or large enough to matter cannot overflow the
  * stack or run unbounded.
  */
 import { setOwnProperty } from '../../language/json/index.js';
 import { ToolRegistry } from '../../tools/registry.js';
-import { DEFINITIONS, INDEPENDENT, INLINE, SHARED, STRICT_DEFINITIONS } from './plan-schema-patterns.js';
+import {
+  DEFINITIONS,
+  INDEPENDENT,
+  INLINE,
+  NO_ELEMENT_ID,
+  SHARED,
+  STRICT_DEFINITIONS,
+} from './plan-schema-patterns.js';
 import type { JsonSchema, Tool } from '../../tools/tool.js';
 import {
   type Budget,
@@ -72,7 +84,26 @@ export interface PlanSchemaOptions {
   readonly outputSchema?: JsonSchema;
 }
 
-const META_KEYS = ['_tool', '_id', '_outputPath', '_output', '_onError', '_after', '_independent'];
+const META_KEYS = [
+  '_tool',
+  '_id',
+  '_outputPath',
+  '_output',
+  '_onError',
+  '_after',
+  '_independent',
+  '_forEach',
+];
+
+/**
+ * A call without `_forEach` has no `†item` or `†index` in its arguments (E_FOR_EACH_REF): every
+ * argument (a key not starting with `_`) is checked against the no-element schema, reached by
+ * its `$id` so that a call which is a resource of its own reaches it too.
+ */
+const ELEMENTS_ONLY_IN_FOR_EACH = {
+  if: { required: ['_forEach'] },
+  else: { patternProperties: { '^(?!_)': { $ref: NO_ELEMENT_ID } } },
+};
 
 /**
  * The JSON Schema of a plan over exactly these tools.
@@ -176,6 +207,8 @@ function plainCall(tool: Tool, mode: string, budget: Budget): Record<string, unk
     _after: patterns.after,
     _independent: INDEPENDENT,
   };
+  // A latent tool cannot loop (E_FOR_EACH): its result is the model's, once per call.
+  if (!tool.latent) properties._forEach = patterns.forEach;
   if (tool.latent && mode === 'eager') {
     const output = typeof tool.outputSchema === 'object' ? withoutDialect(tool.outputSchema) : {};
     properties._output = {
@@ -204,6 +237,7 @@ function plainCall(tool: Tool, mode: string, budget: Budget): Record<string, unk
     propertyNames: {
       anyOf: [{ not: { pattern: '^_' } }, { enum: META_KEYS.filter((key) => key in properties) }],
     },
+    ...ELEMENTS_ONLY_IN_FOR_EACH,
   };
 }
 
@@ -216,6 +250,10 @@ function strictCall(tool: Tool, mode: string, depth: number, budget: Budget): Re
     _outputPath: nullable(SHARED.outputPath),
     _onError: nullable(SHARED.onError),
   };
+  // Offered on every tool that can loop: one property per tool of strict mode's budget, for the
+  // one way a plan runs a call per element. Where `†item` may stand is the compiler's check here
+  // (strict mode has no `if`).
+  if (!tool.latent) properties._forEach = nullable(SHARED.forEach);
   if (tool.latent && mode === 'eager') {
     // Not nullable: an eager latent call without its result does not compile (E_NO_OUTPUT).
     const output = toStrict(tool.outputSchema ?? {}, depth, budget);
