@@ -70,7 +70,7 @@ export function bindWorkflows(registry: ToolRegistry, names: readonly string[]):
       ...tool,
       execute: workflowExecute({ name, plan, output: template, registry }),
       outputSchema: declared ?? type.schema,
-      ...workflowCallsField([...reached]),
+      ...workflowCallsField([...reached], plan),
     });
     let effects = false;
     for (const called of reached) if (registry.get(called)?.programOrder === true) effects = true;
