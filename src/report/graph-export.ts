@@ -1,18 +1,26 @@
 /**
- * The compiled graph as text other tools draw: Mermaid, Graphviz DOT, and plain JSON.
+ * The compiled graph as text other tools draw: Mermaid, Graphviz DOT (graph-text.ts), and plain
+ * JSON (here).
  *
  * Nodes are calls, labeled with their id and tool and, when they write, their `_outputPath`
  * as written. Edges run from the call depended on to the dependent call and carry the state
  * path that creates them: data edges (a read bound to a write) are solid, order-only edges
  * (write after write, write after read, and program order: an effect's, or `_after`) dashed. A call whose output has `||` alternatives
  * (a branch) is drawn as a hexagon, so the places where a run can take different paths stand out.
+ * A `_forEach` call is one node that says what it loops over (and, given a run, how many
+ * elements it had and how they ended); a workflow call opens onto its own plan's graph.
  */
 
-import type { CompiledCall, CompiledPlan, DependencyKind, OrderReason } from '../compile/types.js';
+import type { CompiledPlan, DependencyKind, OrderReason } from '../compile/types.js';
 import type { ExecutionMode } from '../language/document.js';
 import { formatPath } from '../language/paths.js';
-import { workflowCalls } from '../tools/workflow-definition.js';
-import { edgeLabel, edgePaths } from './edge-label.js';
+import { edgePaths } from './edge-label.js';
+import type { GraphTextOptions } from './graph-text.js';
+import { isWorkflow } from './node-label.js';
+import { type ElementCounts, elementCounts, walkNesting } from './workflow-plan.js';
+
+export { type GraphTextOptions, toDot, toMermaid } from './graph-text.js';
+export type { ElementCounts } from './workflow-plan.js';
 
 export interface GraphJsonNode {
   /** The call's id (`_id`, or its index as a string). */
@@ -26,6 +34,34 @@ export interface GraphJsonNode {
   readonly output: GraphJsonOutput | null;
   /** Set when the call's tool is a workflow: the call runs a plan of its own. */
   readonly workflow?: true;
+  /**
+   * A workflow call's own plan, as a graph of the same shape (its nodes' ids are the workflow
+   * plan's own); absent when the call was drawn closed (past `workflowDepth` or
+   * `maxWorkflowCalls`).
+   */
+  readonly workflowGraph?: GraphJsonSubgraph;
+  /**
+   * Inside a workflow's graph: the ids of the calls from the top plan's down to this one
+   * (`["research", "fetch"]`), unique across the nesting. Absent at the top.
+   */
+  readonly path?: readonly string[];
+  /** Set on a `_forEach` call. */
+  readonly forEach?: GraphJsonForEach;
+}
+
+export interface GraphJsonForEach {
+  /** The `_forEach` reference as written (`†state.results`). */
+  readonly source: string;
+  /** With a run's result: how many elements the call had and how they ended. */
+  readonly elements?: ElementCounts;
+}
+
+/** A workflow call's plan as a graph. */
+export interface GraphJsonSubgraph {
+  readonly nodes: readonly GraphJsonNode[];
+  readonly edges: readonly GraphJsonEdge[];
+  readonly order: readonly string[];
+  readonly criticalPath: readonly string[];
 }
 
 export interface GraphJsonOutput {
@@ -54,145 +90,76 @@ export interface GraphJsonEdge {
   readonly reason?: OrderReason;
 }
 
-export interface GraphJson {
+export interface GraphJson extends GraphJsonSubgraph {
   readonly mode: ExecutionMode;
-  readonly nodes: readonly GraphJsonNode[];
-  readonly edges: readonly GraphJsonEdge[];
   /** A topological order (ids). */
   readonly order: readonly string[];
   /** The longest chain of dependent calls (ids), first to last. */
   readonly criticalPath: readonly string[];
 }
 
-/** The graph as a plain JSON value (what `plan graph --format json` prints). */
-export function toGraphJson(plan: CompiledPlan): GraphJson {
-  const { calls } = plan;
-  const nodes: GraphJsonNode[] = calls.map((call) => ({
-    id: call.id,
-    index: call.index,
-    tool: call.tool,
-    level: plan.levels[call.index] ?? 0,
-    output: call.outputPath
-      ? {
-          text: call.outputPath.text,
-          op: call.outputPath.op,
-          paths: call.outputPath.paths.map((p) => formatPath(p.root, p.segments)),
-        }
-      : null,
-    ...(isWorkflow(plan, call) && { workflow: true as const }),
-  }));
-  const edges: GraphJsonEdge[] = [];
-  for (const call of calls) {
-    for (const d of call.dependencies)
-      edges.push({
-        from: calls[d.from]!.id,
-        to: call.id,
-        kind: d.kind,
-        path: d.path,
-        paths: edgePaths(call, d),
-        ...(d.reason !== undefined && { reason: d.reason }),
-      });
-  }
-  return {
-    mode: plan.mode,
-    nodes,
-    edges,
-    order: plan.order.map((i) => calls[i]!.id),
-    criticalPath: plan.criticalPath.map((i) => calls[i]!.id),
-  };
-}
-
-/** The graph as a Mermaid flowchart. Node ids are `n<index>`, so no call id can break the syntax. */
-export function toMermaid(plan: CompiledPlan): string {
-  const lines = [
-    `%% planmode ${plan.mode} plan: ${plan.calls.length} calls, ${plan.edgeCount} edges`,
-    'flowchart TD',
-  ];
-  for (const call of plan.calls) {
-    const label = nodeLabel(call, plan)
-      .map((line) => mermaidText(line))
-      .join('<br/>');
-    // A workflow call is a subroutine: `[[…]]`.
-    if (isBranch(call)) lines.push(`  n${call.index}{{"${label}"}}`);
-    else if (isWorkflow(plan, call)) lines.push(`  n${call.index}[["${label}"]]`);
-    else lines.push(`  n${call.index}["${label}"]`);
-  }
-  for (const call of plan.calls) {
-    for (const d of call.dependencies) {
-      const arrow = d.kind === 'data' ? '-->' : '-.->';
-      lines.push(
-        `  n${d.from} ${arrow}|"${mermaidText(edgeLabel(call, d)).replaceAll('|', '#124;')}"| n${call.index}`,
-      );
-    }
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-/** The graph as Graphviz DOT. Node ids are `n<index>`; labels are quoted and escaped. */
-export function toDot(plan: CompiledPlan): string {
-  const lines = [
-    `// planmode ${plan.mode} plan: ${plan.calls.length} calls, ${plan.edgeCount} edges`,
-    'digraph plan {',
-    '  charset="UTF-8";',
-    '  node [shape=box];',
-  ];
-  for (const call of plan.calls) {
-    const label = nodeLabel(call, plan).map(dotText).join('\\n');
-    const shape = isBranch(call) ? ', shape=hexagon' : isWorkflow(plan, call) ? ', shape=box3d' : '';
-    lines.push(`  n${call.index} [label="${label}"${shape}];`);
-  }
-  for (const call of plan.calls) {
-    for (const d of call.dependencies) {
-      lines.push(
-        `  n${d.from} -> n${call.index} [label="${dotText(edgeLabel(call, d))}"${d.kind === 'order' ? ', style=dashed' : ''}];`,
-      );
-    }
-  }
-  lines.push('}');
-  return `${lines.join('\n')}\n`;
-}
+type MutableNode = { -readonly [K in keyof GraphJsonNode]: GraphJsonNode[K] };
 
 /**
- * A call's label, one entry per line: `id: tool` (`id: tool (workflow)` for a workflow), then
- * `→ <_outputPath>` when it writes.
+ * The graph as a plain JSON value (what `plan graph --format json` prints). Workflow calls carry
+ * their plan's graph in `workflowGraph`, nested as deep as `workflowDepth` allows.
  */
-function nodeLabel(call: CompiledCall, plan: CompiledPlan): string[] {
-  const title = `${call.id}: ${call.tool}${isWorkflow(plan, call) ? ' (workflow)' : ''}`;
-  return call.outputPath ? [title, `→ ${call.outputPath.text}`] : [title];
-}
-
-/** The call's tool is a workflow bound in the plan's registry. */
-function isWorkflow(plan: CompiledPlan, call: CompiledCall): boolean {
-  const tool = plan.tools?.get(call.tool)?.tool;
-  return tool !== undefined && workflowCalls(tool) !== undefined;
-}
-
-function isBranch(call: CompiledCall): boolean {
-  return call.outputPath?.op === '||' && call.outputPath.paths.length > 1;
-}
-
-const MERMAID_ENTITIES: Record<string, string> = {
-  '#': '#35;',
-  '"': '#quot;',
-  '<': '#lt;',
-  '>': '#gt;',
-  '`': '#96;',
-  '&': '#38;',
-};
-
-/**
- * Text for a quoted Mermaid label. Mermaid decodes `#name;` entities and renders labels as
- * HTML, so `#`, quotes, angle brackets, backticks (markdown strings) and an `&` that could
- * start an HTML entity are written as entities; line breaks become `<br/>`.
- */
-function mermaidText(text: string): string {
-  return text.replace(/\r\n?|\n|[#"<>`]|&(?=[A-Za-z#])/g, (c) => MERMAID_ENTITIES[c] ?? '<br/>');
-}
-
-/** Text for a quoted DOT string: backslashes and quotes escaped, line breaks as `\n`. */
-function dotText(text: string): string {
-  return text
-    .replace(/\\/g, '\\\\')
-    .replace(/"/g, '\\"')
-    .replace(/\r\n?|\n/g, '\\n');
+export function toGraphJson(plan: CompiledPlan, options: GraphTextOptions = {}): GraphJson {
+  let top: GraphJsonSubgraph | undefined;
+  // The nodes of every drawn plan by their picture name (`n0`, `n0_2`): where a workflow's graph goes.
+  const byName = new Map<string, MutableNode>();
+  const ids = new Map<string, readonly string[]>();
+  walkNesting(plan, options, (step) => {
+    if (step.kind === 'close') return;
+    const { plan: p, prefix, parent } = step;
+    const above = parent === null ? null : ids.get(`${parent.prefix}${parent.call.index}`)!;
+    const { calls } = p;
+    const nodes = calls.map((call): MutableNode => {
+      const report = parent === null ? options.result?.calls[call.index] : undefined;
+      const counts = call.forEach ? elementCounts(report) : null;
+      const path = above === null ? null : [...above, call.id];
+      const node: MutableNode = {
+        id: call.id,
+        index: call.index,
+        tool: call.tool,
+        level: p.levels[call.index] ?? 0,
+        output: call.outputPath
+          ? {
+              text: call.outputPath.text,
+              op: call.outputPath.op,
+              paths: call.outputPath.paths.map((q) => formatPath(q.root, q.segments)),
+            }
+          : null,
+        ...(isWorkflow(p, call) && { workflow: true as const }),
+        ...(path !== null && { path }),
+        ...(call.forEach && {
+          forEach: { source: call.forEach.text, ...(counts !== null && { elements: counts }) },
+        }),
+      };
+      byName.set(`${prefix}${call.index}`, node);
+      ids.set(`${prefix}${call.index}`, path ?? [call.id]);
+      return node;
+    });
+    const edges: GraphJsonEdge[] = [];
+    for (const call of calls) {
+      for (const d of call.dependencies)
+        edges.push({
+          from: calls[d.from]!.id,
+          to: call.id,
+          kind: d.kind,
+          path: d.path,
+          paths: edgePaths(call, d),
+          ...(d.reason !== undefined && { reason: d.reason }),
+        });
+    }
+    const graph: GraphJsonSubgraph = {
+      nodes,
+      edges,
+      order: p.order.map((i) => calls[i]!.id),
+      criticalPath: p.criticalPath.map((i) => calls[i]!.id),
+    };
+    if (parent === null) top = graph;
+    else byName.get(`${parent.prefix}${parent.call.index}`)!.workflowGraph = graph;
+  });
+  return { mode: plan.mode, ...top! };
 }

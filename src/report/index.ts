@@ -1,9 +1,13 @@
 /** planmode/report: pictures of a compiled plan, and the HTML report of a run or a dry run. */
 export {
+  type ElementCounts,
   type GraphJson,
   type GraphJsonEdge,
+  type GraphJsonForEach,
   type GraphJsonNode,
   type GraphJsonOutput,
+  type GraphJsonSubgraph,
+  type GraphTextOptions,
   toDot,
   toGraphJson,
   toMermaid,

@@ -13,11 +13,30 @@ import type { Tool } from './tool.js';
  */
 const WORKFLOW_CALLS: unique symbol = Symbol('planmode.workflowCalls');
 
-/** A bound workflow's fields: the tools its plan can call, under a private key. */
-export function workflowCallsField(tools: readonly string[]): {
+/**
+ * The key under which a bound workflow keeps its compiled plan, for the pictures (`plan graph`,
+ * the HTML report) to draw inside it. Typed `unknown` here because this folder sits below the
+ * compiler; report/workflow-plan.ts reads it as the CompiledPlan it is.
+ */
+const WORKFLOW_PLAN: unique symbol = Symbol('planmode.workflowPlan');
+
+/** A bound workflow's fields: the tools its plan can call and its compiled plan, under private keys. */
+export function workflowCallsField(
+  tools: readonly string[],
+  plan?: unknown,
+): {
   readonly [WORKFLOW_CALLS]: readonly string[];
+  readonly [WORKFLOW_PLAN]?: unknown;
 } {
-  return { [WORKFLOW_CALLS]: Object.freeze([...tools]) };
+  return {
+    [WORKFLOW_CALLS]: Object.freeze([...tools]),
+    ...(plan !== undefined && { [WORKFLOW_PLAN]: plan }),
+  };
+}
+
+/** A bound workflow's compiled plan (see WORKFLOW_PLAN), or undefined for any other tool. */
+export function workflowPlanValue(tool: Tool): unknown {
+  return (tool as { [WORKFLOW_PLAN]?: unknown })[WORKFLOW_PLAN];
 }
 
 /**

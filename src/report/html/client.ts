@@ -87,6 +87,16 @@ export const CLIENT_SCRIPT = String.raw`(() => {
       row(dl, 'runs in', runs + ' of ' + data.scenarios.length + ' scenarios');
     }
     row(dl, 'writes', writes(c, i));
+    if (c.each) {
+      row(dl, 'for each', c.each.source);
+      row(dl, 'elements', c.each.summary);
+    }
+    if (c.wf !== undefined) {
+      const b = el('button', 'go', 'open its graph');
+      b.type = 'button';
+      b.setAttribute('data-wf', String(c.wf));
+      row(dl, 'workflow', b);
+    }
     if (c.deps.length) {
       const span = el('span', 'deps');
       for (const d of c.deps) {
@@ -97,6 +107,14 @@ export const CLIENT_SCRIPT = String.raw`(() => {
       row(dl, 'after', span);
     }
     panel.append(dl);
+    if (c.each && c.each.elements.length) {
+      const s = el('section', 'block');
+      const list = el('ul', 'elist');
+      c.each.elements.forEach((e, k) => list.append(el('li', e[0] === 'failed' ? 'failed' : '', '#' + k + ' ' + e[0] + (e[1] === null ? '' : ': ' + e[1]))));
+      if (c.each.more) list.append(el('li', '', '… and ' + c.each.more + ' more'));
+      s.append(el('h3', '', 'elements'), list);
+      panel.append(s);
+    }
     if (data.explain) panel.append(explained(data.explain[i]));
     else panel.append(el('p', 'hint', 'Too many calls to explain each here: plan explain <file> ' + c.id + ' answers for this one.'));
     if (data.kind === 'run') {
@@ -172,6 +190,7 @@ export const CLIENT_SCRIPT = String.raw`(() => {
     }
     for (const e of byIndex.get(i) || []) e.classList.add('sel');
     show(i);
+    if (calls[i].wf !== undefined) openWorkflow(calls[i].wf, false);
     if (reveal) {
       const node = (byIndex.get(i) || []).find((e) => e.closest('#graph'));
       if (node) node.scrollIntoView({ block: 'center', inline: 'center' });
@@ -192,6 +211,25 @@ export const CLIENT_SCRIPT = String.raw`(() => {
     });
     for (const b of document.querySelectorAll('[data-sc]')) b.classList.toggle('on', Number(b.getAttribute('data-sc')) === k);
     if (selected >= 0) show(selected);
+  }
+
+  // A workflow's graph opens below the main one; one opened from inside it can go back.
+  const wfView = document.getElementById('wf-view');
+  let wfStack = [];
+  function openWorkflow(k, nested) {
+    const t = document.getElementById('wf-' + k);
+    if (!wfView || !t) return;
+    if (nested) wfStack.push(k);
+    else wfStack = [k];
+    document.getElementById('wf-graph').replaceChildren(t.content.cloneNode(true));
+    const w = data.workflows[k];
+    document.getElementById('wf-title').textContent = 'Workflow ' + w.tool + ' (' + w.calls + ' call' + (w.calls === 1 ? '' : 's') + ')';
+    wfView.querySelector('[data-wf-back]').hidden = wfStack.length < 2;
+    wfView.hidden = false;
+  }
+  function closeWorkflow() {
+    wfStack = [];
+    if (wfView) wfView.hidden = true;
   }
 
   let zoom = 1;
@@ -215,9 +253,16 @@ export const CLIENT_SCRIPT = String.raw`(() => {
   }
 
   document.addEventListener('click', (ev) => {
-    const t = ev.target instanceof Element ? ev.target.closest('[data-i],[data-go],[data-sc],[data-zoom]') : null;
+    const t = ev.target instanceof Element ? ev.target.closest('[data-i],[data-go],[data-sc],[data-zoom],[data-wf],[data-wf-back],[data-wf-close]') : null;
     if (!t) return;
-    if (t.hasAttribute('data-go')) select(Number(t.getAttribute('data-go')), true);
+    if (t.hasAttribute('data-wf-close')) closeWorkflow();
+    else if (t.hasAttribute('data-wf-back')) {
+      wfStack.pop();
+      const k = wfStack.pop();
+      if (k === undefined) closeWorkflow();
+      else openWorkflow(k, true);
+    } else if (t.hasAttribute('data-wf')) openWorkflow(Number(t.getAttribute('data-wf')), t.closest('#wf-graph') !== null);
+    else if (t.hasAttribute('data-go')) select(Number(t.getAttribute('data-go')), true);
     else if (t.hasAttribute('data-i')) select(Number(t.getAttribute('data-i')), false);
     else if (t.hasAttribute('data-sc')) setScenario(Number(t.getAttribute('data-sc')));
     else {

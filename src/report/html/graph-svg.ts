@@ -30,7 +30,7 @@ const LABEL_BASELINE = 4;
 export interface GraphSvgInput {
   readonly plan: CompiledPlan;
   /** Each call's drawing status, by index. */
-  readonly statuses: readonly ReportStatus[];
+  readonly statuses: readonly (ReportStatus | 'static')[];
   /** Each call's output alternative written (run) or null. */
   readonly branches: readonly (number | null)[];
   /** Indices of calls on the critical path, in order. */
@@ -38,6 +38,21 @@ export interface GraphSvgInput {
   readonly engine: 'auto' | 'dagre' | 'layered';
   readonly dagreLimit: number;
   readonly direction: Direction | 'auto';
+  /**
+   * Lines drawn under a call's tool, by index (a `_forEach` call's source and element counts,
+   * a workflow call's hint); none when absent.
+   * @default []
+   */
+  readonly notes?: readonly (readonly string[] | undefined)[];
+  /**
+   * Names this picture apart from others on the page: its SVG's id is `<svgId>` and its
+   * arrowhead's `<svgId>-arrow`; a node carries its index as `data-i` only in the page's main
+   * graph (`graph-svg`), as `data-wi` elsewhere.
+   * @default 'graph-svg'
+   */
+  readonly svgId?: string;
+  /** Extra attributes (already escaped) of a call's node group, by index. @default none */
+  readonly nodeAttributes?: (i: number) => string;
 }
 
 export interface GraphSvg {
@@ -49,13 +64,18 @@ export interface GraphSvg {
 
 export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
   const { plan } = input;
+  const svgId = input.svgId ?? 'graph-svg';
+  const indexAttribute = svgId === 'graph-svg' ? 'data-i' : 'data-wi';
+  const notes = plan.calls.map((_, i) => (input.notes?.[i] ?? []).map((n) => clip(n, MAX_CHARS + 10)));
   const lines = plan.calls.map(nodeLines);
   const boxes: Box[] = lines.map((l, i) => {
-    const chars = Math.max(l.id.length, l.tool.length, l.output ? outputChars(l.output) : 0);
+    const noted = notes[i]!;
+    let chars = Math.max(l.id.length, l.tool.length, l.output ? outputChars(l.output) : 0);
+    for (const n of noted) chars = Math.max(chars, n.length);
     const branch = isBranch(plan.calls[i]!) ? 12 : 0;
     return {
       w: Math.ceil(Math.max(60, chars * CHAR_W) + PAD_X * 2 + branch),
-      h: LINE_H * (l.output ? 3 : 2) + PAD_Y * 2,
+      h: LINE_H * ((l.output ? 3 : 2) + noted.length) + PAD_Y * 2,
     };
   });
   const labels = plan.calls.map((call) =>
@@ -78,8 +98,8 @@ export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
   const w = Math.ceil(layout.width);
   const h = Math.ceil(layout.height);
   out.push(
-    `<svg id="graph-svg" xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" data-w="${w}" data-h="${h}" data-direction="${layout.direction}" role="img" aria-label="dependency graph, ${layout.direction === 'LR' ? 'left to right' : 'top to bottom'}">`,
-    '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" class="arrowhead"/></marker></defs>',
+    `<svg id="${svgId}" xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" data-w="${w}" data-h="${h}" data-direction="${layout.direction}" role="img" aria-label="dependency graph, ${layout.direction === 'LR' ? 'left to right' : 'top to bottom'}">`,
+    `<defs><marker id="${svgId}-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" class="arrowhead"/></marker></defs>`,
     '<g class="edges">',
   );
   const labelMarkup: string[] = [];
@@ -93,7 +113,7 @@ export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
       if (onPath.has(`${d.from}>${to}`)) classes.push('cp');
       if (input.statuses[to] === 'skipped') classes.push('untaken');
       out.push(
-        `<path class="${classes.join(' ')}" data-from="${d.from}" data-to="${to}" d="${edgePathData(placed.points, placed.curved, layout.direction)}" marker-end="url(#arrow)"/>`,
+        `<path class="${classes.join(' ')}" data-from="${d.from}" data-to="${to}" d="${edgePathData(placed.points, placed.curved, layout.direction)}" marker-end="url(#${svgId}-arrow)"/>`,
       );
       if (placed.labelShown === false) {
         hidden++;
@@ -118,14 +138,19 @@ export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
     const tx = round(x0 + PAD_X + (isBranch(call) ? 6 : 0));
     const ty = y0 + PAD_Y + 12;
     out.push(
-      `<g class="${classes.join(' ')}" data-i="${i}" transform="translate(${round(node.x)},${round(node.y)})">`,
+      `<g class="${classes.join(' ')}" ${indexAttribute}="${i}"${input.nodeAttributes?.(i) ?? ''} transform="translate(${round(node.x)},${round(node.y)})">`,
       shape,
       `<text x="${tx}" y="${round(ty)}" class="nid">${escapeHtml(l.id)}</text>`,
       `<text x="${tx}" y="${round(ty + LINE_H)}" class="ntool">${escapeHtml(l.tool)}</text>`,
     );
+    const noted = notes[i]!;
+    for (const [k, note] of noted.entries())
+      out.push(
+        `<text x="${tx}" y="${round(ty + LINE_H * (2 + k))}" class="nnote">${escapeHtml(note)}</text>`,
+      );
     if (l.output) {
       out.push(
-        `<text x="${tx}" y="${round(ty + LINE_H * 2)}" class="nout">${outputMarkup(l.output, input.branches[i] ?? null)}</text>`,
+        `<text x="${tx}" y="${round(ty + LINE_H * (2 + noted.length))}" class="nout">${outputMarkup(l.output, input.branches[i] ?? null)}</text>`,
       );
     }
     out.push('</g>');

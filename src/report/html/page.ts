@@ -26,6 +26,8 @@ export interface PageParts {
   readonly scenarios: string;
   /** Escaped markup: warnings and errors, or ''. */
   readonly diagnostics: string;
+  /** Escaped markup: a `<template>` per workflow graph (composed-calls.ts), or '' when none. */
+  readonly workflows: string;
   readonly data: unknown;
 }
 
@@ -35,6 +37,7 @@ const STATUS_CSS = Object.entries(STATUS_STYLES)
 
 const STYLE = `
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 html,body{margin:0;height:100%}
 body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2430;background:#f6f7f9;display:grid;grid-template-rows:auto 1fr;min-height:100vh}
 header{padding:10px 16px;background:#fff;border-bottom:1px solid #d9dde3}
@@ -67,6 +70,12 @@ svg text{font:${NODE_FONT_PX}px ui-monospace,SFMono-Regular,Menlo,Consolas,"Deja
 .nid{font-weight:700}
 .ntool{fill:#3c4656}
 .nout{fill:#5a6578}
+.nnote{fill:#3c4656;font-style:italic}
+.s-static{--f:#fff;--s:#8794a6}
+#wf-graph{max-height:60vh;min-height:80px}
+[data-wf]{cursor:pointer}
+.elist{margin:0;padding-left:0;list-style:none;font:12px/1.35 ui-monospace,Menlo,Consolas,monospace;max-height:40vh;overflow:auto}
+.elist .failed{color:#c62828}
 .alt.taken{font-weight:700;fill:#1d2430;text-decoration:underline}
 .e{fill:none;stroke:#8794a6;stroke-width:1.3}
 .e.order{stroke-dasharray:5 4}
@@ -112,6 +121,19 @@ const CSP = [
   "form-action 'none'",
 ].join('; ');
 
+/**
+ * Where a workflow call's graph opens (the script fills it from a template). A run's result
+ * keeps no reports of the calls inside a workflow, so its graph has no statuses to show.
+ */
+function workflowView(templates: string): string {
+  return `<section class="view" id="wf-view" hidden>
+<div class="bar-head"><h2 id="wf-title">Workflow</h2><span class="note">its plan as compiled, without statuses: a report keeps none of the calls inside a workflow; a workflow in it opens the same way</span>
+<span class="tools"><button type="button" data-wf-back title="the workflow this one was opened from">back</button><button type="button" data-wf-close>close</button></span></div>
+<div id="wf-graph" class="scroll"></div>
+${templates}
+</section>`;
+}
+
 export function renderPage(p: PageParts): string {
   const legend = p.legend
     .map(
@@ -143,6 +165,7 @@ ${p.diagnostics}
 ${p.scenarios}
 <div id="graph" class="scroll">${p.graphSvg}</div>
 </section>
+${p.workflows === '' ? '' : workflowView(p.workflows)}
 <section class="view">
 <div class="bar-head"><h2>${escapeHtml(p.timelineTitle)}</h2><span class="note">${escapeHtml(p.timelineNote)}</span></div>
 <div id="timeline" class="scroll">${p.timelineSvg}</div>

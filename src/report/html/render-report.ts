@@ -6,7 +6,7 @@
 import type { CompiledPlan } from '../../compile/types.js';
 import type { JsonObject } from '../../language/document.js';
 import { prettyJsonPreview } from '../../language/json/index.js';
-import type { RunResult } from '../../run/types.js';
+import type { CallReport, RunResult } from '../../run/types.js';
 import type { Simulation } from '../../simulate/types.js';
 import { escapeHtml } from './escape.js';
 import { clip, type GraphSvg, renderGraphSvg } from './graph-svg.js';
@@ -16,6 +16,7 @@ import { formatMs, runTimeline, stepTimeline } from './timeline.js';
 import { edgeLabel } from '../edge-label.js';
 import { planOf } from '../../compile/plan-of.js';
 import { explainPanelData } from './explain-data.js';
+import { forEachData, nodeNotes, workflowGraphs } from './composed-calls.js';
 
 /** How a run's calls can end, in legend order (the rest of REPORT_STATUSES are the dry run's). */
 const RUN_STATUSES: readonly ReportStatus[] = REPORT_STATUSES.slice(0, REPORT_STATUSES.indexOf('runs'));
@@ -124,13 +125,15 @@ function renderRun(plan: CompiledPlan, result: RunResult, o: Options): string {
     engine: o.layout,
     dagreLimit: o.dagreLimit,
     direction: o.direction,
+    notes: plan.calls.map((_, i) => nodeNotes(plan, i, result.calls[i])),
   });
+  const workflows = workflowGraphs(plan, { engine: o.layout, dagreLimit: o.dagreLimit });
   const timeline = runTimeline(result, statuses, new Set(cp));
   const t0 = Date.parse(result.startedAt);
   const calls = plan.calls.map((call, i) => {
     const r = result.calls[i]!;
     return {
-      ...common(plan, i, o),
+      ...common(plan, i, o, workflows.byCall[i] ?? null, r),
       view: statuses[i],
       attempts: r.attempts,
       branch: r.branch,
@@ -161,7 +164,8 @@ function renderRun(plan: CompiledPlan, result: RunResult, o: Options): string {
     timelineNote: `${started} calls started; at most ${timeline.lanes} ran at once (one lane each); times from the run's start${never ? `; never started: ${never}` : ''}`,
     scenarios: '',
     diagnostics: diagnosticsMarkup(result.diagnostics),
-    data: { kind: 'run', startedAt: t0, calls, explain: explainPanelData(plan) },
+    workflows: workflows.templates,
+    data: { kind: 'run', startedAt: t0, calls, workflows: workflows.graphs, explain: explainPanelData(plan) },
   });
 }
 
@@ -196,12 +200,14 @@ function renderSimulation(plan: CompiledPlan, sim: Simulation, o: Options): stri
     engine: o.layout,
     dagreLimit: o.dagreLimit,
     direction: o.direction,
+    notes: plan.calls.map((_, i) => nodeNotes(plan, i)),
   });
+  const workflows = workflowGraphs(plan, { engine: o.layout, dagreLimit: o.dagreLimit });
   const timeline = stepTimeline(plan, statuses, new Set(cp));
   const calls = plan.calls.map((call, i) => {
     const sample = sim.samples[call.id];
     return {
-      ...common(plan, i, o),
+      ...common(plan, i, o, workflows.byCall[i] ?? null),
       view: statuses[i],
       level: plan.levels[i] ?? 0,
       ...(sample && { sample: text(sample.value, o), sampleSource: sample.source }),
@@ -230,15 +236,22 @@ function renderSimulation(plan: CompiledPlan, sim: Simulation, o: Options): stri
     timelineNote: `no real times in a dry run: each call at its step (its level in the graph), the calls of one step side by side; ${timeline.lanes} at most at once`,
     scenarios: `<div class="scenarios" role="group" aria-label="scenarios">${buttons}</div>`,
     diagnostics: diagnosticsMarkup(sim.diagnostics),
-    data: { kind: 'simulation', calls, scenarios, explain: explainPanelData(plan) },
+    workflows: workflows.templates,
+    data: { kind: 'simulation', calls, scenarios, workflows: workflows.graphs, explain: explainPanelData(plan) },
   });
 }
 
-/** What the details panel shows of any call. */
-function common(plan: CompiledPlan, i: number, o: Options) {
+/**
+ * What the details panel shows of any call; `wf` is the index of its workflow's graph, `each`
+ * a for-each call's source and elements (with the run's report of it).
+ */
+function common(plan: CompiledPlan, i: number, o: Options, wf: number | null, report?: CallReport) {
   const call = plan.calls[i]!;
   const output = call.outputPath;
+  const each = forEachData(plan, i, report);
   return {
+    ...(wf !== null && { wf }),
+    ...(each !== undefined && { each }),
     id: call.id,
     tool: call.tool,
     out: output?.text ?? null,

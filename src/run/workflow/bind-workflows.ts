@@ -71,7 +71,7 @@ export function bindWorkflows(registry: ToolRegistry, names: readonly string[]):
       ...tool,
       execute: workflowExecute({ name, plan, output: template, registry }),
       outputSchema: declared ?? type.schema,
-      ...workflowCallsField([...reached]),
+      ...workflowCallsField([...reached], plan),
       ...workflowPlanField(plan),
     });
     let effects = false;
