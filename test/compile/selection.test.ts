@@ -1,6 +1,8 @@
 /** JSONPath selections in the compile: a selection reads the path before it, and its type. */
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile/index.js';
+import { REFERENCE_PATTERN } from '../../src/compile/plan-schema/plan-schema.js';
+import { parseString } from '../../src/language/index.js';
 import type { Tool } from '../../src/tools/index.js';
 import { codes, compileOk, depsOf } from './helpers.js';
 
@@ -127,5 +129,20 @@ describe('selections in the compile', () => {
     expect(d!.code).toBe('E_REF_SELECTION');
     expect(d!.column).toBe(text.indexOf('process') + 1);
     expect(d!.hint).toContain('@.key');
+  });
+
+  it.each([
+    '†state.flights[?(@.price < 300)]',
+    '†state.a[0:3]',
+    '†state.a[-2:]',
+    '†state.a[-1].x',
+    '†state.a[0,2]',
+    '†state.doc..title',
+    '†state.a[1:2:0]',
+    '†state.a[-0]',
+    '†state.a[?(@.x > 1)',
+    '†state.a[0, 2]',
+  ])('the plan schema given to models agrees with the compiler on %s', (text) => {
+    expect(new RegExp(REFERENCE_PATTERN, 'u').test(text)).toBe(parseString(text).kind !== 'error');
   });
 });
