@@ -63,8 +63,9 @@ export const MAX_SELECTION_LENGTH = 500;
 export const MAX_SELECTION_NESTING = 16;
 
 /**
- * Most values one read's selections may visit at run time: the elements a filter, slice or union
- * looks at and every value under a recursive descent (`..title`), summed over the read. Past it
+ * Most values one read's selections may visit at run time: the elements a filter looks at, what
+ * a slice, a union or `[-n]` selects, and every value under a recursive descent (`..title`),
+ * summed over the read. Past it
  * the call fails with code `LIMIT` before jsonpath-plus walks anything, so a descent over a huge
  * state cannot hold the run.
  */

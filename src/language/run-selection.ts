@@ -30,15 +30,17 @@ export interface SelectionBudget {
 
 /** What `selection` selects from `value` (an array, or for `..key` any object), in order. */
 export function runSelection(value: object, selection: Selection, budget: SelectionBudget): unknown[] {
-  // A descent visits everything below; the others look at most at each element once.
-  const visits =
-    selection.form === 'descent' ? countValues(value, budget.left + 1) : (value as unknown[]).length;
-  // jsonpath-plus descends by recursion: a value nested past MAX_DEPTH_CEILING is never walked.
-  if (visits < 0)
-    throw new SelectionLimitError(selection.text, `would descend more than ${MAX_DEPTH_CEILING} levels`);
-  budget.left -= visits;
-  if (budget.left < 0) throw new SelectionLimitError(selection.text);
-  return JSONPath({
+  // What is visited is counted before jsonpath-plus walks: a descent, everything below; a filter,
+  // every element (each runs the filter). A slice, a union and [-n] go straight to what they
+  // select, so they count what they selected.
+  if (selection.form === 'descent') {
+    const visits = countValues(value, budget.left + 1);
+    // jsonpath-plus descends by recursion: a value nested past MAX_DEPTH_CEILING is never walked.
+    if (visits < 0)
+      throw new SelectionLimitError(selection.text, `would descend more than ${MAX_DEPTH_CEILING} levels`);
+    spend(budget, visits, selection);
+  } else if (selection.form === 'filter') spend(budget, (value as unknown[]).length, selection);
+  const selected = JSONPath({
     path: selection.jsonPath,
     json: value,
     eval: 'safe',
@@ -46,6 +48,13 @@ export function runSelection(value: object, selection: Selection, budget: Select
     // A filter over an element that lacks a key (`@.a.b` where a is missing) leaves it out.
     ignoreEvalErrors: true,
   }) as unknown[];
+  if (selection.form !== 'descent' && selection.form !== 'filter') spend(budget, selected.length, selection);
+  return selected;
+}
+
+function spend(budget: SelectionBudget, visits: number, selection: Selection): void {
+  budget.left -= visits;
+  if (budget.left < 0) throw new SelectionLimitError(selection.text);
 }
 
 /**

@@ -129,7 +129,7 @@ describe('selections at run time', () => {
 
   it('a filter compares values of the data with the data own keys only: a key named like a method is just data', async () => {
     const book = recorder('book');
-    const data = [{ toString: 'x', valueOf: 1 }, { toString: 'y' }];
+    const data: Record<string, unknown>[] = [{ toString: 'x', valueOf: 1 }, { toString: 'y' }];
     await run([{ _tool: 'book', x: "†input.list[?(@.toString == 'x')]" }], {
       tools: [book],
       input: { list: data },
