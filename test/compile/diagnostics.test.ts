@@ -350,7 +350,7 @@ describe('all diagnostics in one pass', () => {
           { _tool: 'search', _id: 'a', q: '†input.qq', _outputpath: '†state.x' },
           { q: 1 },
           { _tool: 'search', _id: 'a', v: '†state.x.', w: '†sate.y', z: '†state.a || †state.b && †state.c' },
-          { _tool: 'search', _id: 'p', bad: '†state.__proto__', _outputPath: '†input.z' },
+          { _tool: 'search', _id: 'p', bad: '†state.__proto__', sel: '†state.x[0:3:0]', _outputPath: '†input.z' },
           { _tool: 'think', _output: 'hi', _outputPath: '†state.nope' },
           { _tool: 'search', _id: 'c1', v: '†state.ok', m: '$state.out', _outputPath: '†state.out' },
           { _tool: 'search', _id: 'c2', v: '†state.out', _outputPath: '†state.ok' },
