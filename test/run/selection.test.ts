@@ -136,4 +136,17 @@ describe('selections at run time', () => {
     });
     expect(book.calls[0]).toEqual({ x: [data[0]] });
   });
+
+  it('_forEach may loop over a selection, and †item paths may select inside the element', async () => {
+    const book = recorder('book');
+    const plan = [{ _tool: 'book', x: '†item[?(@ > 1)]', y: '†item[-1]', _forEach: '†input.lists[0:2]' }];
+    const input = { lists: [[1, 2, 3], [4], [5, 0]] };
+    expect(compile(plan, { tools: [book], input }).diagnostics).toEqual([]);
+    const result = await run(plan, { tools: [book], input });
+    expect(result.status).toBe('succeeded');
+    expect(book.calls).toEqual([
+      { x: [2, 3], y: 3 },
+      { x: [4], y: 4 },
+    ]);
+  });
 });
