@@ -73,6 +73,35 @@ const CASES: readonly Case[] = [
     }),
   },
   {
+    name: '50 MB state',
+    plan: '10 calls filter all records ([?(@.n < 1000)]), 10 read a slice and descend (..n)',
+    make: () => ({
+      planText: JSON.stringify([
+        ...Array.from({ length: 10 }, (_, i) => ({
+          _tool: 'read',
+          v: `†state.records[?(@.n < ${1_000 + i})]`,
+        })),
+        ...Array.from({ length: 10 }, (_, i) => ({
+          _tool: 'read',
+          v: `†state.records[${i}:${5_000 + i}]..n`,
+        })),
+      ]),
+      stateText: FIFTY_MB(),
+      tools: [echo],
+    }),
+  },
+  {
+    name: '50 MB state',
+    plan: '10 calls descend through all records (..n): each refused (LIMIT) past 100k values',
+    make: () => ({
+      planText: JSON.stringify(
+        Array.from({ length: 10 }, (_, i) => ({ _tool: 'read', v: `†state.records..n`, i })),
+      ),
+      stateText: FIFTY_MB(),
+      tools: [echo],
+    }),
+  },
+  {
     name: '1e6-key state',
     plan: '10 calls read a key each and write one',
     make: () => ({

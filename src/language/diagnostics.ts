@@ -14,6 +14,8 @@ export const DIAGNOSTIC_CODES = [
   'E_REF_SYNTAX',
   'E_REF_ROOT',
   'E_REF_FORBIDDEN',
+  // A JSONPath selection in a reference (`[?(...)]`, `[0:3]`, `[-1]`, `[0,2]`, `..key`) that is not one.
+  'E_REF_SELECTION',
   'E_MIXED_OPS',
   'E_OUTPUT_PATH',
   // An `_onError` that names no `||` alternative of its call's `_outputPath`.

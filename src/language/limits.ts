@@ -53,6 +53,24 @@ export interface Limits {
   readonly maxForEach: number;
 }
 
+/**
+ * Longest JSONPath selection inside one reference (`[?(@.price < 300)]`), in characters: its
+ * filter is parsed and evaluated per element, so its size bounds the work per element.
+ */
+export const MAX_SELECTION_LENGTH = 500;
+
+/** Deepest nesting of parentheses and unary operators in a filter (the evaluator's parser recurses on them). */
+export const MAX_SELECTION_NESTING = 16;
+
+/**
+ * Most values one read's selections may visit at run time: the elements a filter looks at, what
+ * a slice, a union or `[-n]` selects, and every value under a recursive descent (`..title`),
+ * summed over the read. Past it
+ * the call fails with code `LIMIT` before jsonpath-plus walks anything, so a descent over a huge
+ * state cannot hold the run.
+ */
+export const MAX_SELECTION_NODES = 100_000;
+
 /** The deepest `maxDepth` may be set: structuredClone gives up near 2,000 levels, JSON.stringify near 4,000. */
 export const MAX_DEPTH_CEILING = 1_000;
 

@@ -9,9 +9,9 @@
  *
  * The path after `†item` is the grammar of a state path: it is scanned as one.
  */
-import { getAtPath, type PathSegment, WILDCARD, type Wildcard } from './paths.js';
+import { firstSelector, getAtPath, type PathSegment, type Wildcard } from './paths.js';
 import { scanner } from './reference-scanner.js';
-import { selectFrom } from './resolve.js';
+import { canSelectFrom, selectFrom } from './resolve.js';
 
 /** A `†item...` or `†index` string, the whole value of an argument of a `_forEach` call. */
 export interface LoopReference {
@@ -37,8 +37,9 @@ export function parseLoopReference(text: string): LoopReference | null {
 /** The value `ref` names for element `item` at position `index`; undefined when there is none. */
 export function resolveLoopReference(ref: LoopReference, item: unknown, index: number): unknown {
   if (ref.root === 'index') return index;
-  const wildcard = ref.segments.indexOf(WILDCARD);
-  if (wildcard < 0) return getAtPath(item, ref.segments as PathSegment[]);
-  const container = getAtPath(item, ref.segments.slice(0, wildcard) as PathSegment[]);
-  return Array.isArray(container) ? selectFrom(container, ref.segments.slice(wildcard)) : undefined;
+  const first = firstSelector(ref.segments);
+  if (first < 0) return getAtPath(item, ref.segments as PathSegment[]);
+  const container = getAtPath(item, ref.segments.slice(0, first) as PathSegment[]);
+  const tail = ref.segments.slice(first);
+  return canSelectFrom(container, tail[0] as Wildcard) ? selectFrom(container, tail) : undefined;
 }

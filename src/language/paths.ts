@@ -4,7 +4,56 @@ export type Root = 'input' | 'state';
 
 /** `[*]` in a read: every element of the array at that point. */
 export const WILDCARD: unique symbol = Symbol('[*]');
-export type Wildcard = typeof WILDCARD;
+
+export type SelectionForm = 'filter' | 'slice' | 'union' | 'from-end' | 'descent';
+
+/** A JSONPath step of a read (selection.ts reads them). Immutable; shared by every read of one string. */
+export interface Selection {
+  readonly form: SelectionForm;
+  /** As written in the reference: `[?(@.price < 300)]`, `[0:3]`, `[0,2]`, `[-1]`, `..title`. */
+  readonly text: string;
+  /** The JSONPath jsonpath-plus runs on the value the step starts from: `$[?(@.price < 300)]`. */
+  readonly jsonPath: string;
+  /**
+   * True when the step selects any number of values (the read is then an array of them); false
+   * for `[-n]`, which names one element, or none when the array is shorter.
+   */
+  readonly many: boolean;
+}
+/**
+ * A step of a read that selects rather than names one key: `[*]`, or a JSONPath selection
+ * (`[?(...)]`, `[0:3]`, `[0,2]`, `[-1]`, `..key`; see selection.ts). A read covers the path
+ * before its first one ({@link firstSelector}).
+ */
+export type Wildcard = typeof WILDCARD | Selection;
+
+/** True for `[*]` and the JSONPath selections: the steps that are not a key or an index. */
+export function isSelector(segment: PathSegment | Wildcard): segment is Wildcard {
+  return typeof segment === 'object' || typeof segment === 'symbol';
+}
+
+/** Where the first selecting step of `segments` is, or -1 for a plain path. */
+export function firstSelector(segments: readonly (PathSegment | Wildcard)[]): number {
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i];
+    if (typeof s === 'object' || typeof s === 'symbol') return i;
+  }
+  return -1;
+}
+
+/**
+ * True when a read with these steps after its first selector is an array of what it selects:
+ * any `[*]`, filter, slice, union or descent makes it one; `[-n]` alone names one element.
+ */
+export function selectsMany(tail: readonly (PathSegment | Wildcard)[]): boolean {
+  for (const s of tail) if (s === WILDCARD || (typeof s === 'object' && s.many)) return true;
+  return false;
+}
+
+/** A selecting step as written: `[*]`, `[?(@.a > 1)]`, `..title`. */
+export function selectorText(step: Wildcard): string {
+  return step === WILDCARD ? '[*]' : step.text;
+}
 
 /** A key (string) or an array index (number). */
 export type PathSegment = string | number;
@@ -20,14 +69,14 @@ export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'pr
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
 
 /**
- * The path a read covers in the graph: everything before its first `[*]`. A reference
- * without `[*]` is its own path.
+ * The path a read covers in the graph: everything before its first `[*]` or selection (which
+ * reads the whole value there). A reference without one is its own path.
  */
 export function coveredPath(ref: {
   readonly root: Root;
   readonly segments: readonly (PathSegment | Wildcard)[];
 }): Path {
-  const wildcard = ref.segments.indexOf(WILDCARD);
+  const wildcard = firstSelector(ref.segments);
   return wildcard < 0
     ? (ref as Path)
     : { root: ref.root, segments: ref.segments.slice(0, wildcard) as PathSegment[] };
@@ -38,6 +87,7 @@ export function formatPath(root: Root, segments: readonly (PathSegment | Wildcar
   let out = `†${root}`;
   for (const segment of segments) {
     if (segment === WILDCARD) out += '[*]';
+    else if (typeof segment === 'object') out += segment.text;
     else if (typeof segment === 'number') out += `[${segment}]`;
     else if (IDENTIFIER.test(segment)) out += `.${segment}`;
     else out += `[${JSON.stringify(segment)}]`;
@@ -62,14 +112,17 @@ export function segmentsOverlap(a: readonly PathSegment[], b: readonly PathSegme
 
 /**
  * The segments of `read` below `written`, or null when `written` is not a prefix of it. A read
- * may hold `[*]`, which no written segment equals.
+ * may hold `[*]` or a selection, which no written segment equals.
  */
 export function segmentsBelow<T extends PathSegment | Wildcard = PathSegment>(
   written: readonly PathSegment[],
   read: readonly T[],
 ): readonly T[] | null {
   if (written.length > read.length) return null;
-  for (let i = 0; i < written.length; i++) if (String(written[i]) !== String(read[i] as unknown)) return null;
+  for (let i = 0; i < written.length; i++) {
+    const step = read[i] as unknown;
+    if (typeof step === 'object' || String(written[i]) !== String(step)) return null;
+  }
   return read.slice(written.length);
 }
 

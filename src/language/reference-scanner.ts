@@ -7,57 +7,33 @@
  *     root    := "input" | "state"   ("item" and "index": see loop-reference.ts)
  *     segment := [A-Za-z_$][A-Za-z0-9_$-]* | digits
  *
- * plus `[*]` (every element) in reads. A hand-written scanner rather than a regex, so every
- * error carries the exact offset inside the string.
+ * plus, in reads, `[*]` (every element) and the JSONPath selections of selection.ts
+ * (`[?(@.price < 300)]`, `[0:3]`, `[-1]`, `[0,2]`, `..title`). A hand-written scanner rather
+ * than a regex, so every error carries the exact offset inside the string.
  *
- * This file is the scanner and the shapes it produces; reference.ts is how the rest of planmode
- * asks for a parse (and parses each distinct string once).
+ * This file is the scanner (the shapes it produces are reference-shapes.ts); reference.ts is how
+ * the rest of planmode asks for a parse (and parses each distinct string once).
  */
-import type { DiagnosticCode } from './diagnostics.js';
 import { exactCopy } from './json/index.js';
-import { FORBIDDEN_SEGMENTS, type PathSegment, type Root, WILDCARD, type Wildcard } from './paths.js';
+import {
+  FORBIDDEN_SEGMENTS,
+  type PathSegment,
+  type Root,
+  type Selection,
+  WILDCARD,
+  type Wildcard,
+} from './paths.js';
+import type { Operator, ParsedString, ParseError, Reference } from './reference-shapes.js';
+import { type ScannedSelection, scanBracketSelection, scanDescent } from './selection.js';
+
+export type { Expression, Operator, ParsedString, ParseError, Reference } from './reference-shapes.js';
 
 export const DAGGER = '†';
 
-export interface Reference {
-  readonly root: Root;
-  readonly segments: readonly (PathSegment | Wildcard)[];
-  /** The reference as written. */
-  readonly text: string;
-  /** Offset of its `†` in the string. */
-  readonly start: number;
-}
-
-export type Operator = '||' | '&&';
-
-export interface Expression {
-  /** `null` for a single reference. */
-  readonly op: Operator | null;
-  readonly refs: readonly Reference[];
-}
-
-export type ParsedString =
-  /** An ordinary string. `suspiciousDagger` is the offset of a `†` that looks like a reference. */
-  | { readonly kind: 'text'; readonly value: string; readonly suspiciousDagger?: number }
-  /** `††...`: literal text with one leading `†` dropped. */
-  | { readonly kind: 'literal'; readonly value: string }
-  | { readonly kind: 'expression'; readonly expression: Expression }
-  | {
-      readonly kind: 'error';
-      readonly code: Extract<
-        DiagnosticCode,
-        'E_REF_SYNTAX' | 'E_REF_ROOT' | 'E_REF_FORBIDDEN' | 'E_MIXED_OPS' | 'E_FOR_EACH_REF'
-      >;
-      readonly message: string;
-      readonly hint?: string;
-      /** Offset inside the string where the problem is. */
-      readonly offset: number;
-    };
-
-export type ParseError = Extract<ParsedString, { kind: 'error' }>;
-
 const DOT = 46;
 const OPEN_BRACKET = 91;
+const COLON = 58;
+const COMMA = 44;
 
 // Character tests by code, not regex: the scanner runs over every reference of every call.
 // (charCodeAt of a position past the end is NaN, which every test below rejects.)
@@ -207,6 +183,12 @@ class ExpressionScanner {
     for (;;) {
       const c = this.text.charCodeAt(this.pos);
       if (c === DOT) {
+        if (this.text.charCodeAt(this.pos + 1) === DOT) {
+          const descent = this.selection(scanDescent(this.text, this.pos));
+          if ('kind' in descent) return descent;
+          segments[count++] = descent;
+          continue;
+        }
         this.pos++;
         const segStart = this.pos;
         if (isDigit(this.text.charCodeAt(this.pos))) {
@@ -240,8 +222,21 @@ class ExpressionScanner {
         if (isDigit(this.text.charCodeAt(this.pos))) {
           const digitsStart = this.pos;
           const digits = this.digits();
+          const after = this.text.charCodeAt(this.pos);
+          if (after === COLON || after === COMMA) {
+            // `[0:3]` or `[0,2]`: a selection, read from its bracket.
+            const selection = this.selection(scanBracketSelection(this.text, open));
+            if ('kind' in selection) return selection;
+            segments[count++] = selection;
+            continue;
+          }
           if (digits.length > 1 && digits.startsWith('0')) return this.leadingZero(digits, digitsStart);
           segments[count++] = Number(digits);
+        } else if (next === '?' || next === '-' || next === ':') {
+          const selection = this.selection(scanBracketSelection(this.text, open));
+          if ('kind' in selection) return selection;
+          segments[count++] = selection;
+          continue;
         } else if (next === '*') {
           this.pos++;
           segments[count++] = WILDCARD;
@@ -253,9 +248,9 @@ class ExpressionScanner {
           segments[count++] = key;
         } else {
           return this.fail(
-            `expected an index, [*] or a quoted key after '[' but found ${describe(this.text, this.pos)}`,
+            `expected an index, [*], a quoted key or a selection after '[' but found ${describe(this.text, this.pos)}`,
             this.pos,
-            'write [0], [*] or ["key"]',
+            'write [0], [*], ["key"], or select: [?(@.key < 3)], [0:3], [-1], [0,2]',
           );
         }
         if (this.text[this.pos] !== ']') {
@@ -276,6 +271,16 @@ class ExpressionScanner {
       text: this.text.slice(start, this.pos),
       start,
     };
+  }
+
+  /** A scanned selection, the scan moved past it; or its error as a parse error. */
+  private selection(scanned: ScannedSelection): Selection | ParseError {
+    if ('error' in scanned) {
+      const { message, hint, offset } = scanned.error;
+      return { kind: 'error', code: 'E_REF_SELECTION', message, hint, offset };
+    }
+    this.pos = scanned.end;
+    return scanned.selection;
   }
 
   /** The root name; 'state' and 'input' come back as constants, without a new string. */

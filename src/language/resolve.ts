@@ -1,6 +1,8 @@
 /** Run-time values of references and expressions. */
 import { JSONPath } from 'jsonpath-plus';
-import { getAtPath, type PathSegment, WILDCARD, type Wildcard } from './paths.js';
+import { MAX_SELECTION_NODES } from './limits.js';
+import { firstSelector, getAtPath, type PathSegment, selectsMany, WILDCARD, type Wildcard } from './paths.js';
+import { runSelection } from './run-selection.js';
 import type { Expression, Reference } from './reference.js';
 
 export interface Roots {
@@ -11,24 +13,45 @@ export interface Roots {
 /** The value a reference names, or undefined when there is none. */
 export function resolveReference(ref: Pick<Reference, 'root' | 'segments'>, roots: Roots): unknown {
   const base = ref.root === 'input' ? roots.input : roots.state;
-  const wildcard = ref.segments.indexOf(WILDCARD);
-  if (wildcard < 0) return getAtPath(base, ref.segments as PathSegment[]);
-  // The part before the first [*] must exist; an empty selection is still an (empty) array.
-  const head = ref.segments.slice(0, wildcard) as PathSegment[];
-  const container = getAtPath(base, head);
-  if (!Array.isArray(container)) return undefined;
-  return selectFrom(container, ref.segments.slice(wildcard));
+  const first = firstSelector(ref.segments);
+  if (first < 0) return getAtPath(base, ref.segments as PathSegment[]);
+  // The part before the first [*] or selection must exist; an empty selection is still an (empty) array.
+  const container = getAtPath(base, ref.segments.slice(0, first) as PathSegment[]);
+  const tail = ref.segments.slice(first);
+  if (!canSelectFrom(container, tail[0] as Wildcard)) return undefined;
+  return selectFrom(container, tail);
 }
 
 /**
- * What `segments` (starting at a `[*]`) select below `container`: an array, new at each call.
- * A run that reads one selection many times keeps it (run/call/wildcard-reads.ts).
+ * True when `container` is something the step `first` selects from: `[*]`, a filter, a slice,
+ * a union and `[-n]` select from an array; `..key` from any object or array.
  */
-export function selectFrom(container: unknown, segments: readonly (PathSegment | Wildcard)[]): unknown[] {
-  // jsonpath-plus selects the elements of each [*]; keys are followed with getAtPath. A key
-  // inside a JSONPath string is never safe: jsonpath-plus turns a path array back into text
-  // and re-splits it, so "a;b", "x^y" or "]" broke apart, and a missing "x,y" read x and y.
+export function canSelectFrom(container: unknown, first: Wildcard): boolean {
+  if (first !== WILDCARD && first.form === 'descent')
+    return container !== null && typeof container === 'object';
+  return Array.isArray(container);
+}
+
+/**
+ * What `tail` (starting at a `[*]` or selection) reads below `container`: an array of what it
+ * selects, new at each call, or for a tail whose only selections are `[-n]`, the one value it
+ * names (undefined when none). A run that reads one selection many times keeps it
+ * (run/call/wildcard-reads.ts).
+ *
+ * @throws {SelectionLimitError} (run-selection.ts) when the selections would visit more than MAX_SELECTION_NODES values.
+ */
+export function selectFrom(container: unknown, tail: readonly (PathSegment | Wildcard)[]): unknown {
+  const selected = selectValues(container, tail);
+  return selectsMany(tail) ? selected : selected[0];
+}
+
+function selectValues(container: unknown, segments: readonly (PathSegment | Wildcard)[]): unknown[] {
+  // jsonpath-plus selects the elements of each [*] and runs each selection; keys are followed
+  // with getAtPath. A key inside a JSONPath string is never safe: jsonpath-plus turns a path
+  // array back into text and re-splits it, so "a;b", "x^y" or "]" broke apart, and a missing
+  // "x,y" read x and y (selection.ts admits only selections it reads as written).
   // getAtPath also keeps array `length` and inherited properties out of reach, as without [*].
+  const budget = { left: MAX_SELECTION_NODES };
   let selected: unknown[] = [container];
   for (const segment of segments) {
     const next: unknown[] = [];
@@ -38,6 +61,9 @@ export function selectFrom(container: unknown, segments: readonly (PathSegment |
         // A loop, not push(...): a spread of a huge array overflows the argument stack.
         for (const element of JSONPath({ path: '$.*', json: value, eval: false, wrap: true }) as unknown[])
           next.push(element);
+      } else if (typeof segment === 'object') {
+        if (!canSelectFrom(value, segment)) continue;
+        for (const element of runSelection(value as object, segment, budget)) next.push(element);
       } else {
         const found = getAtPath(value, [segment]);
         if (found !== undefined) next.push(found);

@@ -13,7 +13,13 @@
  * schema leaves open). Iterative and bounded by the path's length (itself bounded by MAX_WALK).
  */
 import { countedIfFull, type DiagnosticSink, error, warning } from '../../language/diagnostics.js';
-import { formatPath, type PathSegment, segmentsBelow, WILDCARD } from '../../language/paths.js';
+import {
+  firstSelector,
+  formatPath,
+  type PathSegment,
+  segmentsBelow,
+  WILDCARD,
+} from '../../language/paths.js';
 import type { Reference } from '../../language/reference.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { JsonSchema } from '../../tools/tool.js';
@@ -92,7 +98,7 @@ function neverSet(
 ): NeverSet | null {
   if (writers.length === 0) return null;
   // Up to a `[*]`: elements that lack what follows it are left out of the selection, not missing.
-  const wildcard = ref.segments.indexOf(WILDCARD);
+  const wildcard = firstSelector(ref.segments);
   const path = (wildcard < 0 ? ref.segments : ref.segments.slice(0, wildcard)) as readonly PathSegment[];
   let first: NeverSet | null = null;
   for (const w of writers) {

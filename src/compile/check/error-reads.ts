@@ -19,8 +19,8 @@ import {
   type PathSegment,
   segmentsBelow,
   segmentsOverlap,
+  isSelector,
   type Wildcard,
-  WILDCARD,
 } from '../../language/paths.js';
 import type { Reference } from '../../language/reference.js';
 import type { CallSpec } from '../read/index.js';
@@ -97,7 +97,7 @@ function atOrBelowOne(errorPaths: PathTrie, ref: Reference): boolean {
   let node: TrieNode | undefined = errorPaths.root;
   if (node.lastWriter >= 0) return true;
   for (const segment of ref.segments) {
-    if (segment === WILDCARD) return false;
+    if (isSelector(segment)) return false;
     node = childOf(node, segment);
     if (node === undefined) return false;
     if (node.lastWriter >= 0) return true;
@@ -140,7 +140,7 @@ export function errorOnlyRead(
 
 /** True for the whole error object, its `message` or its `code`. */
 function isErrorPart(rest: readonly (PathSegment | Wildcard)[]): boolean {
-  return rest.length === 0 || (rest.length === 1 && rest[0] !== WILDCARD && ERROR_KEYS.has(String(rest[0])));
+  return rest.length === 0 || (rest.length === 1 && !isSelector(rest[0]!) && ERROR_KEYS.has(String(rest[0])));
 }
 
 function describeRest(rest: readonly (PathSegment | Wildcard)[]): string {

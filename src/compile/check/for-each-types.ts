@@ -6,7 +6,7 @@
  * `†index` is a whole number. Whatever cannot be told (no schema, `$ref`...) checks nothing.
  */
 import { countedIfFull, type DiagnosticSink, error } from '../../language/diagnostics.js';
-import { formatPath, getAtPath, type PathSegment, WILDCARD } from '../../language/paths.js';
+import { firstSelector, formatPath, getAtPath, type PathSegment } from '../../language/paths.js';
 import type { JsonSchema } from '../../tools/tool.js';
 import { nearest } from '../nearest.js';
 import type { CallSpec } from '../read/index.js';
@@ -72,7 +72,7 @@ function checkLoopArgument(
       reportType(call, pointer, loop, 'a whole number (the element position)', diagnostics);
     return;
   }
-  const wildcard = loop.ref.segments.indexOf(WILDCARD);
+  const wildcard = firstSelector(loop.ref.segments);
   const path = (wildcard < 0 ? loop.ref.segments : loop.ref.segments.slice(0, wildcard)) as PathSegment[];
   if (elements.length === 0 || path.length === 0) return;
   // Never set: every element type closes it out, or no element of a known array has it.

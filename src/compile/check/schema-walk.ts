@@ -5,9 +5,9 @@
  * tool's inputSchema (cached per schema). Iterative and bounded by MAX_WALK: schemas come from
  * untrusted tools files.
  */
-import { getAtPath, type PathSegment, type Wildcard, WILDCARD } from '../../language/paths.js';
+import { getAtPath, type PathSegment, selectsMany, type Wildcard, WILDCARD } from '../../language/paths.js';
 import { splitPointer } from '../../language/pointer.js';
-import { resolveReference } from '../../language/resolve.js';
+import { canSelectFrom, selectFrom } from '../../language/resolve.js';
 import type { JsonSchema } from '../../tools/tool.js';
 import { schemaCompat } from './schema-compat.js';
 
@@ -15,25 +15,40 @@ import { schemaCompat } from './schema-compat.js';
 const MAX_WALK = 64;
 
 /**
- * The schema of a `[*]` selection from a container of `schema`: an array of what the path
- * after each `[*]` holds in every element (`{type: 'array'}` when that is not known). Null
- * when the container is never an array (nothing is selected: the read is missing).
+ * The schema of what `tail` (from its first `[*]` or selection) reads in a container of
+ * `schema`: for a tail that selects many, an array of what the path after each selector holds
+ * in every element (`{type: 'array'}` when that is not known); for one whose only selectors are
+ * `[-n]`, that element's own schema. A filter, a slice, a union and `[-n]` keep the element type
+ * as `[*]` does; a recursive descent (`..key`) is an array of values of unknown type. Null when
+ * the container can never be selected from (nothing is selected: the read is missing).
  */
 export function selectAll(schema: JsonSchema, tail: readonly (PathSegment | Wildcard)[]): JsonSchema | null {
+  const first = tail[0] as Wildcard;
+  const many = selectsMany(tail);
   if (typeof schema === 'object' && Object.hasOwn(schema, 'const')) {
     const container = schema.const as unknown;
-    if (!Array.isArray(container)) return null;
-    return { const: resolveReference({ root: 'state', segments: tail }, { state: container }) as never };
+    if (!canSelectFrom(container, first)) return null;
+    let selected: unknown;
+    try {
+      selected = selectFrom(container, tail);
+    } catch {
+      // Past the selection budget: the run will say so; here the value stays unknown.
+      return many ? { type: 'array' } : true;
+    }
+    return selected === undefined ? null : { const: selected as never };
   }
-  if (schemaCompat(schema, { type: 'array' }) === 'never') return null;
+  const descent = first !== WILDCARD && first.form === 'descent';
+  if (schemaCompat(schema, { type: descent ? ['object', 'array'] : 'array' }) === 'never') return null;
   let current: JsonSchema | undefined = schema;
   for (let i = 0; i < tail.length && current !== undefined; i++) {
-    // `[*]` steps into the elements as an index would.
+    // `[*]` and the selections of elements step into them as an index would.
     const segment = tail[i]!;
-    current = walkSchema(current, [segment === WILDCARD ? 0 : segment]);
+    if (typeof segment === 'object' && segment.form === 'descent') current = undefined;
+    else current = walkSchema(current, [typeof segment === 'object' || segment === WILDCARD ? 0 : segment]);
   }
   // The element type after the last step this walk can follow; any value once it cannot.
   const element = current ?? true;
+  if (!many) return element;
   return element === true ? { type: 'array' } : { type: 'array', items: element };
 }
 

@@ -27,11 +27,11 @@
 import { countedIfFull, type DiagnosticSink } from '../../language/diagnostics.js';
 import type { JsonObject, ExecutionMode } from '../../language/document.js';
 import {
+  firstSelector,
   getAtPath,
   type PathSegment,
   segmentsBelow,
   segmentsOverlap,
-  WILDCARD,
 } from '../../language/paths.js';
 import { splitPointer } from '../../language/pointer.js';
 import type { Reference } from '../../language/reference.js';
@@ -192,8 +192,8 @@ function arrivalsOfRead(
   options: TypeFlowOptions,
 ): Arrival[] | null {
   const segments = read.ref.segments;
-  const wildcard = segments.indexOf(WILDCARD);
-  // A `[*]` read: what arrives at the path before it, then every element selected from there.
+  const wildcard = firstSelector(segments);
+  // A `[*]` (or selection) read: what arrives at the path before it, then every element selected from there.
   const path = (wildcard < 0 ? segments : segments.slice(0, wildcard)) as readonly PathSegment[];
   const arrivals = arrivalsAt(read, path, calls, options);
   if (!arrivals || wildcard < 0) return arrivals;

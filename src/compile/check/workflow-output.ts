@@ -10,7 +10,7 @@
  */
 import { copyJson } from '../../language/json/index.js';
 import { DEFAULT_LIMITS } from '../../language/limits.js';
-import { type PathSegment, segmentsBelow, segmentsOverlap, WILDCARD } from '../../language/paths.js';
+import { firstSelector, type PathSegment, segmentsBelow, segmentsOverlap } from '../../language/paths.js';
 import { type Expression, parseString, type Reference } from '../../language/reference.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { JsonSchema } from '../../tools/tool.js';
@@ -155,7 +155,7 @@ function referenceType(
   inputSchema: JsonSchema | undefined,
   problems: string[],
 ): JsonSchema | undefined {
-  const wildcard = ref.segments.indexOf(WILDCARD);
+  const wildcard = firstSelector(ref.segments);
   const path = (wildcard < 0 ? ref.segments : ref.segments.slice(0, wildcard)) as readonly PathSegment[];
   if (ref.root === 'input') {
     if (inputSchema === undefined || wildcard >= 0) return undefined;

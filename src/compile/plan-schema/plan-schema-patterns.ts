@@ -7,7 +7,10 @@
 
 // The reference grammar as a linear pattern (no nested quantifiers that can backtrack badly).
 const SEGMENT = String.raw`(?:\.(?:[A-Za-z_$][A-Za-z0-9_$-]*|[0-9]+)|\[[0-9]+\]|\["(?:[^"\\]|\\.)*"\])`;
-const READ_SEGMENT = String.raw`(?:${SEGMENT}|\[\*\])`;
+// JSONPath selections in reads (selection.ts): a filter's expression is the compiler's to check.
+const INT = '(?:0|[1-9][0-9]*)';
+const SELECTION = String.raw`\[\?\((?:[^\[\]]|\[[0-9]+\])*\)\]|\[(?:-?${INT})?:(?:-?${INT})?(?::[1-9][0-9]*)?\]|\[-[1-9][0-9]*\]|\[${INT}(?:,${INT})+\]|\.\.[A-Za-z_][A-Za-z0-9_-]*`;
+const READ_SEGMENT = String.raw`(?:${SEGMENT}|\[\*\]|${SELECTION})`;
 const READ = `†(?:input|state)${READ_SEGMENT}*`;
 const WRITE = `†state${SEGMENT}*`;
 const alternatives = (ref: string) => String.raw`${ref}(?:\s*\|\|\s*${ref})*|${ref}(?:\s*&&\s*${ref})*`;

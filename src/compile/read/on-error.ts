@@ -7,7 +7,7 @@
  */
 import { error, type DiagnosticSink } from '../../language/diagnostics.js';
 import { describeJson } from '../../language/document.js';
-import { type PathSegment, WILDCARD } from '../../language/paths.js';
+import { firstSelector, type PathSegment, selectorText, type Wildcard } from '../../language/paths.js';
 import { parseExpression } from '../../language/reference.js';
 import type { Tool } from '../../tools/tool.js';
 import type { OutputPath } from '../types.js';
@@ -83,11 +83,13 @@ export function readOnError(
       0,
     );
   }
-  if (ref.segments.includes(WILDCARD)) {
+  const selector = firstSelector(ref.segments);
+  if (selector >= 0) {
+    const text = selectorText(ref.segments[selector] as Wildcard);
     return fail(
-      `_onError cannot use [*]: ${ref.text} names no single alternative`,
+      `_onError cannot use ${text}: ${ref.text} names no single alternative`,
       `name one of the _outputPath's alternatives: ${SHAPE}`,
-      ref.text.indexOf('[*]'),
+      ref.text.indexOf(text),
     );
   }
   // An invalid _outputPath has its own error already.

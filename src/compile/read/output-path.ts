@@ -6,7 +6,7 @@
  */
 import { error, type DiagnosticSink } from '../../language/diagnostics.js';
 import { describeJson } from '../../language/document.js';
-import { type Path, WILDCARD } from '../../language/paths.js';
+import { firstSelector, type Path, selectorText, type Wildcard } from '../../language/paths.js';
 import { checkJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import type { ParsedString, Reference, StringParser } from '../../language/reference.js';
@@ -97,15 +97,16 @@ export function readOutputPath(
         ),
       );
       ok = false;
-    } else if (ref.segments.includes(WILDCARD)) {
+    } else if (firstSelector(ref.segments) >= 0) {
+      const text = selectorText(ref.segments[firstSelector(ref.segments)] as Wildcard);
       diagnostics.push(
         error(
           'E_OUTPUT_PATH',
           place.inside('/_outputPath'),
-          `_outputPath cannot use [*]: ${ref.text} names no single place to write`,
+          `_outputPath cannot use ${text}: ${ref.text} names no single place to write`,
           {
             call: place.id,
-            offset: ref.start + ref.text.indexOf('[*]'),
+            offset: ref.start + ref.text.indexOf(text),
             hint: 'write the whole array to one path, e.g. "†state.items"',
           },
         ),

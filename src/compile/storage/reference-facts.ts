@@ -7,7 +7,7 @@
  * processor's cache). A read of the common `†state.name` shape touches no object of its string
  * at all: the data flow finds its path's node by the same number (see PathNodes).
  */
-import { WILDCARD } from '../../language/paths.js';
+import { firstSelector } from '../../language/paths.js';
 import type { Expression, Reference } from '../../language/reference.js';
 import { MAX_CANONICAL_LENGTH } from './path-nodes.js';
 
@@ -81,7 +81,7 @@ export class ReferenceFacts {
       this.#text.push('');
     }
     const only = expression.refs.length === 1 ? expression.refs[0]! : undefined;
-    const single = only === undefined || only.segments.includes(WILDCARD) ? undefined : only;
+    const single = only === undefined || firstSelector(only.segments) >= 0 ? undefined : only;
     this.#expression[n] = expression;
     this.#text[n] = text;
     if (!this.readsBelowFirstSegment)

@@ -16,6 +16,7 @@ import type { JsonObject } from '../../language/document.js';
 import type { Limits } from '../../language/limits.js';
 import { cloneJson, setOwnProperty } from '../../language/json/index.js';
 import { resolveLoopReference } from '../../language/loop-reference.js';
+import { SelectionLimitError } from '../../language/run-selection.js';
 import { splitPointer } from '../../language/pointer.js';
 import { describeValue } from '../../language/describe-value.js';
 import type { ToolRegistry } from '../../tools/registry.js';
@@ -175,7 +176,14 @@ class ElementLoop {
   #attempt(k: number, attempt: number): unknown {
     const { run, i, real } = this;
     const tool = real.tool;
-    const elementArgs = argumentsFor(this.args, run.calls[i]!.forEach!.loopArguments, this.array[k], k);
+    let elementArgs: JsonObject;
+    try {
+      elementArgs = argumentsFor(this.args, run.calls[i]!.forEach!.loopArguments, this.array[k], k);
+    } catch (e) {
+      // A selection in a †item path past its budget (run-selection.ts): planmode's failure, not the tool's.
+      if (e instanceof SelectionLimitError) throw run.failure(i, `element ${k}: ${e.message}`, 'LIMIT');
+      throw e;
+    }
     if (real.validateInput && !real.validateInput(elementArgs)) {
       throw run.failure(
         i,

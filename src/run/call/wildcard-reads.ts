@@ -7,9 +7,16 @@
  * path after the `[*]`: the next read of the same path over the same container gets the same
  * frozen array. A write into the container makes a new one, whose selections are made anew.
  */
-import { getAtPath, type PathSegment, WILDCARD } from '../../language/paths.js';
+import {
+  firstSelector,
+  getAtPath,
+  type PathSegment,
+  selectsMany,
+  WILDCARD,
+  type Wildcard,
+} from '../../language/paths.js';
 import type { Reference } from '../../language/reference.js';
-import { resolveReference, type Roots, selectFrom } from '../../language/resolve.js';
+import { canSelectFrom, resolveReference, type Roots, selectFrom } from '../../language/resolve.js';
 
 /** What a shared `[*]` read needs of the run. */
 export interface SelectionHost {
@@ -30,29 +37,41 @@ export class WildcardReads {
    * already, and is the same array for every read of it until its container is written.
    */
   readonly read = (ref: Pick<Reference, 'root' | 'segments'>, roots: Roots): unknown => {
-    const wildcard = ref.segments.indexOf(WILDCARD);
-    if (wildcard < 0) return resolveReference(ref, roots);
+    const first = firstSelector(ref.segments);
+    if (first < 0) return resolveReference(ref, roots);
     const base = ref.root === 'input' ? roots.input : roots.state;
-    const container = getAtPath(base, ref.segments.slice(0, wildcard) as PathSegment[]);
-    if (!Array.isArray(container)) return undefined;
-    const shared = this.host.share(container);
+    const container = getAtPath(base, ref.segments.slice(0, first) as PathSegment[]);
+    const tail = ref.segments.slice(first);
+    if (!canSelectFrom(container, tail[0] as Wildcard)) return undefined;
+    const shared = this.host.share(container as object);
+    // `[-1]` (and nothing that selects many) names one value: nothing to keep.
+    if (!selectsMany(tail)) return selectFrom(shared, tail);
     let byTail = this.#selections.get(shared);
     if (byTail === undefined) this.#selections.set(shared, (byTail = new Map()));
-    const tail = ref.segments.slice(wildcard);
     const key = tailKey(tail);
     let selection = byTail.get(key);
     if (selection === undefined) {
-      selection = this.host.shareSelection(selectFrom(shared, tail));
+      selection = this.host.shareSelection(selectFrom(shared, tail) as unknown[]);
       byTail.set(key, selection);
     }
     return selection;
   };
 }
 
-/** The path after the `[*]` as one string: `*` for each `[*]`, keys and indices JSON-quoted apart. */
-function tailKey(tail: readonly unknown[]): string {
+/**
+ * The path after the `[*]` as one string: `*` for each `[*]`, `?` and its JSONPath for each
+ * selection, keys and indices JSON-quoted apart.
+ */
+function tailKey(tail: readonly (PathSegment | Wildcard)[]): string {
   let key = '';
   for (const segment of tail)
-    key += segment === WILDCARD ? '*' : typeof segment === 'number' ? `#${segment}` : JSON.stringify(segment);
+    key +=
+      segment === WILDCARD
+        ? '*'
+        : typeof segment === 'object'
+          ? `?${JSON.stringify(segment.jsonPath)}`
+          : typeof segment === 'number'
+            ? `#${segment}`
+            : JSON.stringify(segment);
   return key;
 }

@@ -12,6 +12,7 @@ import { ToolExecutionError, type ToolErrorCode } from '../../errors.js';
 import type { Limits } from '../../language/limits.js';
 import type { JsonObject } from '../../language/document.js';
 import { coveredPath } from '../../language/paths.js';
+import { SelectionLimitError } from '../../language/run-selection.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { Accepted } from '../call/index.js';
 import { type ArgumentSources, argumentSources, MissingValues, resolveArguments } from '../call/index.js';
@@ -265,7 +266,14 @@ export class Runner {
     // One roots object for the run, its state brought up to date (a write may replace the root).
     const roots = this.roots;
     roots.state = this.state.value;
-    const args = resolveArguments(call, this.argumentSources);
+    let args: ReturnType<typeof resolveArguments>;
+    try {
+      args = resolveArguments(call, this.argumentSources);
+    } catch (e) {
+      // A selection past its budget of values visited (run-selection.ts) fails the call.
+      if (e instanceof SelectionLimitError) return this.fail(i, this.failure(i, e.message, 'LIMIT'));
+      throw e;
+    }
     if (args instanceof MissingValues) {
       const failedWriter = args.missing.some(
         (ref) => ref.root === 'state' && this.taint.culprit(coveredPath(ref).segments) >= 0,
