@@ -17,6 +17,7 @@ import type { JsonSchema, PlanOrigin, Tool } from '../../tools/tool.js';
 import { workflowCallsField } from '../../tools/workflow-definition.js';
 import { workflowChains } from './workflow-chains.js';
 import { workflowExecute } from './workflow-execute.js';
+import { workflowPlanField } from './workflow-plan.js';
 
 /** Most of a workflow's plan diagnostics listed; the rest are counted. */
 const MAX_LISTED = 20;
@@ -71,6 +72,7 @@ export function bindWorkflows(registry: ToolRegistry, names: readonly string[]):
       execute: workflowExecute({ name, plan, output: template, registry }),
       outputSchema: declared ?? type.schema,
       ...workflowCallsField([...reached]),
+      ...workflowPlanField({ plan, output: template, source: document.source }),
     });
     let effects = false;
     for (const called of reached) if (registry.get(called)?.programOrder === true) effects = true;
