@@ -8,7 +8,9 @@
  */
 import { FOR_EACH_POINTER, type CompiledCall } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
-import { argumentsFor } from '../run/call/for-each.js';
+import { cloneJson, setOwnProperty } from '../language/json/index.js';
+import { resolveLoopReference } from '../language/loop-reference.js';
+import { splitPointer } from '../language/pointer.js';
 import type { ResolvedArgument } from './call-arguments.js';
 import type { Sample } from './types.js';
 
@@ -42,16 +44,32 @@ export function elementCount(resolved: readonly ResolvedArgument[] | null, sampl
   return Math.min(found.value.length, samples);
 }
 
-/** The arguments one element's tool gets: `†item`, `†index` filled in, `_forEach` left out. */
+/**
+ * The arguments one element's tool gets, as a run gives them: `†item`, `†index` filled in (a
+ * nested one's top-level value copied first), `_forEach` left out.
+ */
 export function elementArguments(
   call: CompiledCall,
   args: JsonObject,
   item: unknown,
   index: number,
 ): JsonObject {
-  const filled = argumentsFor(args, call.forEach?.loopArguments ?? [], item ?? null, index);
-  delete filled['_forEach'];
-  return filled;
+  const out: JsonObject = { ...args };
+  delete out['_forEach'];
+  for (const { at, ref } of call.forEach?.loopArguments ?? []) {
+    const value = (resolveLoopReference(ref, item, index) ?? null) as JsonObject[string];
+    const tokens = splitPointer(at);
+    const top = tokens[0]!;
+    if (tokens.length === 1) {
+      setOwnProperty(out, top, value);
+      continue;
+    }
+    setOwnProperty(out, top, cloneJson(out[top]) as JsonObject[string]);
+    let container = out[top] as Record<string, unknown>;
+    for (let t = 1; t < tokens.length - 1; t++) container = container[tokens[t]!] as Record<string, unknown>;
+    setOwnProperty(container as JsonObject, tokens[tokens.length - 1]!, value);
+  }
+  return out;
 }
 
 /** What a `_forEach` call over a plain tool writes: `count` of its tool's sample. */

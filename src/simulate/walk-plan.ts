@@ -1,7 +1,7 @@
 /** What walking a plan needs, made once per plan (the simulated plan, or a workflow's). */
 import type { CompiledPlan } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
-import { workflowPlan } from '../run/workflow/workflow-plan.js';
+import { workflowPlan } from '../run/workflow/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ForEachModel } from './for-each-sample.js';
 import type { OutputSampler } from './sample-outputs.js';

@@ -266,7 +266,7 @@ class ElementLoop {
 }
 
 /** The call's arguments for element `item` at `index`: a copy with its loop arguments filled in. */
-export function argumentsFor(
+function argumentsFor(
   args: JsonObject,
   loopArguments: readonly LoopArgument[],
   item: unknown,
