@@ -44,13 +44,63 @@ export interface Scenario {
    * for the baseline.
    */
   readonly varies: readonly string[];
+  /**
+   * Ids of the `_forEach` calls whose array is empty in this scenario (they write `[]`). Each
+   * `_forEach` call that runs in the baseline has one such scenario, the others at baseline.
+   * Absent when none is.
+   */
+  readonly emptyForEach?: readonly string[];
+}
+
+/**
+ * What a workflow call's sub-plan did in the baseline walk: walked once (its own branching calls
+ * at their baseline) with the call's sampled arguments as its `†input`. Of a `_forEach` call over
+ * a workflow, its first element's.
+ */
+export interface WorkflowCallSimulation {
+  /** The workflow (tool) called. */
+  readonly workflow: string;
+  /** Calls in its plan. */
+  readonly calls: number;
+  /** Ids of its calls that run, and that are skipped, in array order. */
+  readonly run: readonly string[];
+  readonly skipped: readonly string[];
+  /** Its critical path (ids of its calls) and that path's weight: the workflow call's duration. */
+  readonly criticalPath: readonly string[];
+  readonly criticalPathWeight: number;
+  /**
+   * Its calls' argument errors, each at its pointer in the workflow's plan. Each is also one
+   * `E_SIM_ARGS` of the calling plan, at the workflow call, naming the chain of calls to it.
+   */
+  readonly argumentErrors: readonly ArgumentError[];
+  /** The same, per workflow call of its own plan (by id). */
+  readonly workflows: Readonly<Record<string, WorkflowCallSimulation>>;
+  /**
+   * True when the chain of workflow calls went deeper than MAX_WORKFLOW_DEPTH here: this call's
+   * sub-plan was not walked, and its output is sampled from its outputSchema.
+   */
+  readonly tooDeep: boolean;
+}
+
+/** A `_forEach` call in the baseline walk. */
+export interface ForEachSimulation {
+  /** Elements simulated (see SimulateOptions.forEachSamples). */
+  readonly elements: number;
+  /** How many run at once (the run's concurrency). */
+  readonly lanes: number;
+  /** Its duration: ceil(elements / lanes) times one element's (the slowest's). */
+  readonly weight: number;
 }
 
 /** Where a call's simulated output came from. */
-export type SampleSource = 'schema' | 'output' | 'unknown';
+export type SampleSource = 'schema' | 'output' | 'workflow' | 'unknown';
 
 export interface Sample {
-  /** `schema`: sampled from `outputSchema`; `output`: the latent call's `_output`; `unknown`: no schema. */
+  /**
+   * `schema`: sampled from `outputSchema`; `output`: the latent call's `_output`; `workflow`: a
+   * workflow's `output` on its simulated sub-plan (a `_forEach` over one: the array of them);
+   * `unknown`: no schema.
+   */
   readonly source: SampleSource;
   /** The value (null when unknown: reads of it exist but are not type-checked). */
   readonly value: unknown;
@@ -70,14 +120,24 @@ export interface Simulation {
   readonly branchGroups: readonly (readonly string[])[];
   /** The heaviest chain of dependent calls (ids, first to last). */
   readonly criticalPath: readonly string[];
-  /** Its weight: the sum of each call's tool `estimatedMs`, 1 for a tool without one. */
+  /**
+   * Its weight: the sum of each call's duration: its tool's `estimatedMs` (1 for a tool without
+   * one), a workflow call's its sub-plan's critical path weight, a `_forEach` call's its lanes'.
+   */
   readonly criticalPathWeight: number;
   /** The number of calls in the widest level of the graph. */
   readonly maxParallelism: number;
   /** The widest level: its depth (0 for calls without dependencies) and its calls' ids. */
   readonly widestLevel: { readonly level: number; readonly calls: readonly string[] };
-  /** Each call's simulated output, by id. */
+  /**
+   * Each call's simulated output in the baseline, by id (a `_forEach` call's: the array of its
+   * elements').
+   */
   readonly samples: Readonly<Record<string, Sample>>;
+  /** Per workflow call that runs in the baseline (by id): what its sub-plan did. */
+  readonly workflows: Readonly<Record<string, WorkflowCallSimulation>>;
+  /** Per `_forEach` call that runs in the baseline (by id): its elements and duration. */
+  readonly forEach: Readonly<Record<string, ForEachSimulation>>;
   /** The compile warnings, then one `E_SIM_ARGS` error per distinct argument error. */
   readonly diagnostics: readonly Diagnostic[];
 }

@@ -7,13 +7,11 @@
  */
 import type { ErrorObject } from 'ajv';
 import { ReferenceIndex, withoutBranchNoise } from '../compile/check/index.js';
-import { cloneJson } from '../language/json/index.js';
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
-import type { JsonObject } from '../language/document.js';
 import { splitPointer } from '../language/pointer.js';
-import { setOwnProperty } from '../language/json/index.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ArgumentError } from './types.js';
+import { buildArguments } from './call-arguments.js';
 import { type ResolvedArgument, SIMULATED_ERROR } from './walk.js';
 
 const START = { line: 1, column: 1 };
@@ -84,38 +82,6 @@ export class ArgumentChecker {
       message: describe(call, e, argument, writer),
     };
   }
-}
-
-/** The call's arguments with the walk's values in place of references (and `††` unescaped). */
-function buildArguments(call: CompiledCall, resolved: readonly ResolvedArgument[]): JsonObject {
-  // One level copied; a top-level value is cloned only when a reference or literal sits inside it.
-  const args: JsonObject = {};
-  for (const key of Object.keys(call.args)) setOwnProperty(args, key, call.args[key]);
-  const nested = (at: string) => at.lastIndexOf('/') > 0;
-  const cloned = new Set<string>();
-  for (const at of [...resolved.map((r) => r.at), ...call.literals]) {
-    if (!nested(at)) continue;
-    const top = splitPointer(at)[0]!;
-    if (cloned.has(top)) continue;
-    cloned.add(top);
-    setOwnProperty(args, top, cloneJson(args[top]));
-  }
-  for (const r of resolved) setAt(args, r.at, r.value);
-  for (const at of call.literals) setAt(args, at, (getAt(args, at) as string).slice(1));
-  return args;
-}
-
-function getAt(root: JsonObject, at: string): unknown {
-  let current: unknown = root;
-  for (const token of splitPointer(at)) current = (current as Record<string, unknown>)[token];
-  return current;
-}
-
-function setAt(root: JsonObject, at: string, value: unknown): void {
-  const tokens = splitPointer(at);
-  let container = root as Record<string, unknown>;
-  for (const token of tokens.slice(0, -1)) container = container[token] as Record<string, unknown>;
-  setOwnProperty(container, tokens[tokens.length - 1]!, value);
 }
 
 /** What is wrong, where the value came from, and how to fix it, in one line. */

@@ -15,11 +15,16 @@ export interface CriticalPath {
   readonly weight: number;
 }
 
-/** @param ran per call, 1 when it runs in the scenario. */
+/**
+ * @param ran per call, 1 when it runs in the scenario.
+ * @param durations per call, its duration in the scenario when it is not its tool's (a
+ *   workflow call's sub-plan, a `_forEach` call's elements), else NaN; null when none has one.
+ */
 export function criticalPath(
   plan: CompiledPlan,
   tools: ToolRegistry | undefined,
   ran: Uint8Array,
+  durations: Float64Array | null = null,
 ): CriticalPath {
   const n = plan.calls.length;
   if (n === 0) return { calls: [], weight: 0 };
@@ -27,8 +32,7 @@ export function criticalPath(
   const weightOf = (tool: string): number => {
     let w = weights.get(tool);
     if (w === undefined) {
-      const estimated = tools?.get(tool)?.tool.estimatedMs;
-      w = typeof estimated === 'number' && Number.isFinite(estimated) && estimated >= 0 ? estimated : 1;
+      w = toolWeight(tools, tool);
       weights.set(tool, w);
     }
     return w;
@@ -52,7 +56,8 @@ export function criticalPath(
     // A skipped call takes no time, but ends only when what it waits for has ended (as in a
     // run), so it passes the wait on: park -> (skipped) movie -> present still chains.
     const runs = ran[i] === 1;
-    finish[i] = start + (runs ? weightOf(plan.calls[i]!.tool) : 0);
+    const own = durations === null ? Number.NaN : durations[i]!;
+    finish[i] = start + (runs ? (Number.isNaN(own) ? weightOf(plan.calls[i]!.tool) : own) : 0);
     if (runs && (last < 0 || finish[i]! > finish[last]! || (finish[i] === finish[last] && i < last)))
       last = i;
   }
@@ -61,6 +66,12 @@ export function criticalPath(
   for (let i = last; i >= 0; i = previous[i]!) if (ran[i] === 1) calls.push(i);
   calls.reverse();
   return { calls, weight: finish[last]! };
+}
+
+/** One call of `tool`'s duration: its `estimatedMs`, 1 for a tool without one. */
+export function toolWeight(tools: ToolRegistry | undefined, tool: string): number {
+  const estimated = tools?.get(tool)?.tool.estimatedMs;
+  return typeof estimated === 'number' && Number.isFinite(estimated) && estimated >= 0 ? estimated : 1;
 }
 
 export interface WidestLevel {

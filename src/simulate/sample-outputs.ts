@@ -1,7 +1,7 @@
 /**
  * Simulated outputs: one sample per tool from its `outputSchema` (json-schema-faker, seeded),
- * the `_output` of a latent call, or the unknown placeholder for a tool without a schema; a
- * `_forEach` call's is an array of one such sample.
+ * the `_output` of a latent call, or the unknown placeholder for a tool without a schema (a
+ * `_forEach` call's array of them is made in the walk, see for-each-sample.ts).
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -67,16 +67,14 @@ export class OutputSampler {
     private readonly limits: Limits = DEFAULT_LIMITS,
   ) {}
 
-  sample(call: CompiledCall): Sample {
-    if (call.hasOutput && this.mode === 'eager') return { source: 'output', value: call.output };
+  /** @param mode the mode of the plan the call is in (a workflow's plan has its own) */
+  sample(call: CompiledCall, mode: 'eager' | 'lazy' = this.mode): Sample {
+    if (call.hasOutput && mode === 'eager') return { source: 'output', value: call.output };
     let sample = this.#byTool.get(call.tool);
     if (!sample) {
       sample = this.#sampleTool(call.tool);
       this.#byTool.set(call.tool, sample);
     }
-    // A _forEach call writes the array of its elements' results: sampled as one element's, since
-    // how many elements the run will see is not known before it (readers of [0] and [*] then run).
-    if (call.forEach && sample.source !== 'unknown') return { source: sample.source, value: [sample.value] };
     return sample;
   }
 

@@ -20,10 +20,23 @@ import type { SourceText } from '../language/text/index.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ArgumentChecker } from './argument-checks.js';
 import { branchGroups } from './branch-groups.js';
-import { type CriticalPath, criticalPath, type WidestLevel, widestLevel } from './critical-path.js';
+import {
+  type CriticalPath,
+  criticalPath,
+  toolWeight,
+  type WidestLevel,
+  widestLevel,
+} from './critical-path.js';
+import {
+  DEFAULT_FOR_EACH_SAMPLES,
+  DEFAULT_SIMULATED_CONCURRENCY,
+  type ForEachModel,
+} from './for-each-sample.js';
+import { SubPlanSimulator } from './sub-plans.js';
+import { walkPlanOf } from './walk-plan.js';
 import { lazierMode } from '../language/execution-mode.js';
 import { OutputSampler } from './sample-outputs.js';
-import type { ArgumentError, Sample, Scenario, SimulateOptions, Simulation } from './types.js';
+import type { ArgumentError, Scenario, SimulateOptions, Simulation } from './types.js';
 import { baselineChoice, type Walk, type WalkPlan, walk } from './walk.js';
 import { rememberPlan } from '../compile/plan-of.js';
 import { isCompiledPlan } from '../compile/compiled-plan.js';
@@ -59,6 +72,8 @@ const SIMULATE_OPTIONS = optionKeys<SimulateOptions>({
   mode: true,
   seed: true,
   maxScenarios: true,
+  forEachSamples: true,
+  concurrency: true,
   limits: true,
 });
 
@@ -72,6 +87,13 @@ function checkOptions(options: SimulateOptions): void {
   const maxScenarios = options.maxScenarios ?? DEFAULT_MAX_SCENARIOS;
   if (!(Number.isInteger(maxScenarios) && maxScenarios >= 1)) {
     throw new TypeError(`Expected maxScenarios to be a whole number >= 1, got ${String(maxScenarios)}`);
+  }
+  for (const [name, value, least] of [
+    ['forEachSamples', options.forEachSamples, 0],
+    ['concurrency', options.concurrency, 1],
+  ] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= least))
+      throw new TypeError(`Expected ${name} to be a whole number >= ${least}, got ${String(value)}`);
   }
 }
 
@@ -88,44 +110,52 @@ export function simulateCompiled(
   const seed = options.seed ?? DEFAULT_SEED;
   const maxScenarios = options.maxScenarios ?? DEFAULT_MAX_SCENARIOS;
   const tools = options.tools !== undefined ? ToolRegistry.from(options.tools) : plan.tools;
-  const n = plan.calls.length;
 
   const limits = resolveLimits(options.limits);
-  const sampler = new OutputSampler(tools, seed, lazierMode(plan.mode, options.mode), limits);
-  const samples: Sample[] = plan.calls.map((call) => sampler.sample(call));
+  const mode = lazierMode(plan.mode, options.mode);
+  const sampler = new OutputSampler(tools, seed, mode, limits);
   const { alternatives, groups } = branchGroups(plan);
-  const rank = new Int32Array(n);
-  plan.order.forEach((i, position) => (rank[i] = position));
-  // Declared, never guessed: only a call's declared error alternative samples the error object.
-  const errorAlternative = new Int32Array(n).fill(-1);
-  for (let i = 0; i < n; i++) {
-    const k = plan.calls[i]!.errorAlternative;
-    if (alternatives[i]! > 0 && k !== null) errorAlternative[i] = k;
-  }
-  const walkPlan: WalkPlan = {
-    plan,
-    rank,
-    alternatives,
-    errorAlternative,
-    samples,
-    input: plan.input ?? {},
-    state: plan.state ?? {},
-    keys: groups.length > 0,
+  const concurrency = options.concurrency ?? DEFAULT_SIMULATED_CONCURRENCY;
+  const forEach: ForEachModel = {
+    present: false,
+    samples: options.forEachSamples ?? DEFAULT_FOR_EACH_SAMPLES,
+    lanesOf: () => concurrency,
+    weightOf: (tool) => toolWeight(tools, tool),
   };
-  const checker = new ArgumentChecker(plan, tools, groups.length > 0);
+  const walkPlan = walkPlanOf({
+    plan,
+    tools,
+    sampler,
+    mode,
+    forEach,
+    alternatives,
+    input: plan.input ?? {},
+    keys: groups.length > 0,
+  });
+  // The checker's cache keys a value by the call that wrote it and its choice: a workflow's or a
+  // _forEach call's sample also depends on its own arguments, so with one of them it checks anew.
+  const dynamic = walkPlan.workflows !== null || walkPlan.forEach.present;
+  const checker = new ArgumentChecker(plan, tools, groups.length > 0 && !dynamic);
+  const subPlans = new SubPlanSimulator({ tools, sampler, forEach });
 
   const scenarios: Scenario[] = [];
   // The plan's critical path and widest level are the largest of any scenario's: calls in
   // exclusive branches never run together, so the whole graph would overstate both.
   let critical: CriticalPath = { calls: [], weight: -1 };
   let widest: WidestLevel = { level: 0, calls: [] };
-  const runScenario = (choices: ReadonlyMap<number, number>): Walk => {
+  const runScenario = (choices: ReadonlyMap<number, number>, empty?: ReadonlySet<number>): Walk => {
     const errors: ArgumentError[] = [];
-    const result = walk(walkPlan, choices, (i, resolved) => {
-      for (const e of checker.check(i, resolved)) errors.push(e);
-    });
-    scenarios.push(toScenario(walkPlan, result, errors));
-    const path = criticalPath(plan, tools, result.ran);
+    const steps = walk(
+      walkPlan,
+      choices,
+      (i, resolved) => {
+        for (const e of checker.check(i, resolved)) errors.push(e);
+      },
+      empty,
+    );
+    const result = subPlans.run(steps, plan, errors);
+    scenarios.push(toScenario(walkPlan, result, errors, empty));
+    const path = criticalPath(plan, tools, result.ran, result.weights);
     if (path.weight > critical.weight) critical = path;
     const level = widestLevel(plan, result.ran);
     if (level.calls.length > widest.calls.length) widest = level;
@@ -160,6 +190,12 @@ export function simulateCompiled(
       expand(assigned, runScenario(assigned));
     }
   }
+  // Then each _forEach call that ran in the baseline with an empty array: it writes [].
+  for (const i of baseline.elements.keys()) {
+    if (truncated) break;
+    if (scenarios.length >= maxScenarios) truncated = true;
+    else runScenario(new Map(), new Set([i]));
+  }
 
   if (critical.weight < 0) critical = { calls: [], weight: 0 };
   if (source) placeArgumentErrors(scenarios, source);
@@ -172,7 +208,14 @@ export function simulateCompiled(
     criticalPathWeight: critical.weight,
     maxParallelism: widest.calls.length,
     widestLevel: { level: widest.level, calls: ids(widest.calls) },
-    samples: Object.fromEntries(plan.calls.map((call, i) => [call.id, samples[i]!])),
+    samples: Object.fromEntries(plan.calls.map((call, i) => [call.id, baseline.samples[i]!])),
+    workflows: Object.fromEntries([...baseline.subPlans].map(([i, sub]) => [plan.calls[i]!.id, sub])),
+    forEach: Object.fromEntries(
+      [...baseline.elements].map(([i, elements]) => [
+        plan.calls[i]!.id,
+        { elements, lanes: concurrency, weight: baseline.weights![i]! },
+      ]),
+    ),
     diagnostics: diagnosticsOf(plan, scenarios, source, refusedSamples(plan, sampler.refused)),
   };
   return rememberPlan(simulation, plan);
@@ -193,7 +236,12 @@ function placeArgumentErrors(scenarios: Scenario[], source: SourceText): void {
   });
 }
 
-function toScenario(p: WalkPlan, result: Walk, argumentErrors: ArgumentError[]): Scenario {
+function toScenario(
+  p: WalkPlan,
+  result: Walk,
+  argumentErrors: ArgumentError[],
+  empty: ReadonlySet<number> | undefined,
+): Scenario {
   const { plan } = p;
   const choices: Record<string, number> = {};
   const flipped = new Set<string>();
@@ -206,7 +254,8 @@ function toScenario(p: WalkPlan, result: Walk, argumentErrors: ArgumentError[]):
   const run: string[] = [];
   const skipped: string[] = [];
   plan.calls.forEach((call, i) => (result.ran[i] ? run : skipped).push(call.id));
-  return { choices, run, skipped, argumentErrors, varies };
+  const emptyForEach = [...(empty ?? [])].map((i) => plan.calls[i]!.id);
+  return { choices, run, skipped, argumentErrors, varies, emptyForEach };
 }
 
 /** The compile warnings and one E_SIM_ARGS per distinct argument error, in source order. */

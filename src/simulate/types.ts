@@ -4,7 +4,15 @@ import type { Limits } from '../language/limits.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 
-export type { ArgumentError, Sample, SampleSource, Scenario, Simulation } from '../run/simulation.js';
+export type {
+  ArgumentError,
+  ForEachSimulation,
+  Sample,
+  SampleSource,
+  Scenario,
+  Simulation,
+  WorkflowCallSimulation,
+} from '../run/simulation.js';
 
 export interface SimulateOptions {
   /**
@@ -48,4 +56,16 @@ export interface SimulateOptions {
    * @default DEFAULT_LIMITS
    */
   readonly limits?: Partial<Limits>;
+  /**
+   * The most elements simulated per `_forEach` call: the length of the array it reads in the
+   * walk, at most this; this many when that array is unknown.
+   * @default 3
+   */
+  readonly forEachSamples?: number;
+  /**
+   * How many elements of a `_forEach` call run at once, as the run's `concurrency`: a
+   * `_forEach` call's duration is ceil(elements / concurrency) times one element's.
+   * @default 16
+   */
+  readonly concurrency?: number;
 }

@@ -12,30 +12,25 @@ import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
 import { coveredPath, type Path, pathsOverlap } from '../language/paths.js';
 import type { Expression, Reference } from '../language/reference.js';
+import { buildArguments, type ResolvedArgument } from './call-arguments.js';
+import {
+  elementArguments,
+  elementCount,
+  forEachArray,
+  type ForEachModel,
+  repeatSample,
+} from './for-each-sample.js';
 import { resolveReference, type Roots } from '../language/resolve.js';
 import { cloneJson, jsonSize } from '../language/json/index.js';
 import { DEFAULT_LIMITS } from '../language/limits.js';
 import { RunState, StateWriteError } from '../run/state/index.js';
 import { forEachSource, writersOf } from './value-sources.js';
-import type { Sample } from './types.js';
+import type { Sample, WorkflowCallSimulation } from './types.js';
 
 /** What a simulated throw writes to the error alternative. */
 export const SIMULATED_ERROR = Object.freeze({ message: 'simulated error', code: 'SIMULATED' });
 
-/** One argument's value in a walk, with where it came from. */
-export interface ResolvedArgument {
-  /** Pointer inside the arguments. */
-  readonly at: string;
-  readonly value: unknown;
-  /** The reference that supplied it. */
-  readonly ref: Reference;
-  /** The call that wrote it last, or -1 (input, initial state). */
-  readonly writer: number;
-  /** Written by a call whose output is unknown: not type-checked. */
-  readonly unknown: boolean;
-  /** What the value depends on in this walk: the same key means the same value. */
-  readonly key: string;
-}
+export type { ResolvedArgument } from './call-arguments.js';
 
 export interface WalkPlan {
   readonly plan: CompiledPlan;
@@ -50,6 +45,13 @@ export interface WalkPlan {
   readonly state: JsonObject;
   /** Build each argument's `key` (needed only when there is more than one walk). */
   readonly keys: boolean;
+  /**
+   * Per call: 1 when its tool is a bound workflow (its output is its sub-plan's, asked of the
+   * driver with a {@link SubPlanRequest}); null when the plan calls none.
+   */
+  readonly workflows: Uint8Array | null;
+  /** How elements of a `_forEach` call are counted and timed (see for-each-sample.ts). */
+  readonly forEach: ForEachModel;
 }
 
 export interface Walk {
@@ -59,23 +61,64 @@ export interface Walk {
   readonly choice: Int32Array;
   /** The branching calls that ran, in walk order. */
   readonly branched: readonly number[];
+  /** Per call: what it wrote in this walk (a workflow's or a `_forEach` call's depends on it). */
+  readonly samples: readonly Sample[];
+  /**
+   * Per call: its duration in this walk when it is not its tool's (a workflow's sub-plan, a
+   * `_forEach` call's lanes of elements), else NaN; null when no call has one.
+   */
+  readonly weights: Float64Array | null;
+  /** Per `_forEach` call that ran: how many elements it had in this walk. */
+  readonly elements: ReadonlyMap<number, number>;
+  /** Per workflow call that ran: what its sub-plan did (a `_forEach` call's: its first element's). */
+  readonly subPlans: ReadonlyMap<number, WorkflowCallSimulation>;
+  /** The state at the end of the walk. */
+  readonly state: JsonObject;
 }
+
+/** What the walk asks of its driver for a workflow call (or one element of a `_forEach` over one). */
+export interface SubPlanRequest {
+  readonly call: number;
+  /** The element's index, or -1 for a call without `_forEach`. */
+  readonly element: number;
+  /** The call's (or element's) resolved arguments: the sub-plan's `†input`. */
+  readonly args: JsonObject;
+}
+
+/** The driver's answer: the workflow's output sample, its duration and what its sub-plan did. */
+export interface SubPlanAnswer {
+  readonly sample: Sample;
+  readonly weight: number;
+  readonly simulation: WorkflowCallSimulation | null;
+}
+
+/** A walk that stops at each workflow call for its driver (simulate/sub-plans.ts) to answer. */
+export type WalkSteps = Generator<SubPlanRequest, Walk, SubPlanAnswer>;
 
 /**
  * Walks the plan with `choices` (call index to alternative; absent means the call's baseline,
  * {@link baselineChoice}) and hands every
- * call that runs with references to `onArguments`, at the moment its arguments resolve.
+ * call that runs with references to `onArguments`, at the moment its arguments resolve. The
+ * `_forEach` calls in `empty` see an empty array (they write `[]`).
  */
-export function walk(
+export function* walk(
   p: WalkPlan,
   choices: ReadonlyMap<number, number>,
   onArguments: (call: number, resolved: readonly ResolvedArgument[]) => void,
-): Walk {
+  empty: ReadonlySet<number> = NONE,
+): WalkSteps {
   const { plan } = p;
   const n = plan.calls.length;
   const ran = new Uint8Array(n);
   const choice = new Int32Array(n);
   const branched: number[] = [];
+  // A plan of plain tools writes the samples made before the walk: no copy, no weights.
+  const dynamic = p.workflows !== null || p.forEach.present;
+  const samples: Sample[] | readonly Sample[] = dynamic ? p.samples.slice() : p.samples;
+  const weights = dynamic ? new Float64Array(n).fill(Number.NaN) : null;
+  const elements = new Map<number, number>();
+  const subPlans = new Map<number, WorkflowCallSimulation>();
+  const w: WalkFrame = { p, ran, choice, samples };
   // Copy-on-write, as in a run: a walk copies what it writes over, never the whole state.
   const state = new RunState(p.state, { limits: UNBOUNDED, size: 0 });
   const roots: { input: JsonObject; state: JsonObject } = { input: p.input, state: state.value };
@@ -88,7 +131,7 @@ export function walk(
     const resolved: ResolvedArgument[] | null = refCount > 0 ? new Array(refCount) : null;
     let missing = false;
     for (let k = 0; k < refCount; k++) {
-      const value = resolveArgument(p, call, call.refAt(k), call.refExpression(k), roots, ran, choice);
+      const value = resolveArgument(w, call, call.refAt(k), call.refExpression(k), roots);
       if (!value) {
         missing = true;
         break;
@@ -98,13 +141,42 @@ export function walk(
     if (missing) continue;
     ran[i] = 1;
     if (resolved) onArguments(i, resolved);
+    if (dynamic) {
+      const workflow = p.workflows !== null && p.workflows[i] === 1;
+      if (call.forEach) {
+        const count = empty.has(i) ? 0 : elementCount(resolved, p.forEach.samples);
+        elements.set(i, count);
+        let slowest = p.forEach.weightOf(call.tool);
+        if (workflow) {
+          const args = buildArguments(call, resolved ?? []);
+          const array = forEachArray(resolved);
+          const values: unknown[] = [];
+          let known = true;
+          slowest = 0;
+          for (let k = 0; k < count; k++) {
+            const answer = yield { call: i, element: k, args: elementArguments(call, args, array[k], k) };
+            values.push(answer.sample.value);
+            if (answer.sample.source === 'unknown') known = false;
+            slowest = Math.max(slowest, answer.weight);
+            if (k === 0 && answer.simulation) subPlans.set(i, answer.simulation);
+          }
+          (samples as Sample[])[i] = known ? { source: 'workflow', value: values } : UNKNOWN;
+        } else (samples as Sample[])[i] = repeatSample(p.samples[i]!, count);
+        weights![i] = Math.ceil(count / p.forEach.lanesOf(call.tool)) * slowest;
+      } else if (workflow) {
+        const answer = yield { call: i, element: -1, args: buildArguments(call, resolved ?? []) };
+        (samples as Sample[])[i] = answer.sample;
+        weights![i] = answer.weight;
+        if (answer.simulation) subPlans.set(i, answer.simulation);
+      }
+    }
     const output = call.outputPath;
     if (!output) continue;
     const count = p.alternatives[i]!;
     const k = count > 0 ? Math.min(choices.get(i) ?? baselineChoice(p, i), count - 1) : 0;
     choice[i] = k;
     if (count > 0) branched.push(i);
-    const sample = p.samples[i]!;
+    const sample = samples[i]!;
     const value = count > 0 && k === p.errorAlternative[i] ? SIMULATED_ERROR : sample.value;
     const targets = output.op === '&&' ? output.paths : [output.paths[k]!];
     for (const path of targets) {
@@ -117,7 +189,18 @@ export function walk(
     }
     roots.state = state.value;
   }
-  return { ran, choice, branched };
+  return { ran, choice, branched, samples, weights, elements, subPlans, state: state.value };
+}
+
+const NONE: ReadonlySet<number> = new Set();
+const UNKNOWN: Sample = Object.freeze({ source: 'unknown', value: null });
+
+/** What resolving a reference needs of the walk under way. */
+interface WalkFrame {
+  readonly p: WalkPlan;
+  readonly ran: Uint8Array;
+  readonly choice: Int32Array;
+  readonly samples: readonly Sample[];
 }
 
 /**
@@ -131,17 +214,15 @@ const UNBOUNDED = { ...DEFAULT_LIMITS, maxTextLength: Number.MAX_SAFE_INTEGER };
  * the last of an `&&` once all exist.
  */
 function resolveArgument(
-  p: WalkPlan,
+  w: WalkFrame,
   call: CompiledCall,
   at: string,
   expression: Expression,
   roots: Roots,
-  ran: Uint8Array,
-  choice: Int32Array,
 ): ResolvedArgument | null {
   let last: ResolvedArgument | null = null;
   for (const ref of expression.refs) {
-    const value = resolveOne(p, call, at, ref, roots, ran, choice);
+    const value = resolveOne(w, call, at, ref, roots);
     if (expression.op === '&&') {
       if (!value) return null;
       last = value;
@@ -151,14 +232,13 @@ function resolveArgument(
 }
 
 function resolveOne(
-  p: WalkPlan,
+  w: WalkFrame,
   call: CompiledCall,
   at: string,
   ref: Reference,
   roots: Roots,
-  ran: Uint8Array,
-  choice: Int32Array,
 ): ResolvedArgument | null {
+  const { p, ran, choice } = w;
   let writer = -1;
   let key = '';
   if (ref.root === 'state') {
@@ -177,7 +257,7 @@ function resolveOne(
     );
   }
   let value = resolveReference(ref, roots);
-  const unknown = writer >= 0 && p.samples[writer]!.source === 'unknown' && !isErrorWrite(p, writer, choice);
+  const unknown = writer >= 0 && w.samples[writer]!.source === 'unknown' && !isErrorWrite(p, writer, choice);
   if (value === undefined) {
     // Reads through an unknown output exist (with an unknown value): the dry run cannot know
     // that a field is missing from a result it never saw.

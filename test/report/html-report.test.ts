@@ -271,6 +271,8 @@ describe('renderReport: dry run', () => {
     maxParallelism: 2,
     widestLevel: { level: 1, calls: ['park', 'movie'] },
     samples: { w: { source: 'schema', value: { t: 1 } }, park: { source: 'unknown', value: null } },
+    workflows: {},
+    forEach: {},
     diagnostics: [],
   };
 

@@ -39,13 +39,17 @@ export interface SimulateFlags extends CommonFlags {
   readonly report?: string;
 }
 
-/** One scenario in the `--json` object: `choices`, `run`, `skipped`, `argumentErrors`, then `varies`. */
+/**
+ * One scenario in the `--json` object: `choices`, `run`, `skipped`, `argumentErrors`, then
+ * `varies` and `emptyForEach`.
+ */
 export interface SimulateJsonScenario {
   readonly choices: Readonly<Record<string, number>>;
   readonly run: readonly string[];
   readonly skipped: readonly string[];
   readonly argumentErrors: readonly ArgumentError[];
   readonly varies: readonly string[];
+  readonly emptyForEach: readonly string[];
 }
 
 /** What `simulate --json` prints (schemas/simulate-output.schema.json describes it). */
@@ -57,6 +61,8 @@ export interface SimulateJson {
   readonly criticalPathWeight: number;
   readonly widestLevel: Simulation['widestLevel'];
   readonly branchGroups: Simulation['branchGroups'];
+  readonly workflows: Simulation['workflows'];
+  readonly forEach: Simulation['forEach'];
   readonly diagnostics: Simulation['diagnostics'];
 }
 
@@ -110,6 +116,8 @@ const EMPTY = {
   criticalPathWeight: 0,
   widestLevel: { level: 0, calls: [] },
   branchGroups: [],
+  workflows: {},
+  forEach: {},
 };
 
 export function toSimulateJson(simulation: Simulation): SimulateJson {
@@ -120,6 +128,7 @@ export function toSimulateJson(simulation: Simulation): SimulateJson {
       skipped: s.skipped,
       argumentErrors: s.argumentErrors,
       varies: s.varies,
+      emptyForEach: s.emptyForEach ?? [],
     })),
     truncated: simulation.truncated,
     criticalPath: simulation.criticalPath,
@@ -127,6 +136,8 @@ export function toSimulateJson(simulation: Simulation): SimulateJson {
     criticalPathWeight: simulation.criticalPathWeight,
     widestLevel: simulation.widestLevel,
     branchGroups: simulation.branchGroups,
+    workflows: simulation.workflows,
+    forEach: simulation.forEach,
     diagnostics: simulation.diagnostics,
   };
 }

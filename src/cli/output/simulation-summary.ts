@@ -31,9 +31,9 @@ export function formatSimulation(simulation: Simulation, options: SimulationSumm
   let out = `${paint('dry run', c, 'bold')}: ${plural(scenarios.length, 'scenario')}${simulation.truncated ? ' (truncated: more exist)' : ''}`;
   out += groups > 0 ? `, ${plural(groups, 'branch group')}\n` : '\n';
   const rows = scenarios.slice(0, maxRows).map((s, k) => {
-    const choices = Object.entries(s.choices);
-    const choice =
-      choices.length === 0 ? '(no branches)' : choices.map(([id, alt]) => `${id}=${alt}`).join(' ');
+    const choices = Object.entries(s.choices).map(([id, alt]) => `${id}=${alt}`);
+    for (const id of s.emptyForEach ?? []) choices.push(`${id}=[]`);
+    const choice = choices.length === 0 ? '(no branches)' : choices.join(' ');
     const skips = s.skipped.length === 0 ? 'skips none' : `skips ${ids(s.skipped, maxIds)}`;
     const errors =
       s.argumentErrors.length > 0
@@ -51,6 +51,18 @@ export function formatSimulation(simulation: Simulation, options: SimulationSumm
   if (errors.length > 0) out += formatDiagnostics(errors, { file: options.file, color: c });
   out += `  critical path: ${ids(simulation.criticalPath, maxIds, ' -> ')} (weight ${simulation.criticalPathWeight})\n`;
   out += `  max parallelism: ${simulation.maxParallelism} (level ${simulation.widestLevel.level}: ${ids(simulation.widestLevel.calls, maxIds)})\n`;
+  for (const [id, each] of Object.entries(simulation.forEach ?? {}))
+    out += `  for-each ${id}: ${plural(each.elements, 'element')} sampled, ${each.lanes} at once (weight ${each.weight})\n`;
+  for (const [id, sub] of Object.entries(simulation.workflows ?? {})) {
+    const inner = sub.tooDeep
+      ? 'not walked (too deep)'
+      : `runs ${sub.run.length} of ${plural(sub.calls, 'call')}, critical path ${ids(sub.criticalPath, maxIds, ' -> ')} (weight ${sub.criticalPathWeight})`;
+    const errors =
+      sub.argumentErrors.length > 0
+        ? paint(`, ${plural(sub.argumentErrors.length, 'argument error')}`, c, 'red')
+        : '';
+    out += `  workflow ${id} (${sub.workflow}): ${inner}${errors}\n`;
+  }
   return out;
 }
 

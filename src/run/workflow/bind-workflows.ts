@@ -18,6 +18,8 @@ import { workflowCallsField } from '../../tools/workflow-definition.js';
 import { workflowChains } from './workflow-chains.js';
 import { workflowExecute } from './workflow-execute.js';
 import { workflowPlanField } from '../workflow-plan.js';
+// The dry run's view of a workflow (plan, output template, source text): see workflow-plan.ts.
+import { workflowPlanField as workflowSourceField } from './workflow-plan.js';
 
 /** Most of a workflow's plan diagnostics listed; the rest are counted. */
 const MAX_LISTED = 20;
@@ -73,6 +75,7 @@ export function bindWorkflows(registry: ToolRegistry, names: readonly string[]):
       outputSchema: declared ?? type.schema,
       ...workflowCallsField([...reached], plan),
       ...workflowPlanField(plan),
+      ...workflowSourceField({ plan, output: template, source: document.source }),
     });
     let effects = false;
     for (const called of reached) if (registry.get(called)?.programOrder === true) effects = true;

@@ -8,3 +8,4 @@ import { bindWorkflows } from './bind-workflows.js';
 installWorkflowBinder(bindWorkflows);
 
 export { MAX_WORKFLOW_DEPTH } from './workflow-chains.js';
+export { type WorkflowPlan, workflowPlan } from './workflow-plan.js';
