@@ -48,6 +48,7 @@ import { checkOptions, type JournalOptions } from './journal-options.js';
 import { type JournalVersion, NOT_IN_VERSION_2, PARTS_VERSION } from './journal-records.js';
 import { encodePart } from './journal-part-line.js';
 import type { PartEnd, PartRecord } from './journal-parts.js';
+import { JournalParts, type RunJournal } from './journal-scope.js';
 import type { JournalDigests } from './journal-digests.js';
 import type { RunEvent, StaleJournalLock } from '../types.js';
 
@@ -75,7 +76,7 @@ export function journalKey(parts: readonly unknown[]): string {
   return createHash('sha256').update(canonicalJson(parts)).digest('hex');
 }
 
-export class Journal {
+export class Journal implements RunJournal {
   /** The journal file. */
   readonly path: string;
   /**
@@ -184,9 +185,12 @@ export class Journal {
     return resultTooLong(call, tool, output, size, this.#maxLine - around);
   }
 
-  /** True when this journal records elements and sub-calls: it is of version 3. */
-  get recordsParts(): boolean {
-    return this.#version === PARTS_VERSION;
+  #parts: JournalParts | undefined;
+
+  /** Where elements and workflow sub-calls are journaled: only in a journal of version 3. */
+  get parts(): JournalParts | undefined {
+    if (this.#version !== PARTS_VERSION) return undefined;
+    return (this.#parts ??= new JournalParts(this, []));
   }
 
   /**

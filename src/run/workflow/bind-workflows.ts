@@ -17,6 +17,7 @@ import type { JsonSchema, PlanOrigin, Tool } from '../../tools/tool.js';
 import { workflowCallsField } from '../../tools/workflow-definition.js';
 import { workflowChains } from './workflow-chains.js';
 import { workflowExecute } from './workflow-execute.js';
+import { rememberWorkflowPlan } from './workflow-plans.js';
 
 /** Most of a workflow's plan diagnostics listed; the rest are counted. */
 const MAX_LISTED = 20;
@@ -74,6 +75,7 @@ export function bindWorkflows(registry: ToolRegistry, names: readonly string[]):
     });
     let effects = false;
     for (const called of reached) if (registry.get(called)?.programOrder === true) effects = true;
+    rememberWorkflowPlan(bound, plan);
     registry.bindWorkflow(name, bound, effects);
   }
   return problems;

@@ -13,6 +13,7 @@ import { setOwnProperty } from '../../language/json/index.js';
 import { resolveExpression, type Roots } from '../../language/resolve.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolContext } from '../../tools/tool.js';
+import { handedJournal, handJournal } from '../journal/index.js';
 import { run } from '../run.js';
 import type { ParentRun, RunEvent, RunOptions, RunResult, WorkflowRunEvent } from '../types.js';
 
@@ -33,7 +34,7 @@ export function workflowExecute(
     const given: RunOptions | undefined = parent?.options;
     const emit = parent?.emit ?? null;
     const parentCall = context.toolCallId;
-    const result = await run(plan, {
+    const options: RunOptions = {
       tools: registry,
       input: args as JsonObject,
       signal: context.abortSignal,
@@ -50,7 +51,11 @@ export function workflowExecute(
           emit(marked);
         },
       }),
-    });
+    };
+    // The calling run journals this call's sub-calls (see journal-scope): this run writes there.
+    const journal = parent === undefined ? undefined : handedJournal(parent);
+    if (journal !== undefined) handJournal(options, journal);
+    const result = await run(plan, options);
     if (result.status !== 'succeeded') throw failure(name, result);
     return fillOutput(output, { input: args as JsonObject, state: result.state }, name);
   };
