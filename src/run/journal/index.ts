@@ -11,4 +11,4 @@ export { planRecordCheck } from './journal-plan-check.js';
 export { Journal, type JournalOptions, journalKey } from './journal.js';
 export { handedJournal, handJournal } from './journal-handoff.js';
 export { JournalParts, type RunJournal, SubJournal } from './journal-scope.js';
-export type { PartPath } from './journal-parts.js';
+export type { PartPath, PartRecord } from './journal-parts.js';

@@ -8,7 +8,6 @@
  * journal-parts); with any other there are none, and inner work runs again whole on resume.
  */
 import type { JsonObject } from '../../language/document.js';
-import { isoNow } from '../run-event.js';
 import type { CallError, RunEvent, StaleJournalLock } from '../types.js';
 import type { EarlierResults } from './journal-earlier-results.js';
 import type { CallEndEvent } from './journal-format.js';
@@ -56,7 +55,12 @@ export class JournalParts {
 
   /** Before element `index` of `call` (of `count` elements) runs. */
   elementStarted(call: string, index: number, count: number): void {
-    this.sink.appendPart({ type: 'element:start', at: isoNow(), path: [...this.prefix, call, index], count });
+    this.sink.appendPart({
+      type: 'element:start',
+      at: new Date().toISOString(),
+      path: [...this.prefix, call, index],
+      count,
+    });
   }
 
   /** Once the element ended, before anyone hears of it. */
@@ -72,7 +76,7 @@ export class JournalParts {
   ): void {
     const { status, error } = ended;
     const path = [...this.prefix, call, index];
-    const at = isoNow();
+    const at = new Date().toISOString();
     this.sink.appendPart(
       status === 'succeeded'
         ? { type: 'element:end', at, path, count, status, error, output: ended.output }

@@ -8,9 +8,8 @@
 import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
 import { showValue } from '../../tools/safe-describe.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import { planRecordCheck } from '../journal/index.js';
-import type { PartRecord } from '../journal/journal-parts.js';
-import { workflowPlanOf } from '../workflow/workflow-plans.js';
+import { type PartRecord, planRecordCheck } from '../journal/index.js';
+import { workflowPlanOf } from '../../compile/workflow-plans.js';
 
 type RecordCheck = ReturnType<typeof planRecordCheck>;
 

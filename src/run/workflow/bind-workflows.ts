@@ -17,7 +17,7 @@ import type { JsonSchema, PlanOrigin, Tool } from '../../tools/tool.js';
 import { workflowCallsField } from '../../tools/workflow-definition.js';
 import { workflowChains } from './workflow-chains.js';
 import { workflowExecute } from './workflow-execute.js';
-import { rememberWorkflowPlan } from './workflow-plans.js';
+import { rememberWorkflowPlan } from '../../compile/workflow-plans.js';
 
 /** Most of a workflow's plan diagnostics listed; the rest are counted. */
 const MAX_LISTED = 20;

@@ -2,8 +2,8 @@
  * The compiled sub-plan of each bound workflow tool, for what must look inside a workflow call
  * without running it (a resume judging the journaled records of its sub-calls).
  */
-import type { CompiledPlan } from '../../compile/types.js';
-import type { Tool } from '../../tools/tool.js';
+import type { CompiledPlan } from './types.js';
+import type { Tool } from '../tools/tool.js';
 
 const plans = new WeakMap<Tool, CompiledPlan>();
 
