@@ -268,9 +268,9 @@ describe('a version 2 journal is untrusted input', () => {
   });
 
   it('refuses a version it does not know, a second header, and a line past the limit', () => {
-    const v3 = JSON.stringify({ type: 'journal', version: 3, digests: DIGESTS });
-    expect(openError(journalOf(`${v3}\n`)).message).toMatch(
-      /the journal header says version 3; this planmode reads versions 1 and 2/,
+    const v4 = JSON.stringify({ type: 'journal', version: 4, digests: DIGESTS });
+    expect(openError(journalOf(`${v4}\n`)).message).toMatch(
+      /the journal header says version 4; this planmode reads versions 1, 2 and 3/,
     );
     const text = JSON.stringify({ type: 'journal', version: '2', digests: DIGESTS });
     expect(openError(journalOf(`${text}\n`)).message).toMatch(/says version "2"/);

@@ -651,8 +651,8 @@ describe('Journal bound to a run (digests)', () => {
   it('refuses a header of another version or shape', () => {
     const cases: [unknown, RegExp][] = [
       [
-        { ...header(DIGESTS), version: 3 },
-        /the journal header says version 3; this planmode reads versions 1 and 2/,
+        { ...header(DIGESTS), version: 4 },
+        /the journal header says version 4; this planmode reads versions 1, 2 and 3/,
       ],
       [{ ...header(DIGESTS), extra: true }, /the journal header has an unknown field "extra"/],
       [{ type: 'journal', version: 1 }, /the journal header must have an object "digests", got nothing/],

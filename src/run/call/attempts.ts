@@ -15,6 +15,7 @@ import { describeSchemaErrors } from '../schema-errors.js';
 import { type CallInputHost, outputPaths, remoteCall } from './call-inputs.js';
 import type { CallStatus, ParentRun, RemoteInvoker, RunOptions } from '../types.js';
 import { type ForEachHost, registeredFor } from './for-each.js';
+import { parentRunFor } from './journal-parent.js';
 
 /** What a call's attempts need of the run (the Runner is one). */
 export interface AttemptHost extends AnswerHost, CallInputHost, ForEachHost {
@@ -263,7 +264,8 @@ export function runAttempt(
         abortSignal: controller.signal,
         outputPaths: outputPaths(run, i),
         context: run.options.context,
-        run: run.asParent,
+        // A _forEach call's elements get theirs (see for-each.ts).
+        run: call.forEach ? run.asParent : parentRunFor(run, tool, [call.id]),
       });
     }
   } catch (e) {

@@ -26,7 +26,9 @@ import type { CallRecord } from '../call-record.js';
 import { retriesOf, retryDelay, sleep } from '../retry.js';
 import type { RunEventDraft } from '../run-event.js';
 import { describeSchemaErrors } from '../schema-errors.js';
-import type { CallError, ElementReport, RunOptions } from '../types.js';
+import type { CallError, ElementReport, ParentRun, RunOptions } from '../types.js';
+import type { JournalParts, RunJournal } from '../journal/index.js';
+import { parentRunFor } from './journal-parent.js';
 import type { ToolErrorCode, ToolExecutionError } from '../../errors.js';
 import { toCallError } from './call-error.js';
 import { contractError, isRejection } from './error-origin.js';
@@ -42,6 +44,9 @@ export interface ForEachHost {
   readonly concurrency: number;
   readonly listening: boolean;
   readonly limits: Limits;
+  /** Where elements are journaled (its `parts`), and where a workflow element's sub-run is. */
+  readonly journal: RunJournal | undefined;
+  readonly asParent: ParentRun;
   event(event: RunEventDraft): void;
   failure(i: number, message: string, code: ToolErrorCode): ToolExecutionError;
 }
@@ -104,6 +109,9 @@ class ElementLoop {
   readonly #results: unknown[];
   readonly #elements: ElementReport[];
   readonly #lanes: number;
+  /** Where elements are journaled; undefined when they are not (the call resumes whole). */
+  readonly #parts: JournalParts | undefined;
+  readonly #id: string;
   #next = 0;
   #running = 0;
   #failed: { error: unknown } | null = null;
@@ -121,6 +129,8 @@ class ElementLoop {
     this.#elements = new Array<ElementReport>(array.length);
     for (let k = 0; k < array.length; k++) this.#elements[k] = { status: 'not_run', error: null };
     run.records[i]!.elements = this.#elements;
+    this.#parts = run.journal?.parts;
+    this.#id = run.calls[i]!.id;
     this.#lanes = Math.max(1, Math.min(run.concurrency, array.length));
   }
 
@@ -134,8 +144,10 @@ class ElementLoop {
   #pump(): void {
     while (this.#failed === null && this.#next < this.array.length && this.#running < this.#lanes) {
       const k = this.#next++;
+      if (this.#parts !== undefined && this.#reused(k, this.#parts)) continue;
       let answer: unknown;
       try {
+        this.#parts?.elementStarted(this.#id, k, this.array.length);
         answer = this.#attempt(k, 1);
       } catch (error) {
         this.#fail(k, error);
@@ -164,6 +176,24 @@ class ElementLoop {
         reject(e);
       }
     }
+  }
+
+  /**
+   * Element k's result put back from the journal, when an earlier run of the call finished it
+   * (with an output its tool's outputSchema still accepts): true, and it does not run.
+   */
+  #reused(k: number, parts: JournalParts): boolean {
+    const earlier = parts.elementOutput(this.#id, k, this.array.length);
+    if (earlier === undefined) return false;
+    try {
+      this.#checked(k, earlier.output);
+    } catch {
+      return false;
+    }
+    this.#results[k] = earlier.output;
+    this.#elements[k] = { status: 'succeeded', error: null };
+    this.#report(k, 'succeeded', null);
+    return true;
   }
 
   /** The results, or the first failure thrown: once no element runs any more. */
@@ -215,7 +245,12 @@ class ElementLoop {
     if (typeof execute !== 'function')
       throw run.failure(i, `tool "${real.tool.name}" has no execute function`, 'NOT_EXECUTABLE');
     const timeoutMs = real.tool.timeoutMs ?? run.options.timeoutMs ?? 0;
-    const context: ToolContext = { ...this.context, toolCallId: `${call.id}[${k}]`, element: k };
+    const context: ToolContext = {
+      ...this.context,
+      toolCallId: `${call.id}[${k}]`,
+      element: k,
+      run: parentRunFor(run, real.tool, [call.id, k]),
+    };
     if (timeoutMs <= 0) return execute(elementArgs, context);
     const controller = new AbortController();
     const signal = AbortSignal.any([this.context.abortSignal, controller.signal]);
@@ -255,6 +290,8 @@ class ElementLoop {
   #succeed(k: number, value: unknown): void {
     this.#results[k] = value;
     this.#elements[k] = { status: 'succeeded', error: null };
+    // On disk before anyone hears of it.
+    this.#journalEnd(k, { status: 'succeeded', error: null, output: value });
     this.#report(k, 'succeeded', null);
   }
 
@@ -262,7 +299,17 @@ class ElementLoop {
     const callError = toCallError(error);
     this.#elements[k] = { status: 'failed', error: callError };
     this.#failed ??= { error };
+    this.#journalEnd(k, { status: 'failed', error: callError });
     this.#report(k, 'failed', callError);
+  }
+
+  /** The element's end into the journal; a journal that cannot take it fails the call. */
+  #journalEnd(k: number, ended: Parameters<JournalParts['elementEnded']>[3]): void {
+    try {
+      this.#parts?.elementEnded(this.#id, k, this.array.length, ended);
+    } catch (error) {
+      this.#failed ??= { error };
+    }
   }
 
   #report(k: number, status: 'succeeded' | 'failed', error: CallError | null): void {

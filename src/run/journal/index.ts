@@ -9,3 +9,6 @@ export { planIdentity, runIdentity } from './journal-digests.js';
 export { isJournalError, JournalError } from './journal-error.js';
 export { planRecordCheck } from './journal-plan-check.js';
 export { Journal, type JournalOptions, journalKey } from './journal.js';
+export { handedJournal, handJournal } from './journal-handoff.js';
+export { JournalParts, type RunJournal, SubJournal } from './journal-scope.js';
+export type { PartPath, PartRecord } from './journal-parts.js';

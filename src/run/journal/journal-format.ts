@@ -72,3 +72,10 @@ export function canonicalJson(value: unknown): string {
     return sorted;
   });
 }
+
+/** The same status, alternative and output (as canonical JSON): a replay of the same result. */
+export function sameResult(a: CallEndEvent, b: CallEndEvent): boolean {
+  if (a.status !== b.status || a.handled !== b.handled || a.branch !== b.branch) return false;
+  if (a.output === undefined || b.output === undefined) return a.output === b.output;
+  return canonicalJson(a.output) === canonicalJson(b.output);
+}

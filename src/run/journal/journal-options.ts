@@ -2,6 +2,7 @@
 import { type Limits, resolveLimits } from '../../language/limits.js';
 import { showValue } from '../../tools/safe-describe.js';
 import { JOURNAL_PARTS, type JournalDigests } from './journal-digests.js';
+import type { PartRecord } from './journal-parts.js';
 import type { RecordCheck } from './journal-plan-check.js';
 import type { ToolDigests } from './journal-records.js';
 
@@ -63,6 +64,17 @@ export interface JournalOptions {
    * @default undefined (the order of records is not checked)
    */
   readonly dependenciesOf?: (call: string) => readonly string[] | undefined;
+  /**
+   * A new journal records elements and sub-calls (version 3, see journal-parts): the run's plan
+   * has a `_forEach` call or calls a workflow. A resumed journal keeps the version it has.
+   * @default false (version 2)
+   */
+  readonly parts?: boolean;
+  /**
+   * Judges each element's or sub-call's record a resume reads against the run's plan.
+   * @default undefined (checked by its schema and bounds only)
+   */
+  readonly checkPart?: (part: PartRecord) => string | undefined;
   /**
    * How long a `sync` may wait for the running background fsync to return before a later `sync`
    * starts another beside it (two at most): what bounds, in time, what a power cut can take.

@@ -11,6 +11,8 @@
 import { showValue } from '../../tools/safe-describe.js';
 import { JOURNAL_PARTS, type JournalDigests } from './journal-digests.js';
 import { REPLACED_FIELDS } from './journal-format.js';
+import { isCallError, isCount, isObject, isStandIn } from './journal-values.js';
+import { PART_TYPES, type PartRecord, readPartRecord } from './journal-parts.js';
 import { CALL_STATUSES, type RunEvent } from '../types.js';
 
 /**
@@ -20,8 +22,15 @@ import { CALL_STATUSES, type RunEvent } from '../types.js';
  */
 export const JOURNAL_VERSION = 2;
 
+/**
+ * The version a run writes when its plan has a `_forEach` call or calls a workflow: version 2
+ * and the records of elements and sub-calls (journal-parts). A plan of plain calls writes
+ * version 2, line for line as before, and a resumed journal keeps its version.
+ */
+export const PARTS_VERSION = 3;
+
 /** The versions this code reads. */
-export type JournalVersion = 1 | 2;
+export type JournalVersion = 1 | 2 | 3;
 
 /** Events a version 2 journal never holds: a resume reads neither. */
 export const NOT_IN_VERSION_2: ReadonlySet<string> = new Set(['call:ready', 'state:write']);
@@ -59,6 +68,8 @@ export const JOURNAL_FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}\.jsonl$/;
 export type JournalLine =
   | { readonly kind: 'header'; readonly header: JournalHeader }
   | { readonly kind: 'event'; readonly event: RunEvent }
+  /** An element's or a sub-call's record (version 3). */
+  | { readonly kind: 'part'; readonly part: PartRecord }
   /** An event whose every field had to be replaced when it was written: nothing in it is usable. */
   | { readonly kind: 'unreadable' }
   /** Not a record: what is wrong, as a sentence without the line number. */
@@ -184,7 +195,11 @@ const DIGEST = /^[0-9a-f]{64}$/;
  * Reads one parsed line (JSON data within the limits, as checkJson found it) of a journal whose
  * header said `version` (1 for a journal without one). Never throws.
  */
-export function readJournalLine(value: unknown, version: JournalVersion = 1): JournalLine {
+export function readJournalLine(
+  value: unknown,
+  version: JournalVersion = 1,
+  maxForEach = Number.MAX_SAFE_INTEGER,
+): JournalLine {
   if (!isObject(value)) {
     return problem(`not a journal record: expected a JSON object with a string "type", got ${shape(value)}`);
   }
@@ -193,23 +208,34 @@ export function readJournalLine(value: unknown, version: JournalVersion = 1): Jo
     return problem(`not a journal record: expected a string "type", got ${shape(type)}`);
   }
   if (type === 'journal') return readHeader(value);
+  if (PART_TYPES.has(type)) {
+    if (version < PARTS_VERSION) {
+      return problem(
+        `a version ${version} journal holds no ${type} records (planmode writes them only in version ${PARTS_VERSION} journals): the line was not written by planmode`,
+      );
+    }
+    const part = readPartRecord(type, value, maxForEach, readInnerEvent);
+    return typeof part === 'string' ? problem(part) : { kind: 'part', part };
+  }
   if (!Object.hasOwn(SCHEMAS, type)) {
     return problem(`${showValue(type)} is not a journal record type (${EVENT_TYPES.join(', ')})`);
   }
-  if (version === 2 && NOT_IN_VERSION_2.has(type)) {
+  if (version >= 2 && NOT_IN_VERSION_2.has(type)) {
     return problem(
-      `a version 2 journal holds no ${type} records (planmode writes them only in version 1 journals): the line was not written by planmode`,
+      `a version ${version} journal holds no ${type} records (planmode writes them only in version 1 journals): the line was not written by planmode`,
     );
   }
   return readEvent(type as RunEvent['type'], value);
 }
 
 /** The header line, newline included. */
-export function encodeHeader(fields: Omit<JournalHeader, 'type' | 'version'>): string {
+export function encodeHeader(
+  fields: Omit<JournalHeader, 'type' | 'version'> & { readonly version?: JournalVersion },
+): string {
   const { digests, toolDigests, resumedFrom, edited } = fields;
   const header: JournalHeader = {
     type: 'journal',
-    version: JOURNAL_VERSION,
+    version: fields.version ?? JOURNAL_VERSION,
     digests,
     ...(toolDigests !== undefined && { toolDigests }),
     ...(resumedFrom !== undefined && { resumedFrom }),
@@ -223,9 +249,9 @@ function readHeader(value: Record<string, unknown>): JournalLine {
     if (!HEADER_KEYS.includes(key))
       return problem(`the journal header has an unknown field ${showValue(key)}`);
   }
-  if (value.version !== 1 && value.version !== 2) {
+  if (value.version !== 1 && value.version !== 2 && value.version !== PARTS_VERSION) {
     return problem(
-      `the journal header says version ${showValue(value.version)}; this planmode reads versions 1 and 2`,
+      `the journal header says version ${showValue(value.version)}; this planmode reads versions 1, 2 and 3`,
     );
   }
   const digests = value.digests;
@@ -269,6 +295,17 @@ function toolDigestsProblem(digests: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/** A part record's inner `call:start` or `call:end`, read by its schema: the event, or what is wrong. */
+function readInnerEvent(type: 'call:start' | 'call:end', value: unknown): RunEvent | string {
+  if (!isObject(value) || value.type !== type) return `must be a ${type} record`;
+  const read = readEvent(type, value);
+  return read.kind === 'event'
+    ? read.event
+    : read.kind === 'problem'
+      ? read.problem
+      : 'it could not be written whole';
 }
 
 function readEvent(type: RunEvent['type'], value: Record<string, unknown>): JournalLine {
@@ -346,27 +383,6 @@ function problem(text: string): JournalLine {
 
 function oneOf(noun: string, values: readonly string[]): FieldType {
   return { noun: `${noun} (${values.join(', ')})`, test: (v) => typeof v === 'string' && values.includes(v) };
-}
-
-function isCount(value: unknown): boolean {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function isCallError(value: unknown): boolean {
-  if (!isObject(value) || typeof value.message !== 'string') return false;
-  for (const key of Object.keys(value)) {
-    if (key === 'code' ? typeof value.code !== 'string' : key !== 'message') return false;
-  }
-  return true;
-}
-
-function isStandIn(value: unknown): boolean {
-  if (!isObject(value) || typeof value.unserializable !== 'string') return false;
-  return Object.keys(value).length === 1;
 }
 
 /** A bad value, short: its type, and the value itself when it is a short scalar. */

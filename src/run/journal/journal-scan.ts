@@ -13,12 +13,15 @@ import { checkJson } from '../../language/json/index.js';
 import type { Limits } from '../../language/limits.js';
 import { differingParts, type JournalDigests } from './journal-digests.js';
 import { journalLineError, journalMismatchError } from './journal-error.js';
-import { type CallEndEvent, canonicalJson, isReusable, REPLACED_FIELDS } from './journal-format.js';
+import { type CallEndEvent, isReusable, REPLACED_FIELDS, sameResult } from './journal-format.js';
 import type { RecordCheck } from './journal-plan-check.js';
+import { type PartEnd, type PartRecord } from './journal-parts.js';
+import { PartEnds } from './journal-part-ends.js';
 import { type JournalHeader, type JournalVersion, readJournalLine } from './journal-records.js';
 import type { JsonObject } from '../../language/document.js';
 import { showValue } from '../../tools/safe-describe.js';
 import type { RunEvent } from '../types.js';
+import { firstLine, isBlank, parses, utf16Units } from './journal-scan-text.js';
 
 const CHUNK_BYTES = 1 << 20;
 const NEWLINE = 0x0a;
@@ -50,11 +53,21 @@ export interface ScanOptions {
    * @default undefined (the order of records is not checked: a journal of another version of the plan)
    */
   readonly dependenciesOf?: (call: string) => readonly string[] | undefined;
+  /**
+   * Checks an element's or a sub-call's record (version 3) against the run's plan.
+   * @default undefined (checked by its schema and bounds only)
+   */
+  readonly checkPart?: (part: PartRecord) => string | undefined;
 }
 
 export interface Scan {
   /** Each call's last `call:end` that a resume may reuse (see isReusable), in completion order. */
   readonly completed: Map<string, CallEndEvent>;
+  /**
+   * Per part (element or sub-call, by partKey), its last end a resume may reuse: a succeeded
+   * element with its output, or a sub-call's completed `call:end`. Version 3 journals only.
+   */
+  readonly parts: Map<string, PartEnd>;
   /** The digests in the file's header, when it has one. */
   digests: JournalDigests | undefined;
   /** The file's header, when it has one. */
@@ -84,6 +97,7 @@ export interface Scan {
 export function emptyScan(): Scan {
   return {
     completed: new Map(),
+    parts: new Map(),
     digests: undefined,
     header: undefined,
     args: new Map(),
@@ -208,6 +222,8 @@ class LineReader {
   readonly #ended = new Set<string>();
   /** The line of each call's completion in `completed`. */
   readonly #completedAt = new Map<string, number>();
+  /** Elements' and sub-calls' ends. */
+  #parts: PartEnds | undefined;
 
   constructor(scan: Scan, options: ScanOptions) {
     this.#scan = scan;
@@ -238,7 +254,7 @@ class LineReader {
       const { pointer, message } = checked.problem;
       return this.#fail(`the record${pointer === '' ? '' : `'s value at ${pointer}`} ${message}`);
     }
-    const read = readJournalLine(value, this.#version);
+    const read = readJournalLine(value, this.#version, this.#limits.maxForEach);
     const first = this.#records === 0;
     this.#records += 1;
     this.#scan.empty = false;
@@ -251,6 +267,15 @@ class LineReader {
         if (first) this.#unbound();
         this.#scan.eventsRead += 1;
         return;
+      case 'part': {
+        const problem = this.#checkPart(read.part);
+        if (problem !== undefined) return this.#fail(problem);
+        this.#scan.eventsRead += 1;
+        this.#parts ??= new PartEnds(this.#scan.parts);
+        const duplicate = this.#parts.add(read.part, this.#number);
+        if (duplicate !== undefined) return this.#fail(duplicate);
+        return;
+      }
       case 'event': {
         if (first) this.#unbound();
         const event = read.event;
@@ -329,56 +354,21 @@ class LineReader {
     }
   }
 
+  #checkPart(part: PartRecord): string | undefined {
+    try {
+      return this.#options.checkPart?.(part);
+    } catch (e) {
+      return `checking the record failed: ${firstLine(e)}`;
+    }
+  }
+
   #fail(reason: string): never {
     throw journalLineError(this.#options.path, this.#number, reason);
   }
-}
-
-/** The same status, alternative and output (as canonical JSON): a replay of the same result. */
-function sameResult(a: CallEndEvent, b: CallEndEvent): boolean {
-  if (a.status !== b.status || a.handled !== b.handled || a.branch !== b.branch) return false;
-  if (a.output === undefined || b.output === undefined) return a.output === b.output;
-  return canonicalJson(a.output) === canonicalJson(b.output);
 }
 
 /** A record's arguments, unless the writer replaced them by a stand-in (too long, or not JSON). */
 function argsOf(event: { readonly args?: JsonObject }): JsonObject | undefined {
   const replaced = (event as Record<string, unknown>)[REPLACED_FIELDS];
   return Array.isArray(replaced) && replaced.includes('args') ? undefined : event.args;
-}
-
-/** Only JSON's whitespace (a CR from an editor included): a line that holds nothing. */
-function isBlank(line: Buffer): boolean {
-  for (const byte of line) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
-  return true;
-}
-
-function parses(line: Buffer): boolean {
-  if (!isUtf8(line)) return false;
-  try {
-    JSON.parse(line.toString('utf8'));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The UTF-16 units of UTF-8 bytes: one per character, two for a character outside the BMP
- * (a 4-byte sequence). Continuation bytes (10xxxxxx) start no character.
- */
-function utf16Units(bytes: Buffer): number {
-  let units = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i]!;
-    if ((byte & 0xc0) !== 0x80) units += byte >= 0xf0 ? 2 : 1;
-  }
-  return units;
-}
-
-function firstLine(e: unknown): string {
-  const text = e instanceof Error ? e.message : String(e);
-  const newline = text.indexOf('\n');
-  const line = newline < 0 ? text : text.slice(0, newline);
-  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }

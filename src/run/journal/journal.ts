@@ -33,22 +33,22 @@
  * first or emptying its journal.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, ftruncateSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Limits } from '../../language/limits.js';
+import { closeSync, ftruncateSync, writeSync } from 'node:fs';
 import type { JsonObject } from '../../language/document.js';
-import { GroupCommit } from './journal-commit.js';
+import type { GroupCommit } from './journal-commit.js';
 import type { EarlierResults } from './journal-earlier-results.js';
-import { type EarlierVersions, findEarlierVersions } from './journal-earlier.js';
-import { describeFsError, isJournalError, JournalError } from './journal-error.js';
-import { makeJournalDirectory, openJournalFile, syncDirectory, writeAll } from './journal-files.js';
+import { describeFsError, JournalError } from './journal-error.js';
+import { makeJournalDirectory, writeAll } from './journal-files.js';
 import { encodeRecord } from './journal-encode.js';
 import { type CallEndEvent, canonicalJson, encodeEvent } from './journal-format.js';
+import { type Opened, openLocked } from './journal-open.js';
 import { fitLine, resultTooLong } from './journal-line-size.js';
 import { JournalLock } from './journal-lock.js';
-import { checkOptions, DEFAULT_MAX_COMMIT_DELAY_MS, type JournalOptions } from './journal-options.js';
-import { encodeHeader, JOURNAL_VERSION, type JournalVersion, NOT_IN_VERSION_2 } from './journal-records.js';
-import { emptyScan, type Scan, scanJournal } from './journal-scan.js';
+import { checkOptions, type JournalOptions } from './journal-options.js';
+import { type JournalVersion, NOT_IN_VERSION_2, PARTS_VERSION } from './journal-records.js';
+import { encodePart } from './journal-part-line.js';
+import type { PartEnd, PartRecord } from './journal-parts.js';
+import { JournalParts, type RunJournal } from './journal-scope.js';
 import type { JournalDigests } from './journal-digests.js';
 import type { RunEvent, StaleJournalLock } from '../types.js';
 
@@ -76,7 +76,7 @@ export function journalKey(parts: readonly unknown[]): string {
   return createHash('sha256').update(canonicalJson(parts)).digest('hex');
 }
 
-export class Journal {
+export class Journal implements RunJournal {
   /** The journal file. */
   readonly path: string;
   /**
@@ -100,6 +100,11 @@ export class Journal {
   readonly earlier: EarlierResults | undefined;
   /** Locks left by processes that no longer run, taken over to open this journal (or read an earlier one). */
   readonly staleLocks: readonly StaleJournalLock[];
+  /**
+   * Per element or sub-call (by partKey), its end a resume reuses (see Scan.parts). Empty
+   * without resume, and in a journal of version 1 or 2.
+   */
+  readonly partEnds: ReadonlyMap<string, PartEnd>;
 
   #fd: number | undefined;
   /** Bytes known to be in the file, to cut off a write that fails half-way. */
@@ -127,6 +132,7 @@ export class Journal {
     this.#commit = opened.commit;
     this.#lock = opened.lock;
     this.completed = scan.completed;
+    this.partEnds = scan.parts;
     this.skippedLines = scan.cutTail ? 1 : 0;
     this.eventsRead = scan.eventsRead;
     this.digests = scan.digests;
@@ -171,11 +177,40 @@ export class Journal {
 
   /**
    * Why this call's result (of `size`, as the run counts it) cannot be journaled in a `call:end`
-   * line a resume reads back; undefined when it can. The run fails such a call with LIMIT
+   * line a resume reads back (`around` characters shorter, for a record wrapped in a sub-call's);
+   * undefined when it can. The run fails such a call with LIMIT
    * before writing its output (see journal-line-size).
    */
-  resultTooLong(call: string, tool: string, output: unknown, size: number): string | undefined {
-    return resultTooLong(call, tool, output, size, this.#maxLine);
+  resultTooLong(call: string, tool: string, output: unknown, size: number, around = 0): string | undefined {
+    return resultTooLong(call, tool, output, size, this.#maxLine - around);
+  }
+
+  #parts: JournalParts | undefined;
+
+  /** Where elements and workflow sub-calls are journaled: only in a journal of version 3. */
+  get parts(): JournalParts | undefined {
+    if (this.#version !== PARTS_VERSION) return undefined;
+    return (this.#parts ??= new JournalParts(this, []));
+  }
+
+  /**
+   * Appends an element's or a sub-call's record, written (to the operating system) when this
+   * returns, as `append` writes a call's; an end is then synced as a call's end is. Does nothing
+   * in a journal of version 1 or 2. A record too long for a resume to read loses its output and
+   * arguments (its part then runs again on resume), or, failing that, is not written.
+   *
+   * @throws {JournalError} as `append` does.
+   */
+  appendPart(record: PartRecord): void {
+    this.#openFd('append to');
+    this.#commit.check();
+    if (this.#version !== PARTS_VERSION) return;
+    const line = encodePart(record, this.#maxLine);
+    if (line === undefined) return;
+    this.#pending.push(line);
+    this.#pendingChars += line.length;
+    this.#write();
+    if (record.type === 'element:end' || record.type === 'sub:end') this.#commit.request();
   }
 
   /** True once `close` has been called. */
@@ -198,7 +233,7 @@ export class Journal {
     this.#openFd('append to');
     this.#commit.check();
     let encoded: string;
-    if (this.#version === 2) {
+    if (this.#version !== 1) {
       if (NOT_IN_VERSION_2.has(event.type)) return;
       encoded = encodeRecord(event);
     } else {
@@ -288,93 +323,5 @@ export class Journal {
       `cannot ${action} the journal file '${this.path}': the journal is closed; open it again with resume: true`,
       { path: this.path },
     );
-  }
-}
-
-interface Opened {
-  readonly path: string;
-  readonly fd: number;
-  readonly size: number;
-  readonly scan: Scan;
-  readonly commit: GroupCommit;
-  readonly lock: JournalLock;
-  readonly earlier: EarlierVersions | undefined;
-  readonly version: JournalVersion;
-}
-
-/** Journal.open, once the lock is held. */
-function openLocked(options: JournalOptions, limits: Limits, lock: JournalLock): Opened {
-  const { dir, runKey, resume, digests, toolDigests, callTool, checkRecord, dependenciesOf } = options;
-  const maxDelayMs = options.maxCommitDelayMs ?? DEFAULT_MAX_COMMIT_DELAY_MS;
-  const name = `${runKey}.jsonl`;
-  const path = join(dir, name);
-  // A refused resume leaves no empty journal of its own behind (the lock keeps others out).
-  const existed = existsSync(path);
-  const fd = openJournalFile(path);
-  try {
-    if (!resume) ftruncateSync(fd, 0);
-    const scan = resume
-      ? scanJournal(fd, { path, limits, digests, checkRecord, dependenciesOf })
-      : emptyScan();
-    const earlier =
-      resume && digests !== undefined && toolDigests !== undefined && callTool !== undefined
-        ? findEarlierVersions({
-            dir,
-            own: name,
-            search: scan.empty,
-            resumedFrom: scan.empty ? undefined : scan.header?.resumedFrom,
-            digests,
-            toolDigests,
-            callTool,
-            checkRecord,
-            limits,
-          })
-        : undefined;
-    let size = scan.validBytes;
-    let changed = scan.cutTail || scan.missingNewline;
-    let version: JournalVersion = scan.header?.version ?? 1;
-    if (digests !== undefined && scan.empty) {
-      // Nothing but blanks (or a header cut off by a crash): the header goes first in the file.
-      ftruncateSync(fd, 0);
-      const header = encodeHeader({
-        digests,
-        ...(toolDigests !== undefined && { toolDigests }),
-        ...(earlier !== undefined && { resumedFrom: earlier.head }),
-        ...(options.edited === true && { edited: true as const }),
-      });
-      const bytes = Buffer.from(header, 'utf8');
-      writeAll(fd, bytes);
-      size = bytes.length;
-      version = JOURNAL_VERSION;
-      scan.digests = digests;
-      changed = true;
-    } else {
-      if (scan.cutTail) ftruncateSync(fd, size);
-      if (scan.missingNewline) {
-        writeAll(fd, Buffer.from('\n'));
-        size += 1;
-      }
-    }
-    if (changed) fsyncSync(fd);
-    syncDirectory(dir);
-    const commit = new GroupCommit({ path, fd, maxDelayMs });
-    return { path, fd, size, scan, commit, lock, earlier, version };
-  } catch (cause) {
-    closeSync(fd);
-    if (!existed) removeQuietly(path);
-    // A line or header the resume refused: already located and worded.
-    if (isJournalError(cause)) throw cause;
-    throw new JournalError(`cannot read the journal file '${path}': ${describeFsError(cause)}`, {
-      path,
-      cause,
-    });
-  }
-}
-
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // The failure being reported matters more than a file left behind.
   }
 }

@@ -12,7 +12,7 @@ import type { Limits } from '../../language/limits.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { type ArgumentSources, argumentSources } from '../call/index.js';
 import type { CallRecord } from '../call-record.js';
-import type { Journal } from '../journal/index.js';
+import type { RunJournal } from '../journal/index.js';
 import { isoNow } from '../run-event.js';
 import type { Successors } from '../schedule/index.js';
 import type { RunState } from '../state/index.js';
@@ -29,7 +29,7 @@ export interface AdoptingHost {
   gates: OrderGates;
   outputPathTexts: (readonly string[] | undefined)[];
   argumentSources: ArgumentSources;
-  journal: Journal | undefined;
+  journal: RunJournal | undefined;
   readonly tools: ToolRegistry;
   readonly options: RunOptions;
   readonly input: JsonObject;
@@ -53,6 +53,8 @@ export function adoptPlan(run: AdoptingHost, plan: CompiledPlan): void {
   if (run.journal === undefined) return;
   run.journal.close();
   run.journal = undefined;
+  // A workflow's sub-plan edited at its approval: its calls are not journaled (it runs again whole).
+  if (run.options.journal === undefined) return;
   const journal = openRunJournal({
     plan,
     dir: run.options.journal!,

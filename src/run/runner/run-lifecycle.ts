@@ -8,7 +8,7 @@ import { adoptPlan, type AdoptingHost } from './adopt-plan.js';
 import { askAboutPlan, type PlanEditHost } from './plan-edit.js';
 import type { CallRecord } from '../call-record.js';
 import type { JsonObject } from '../../language/document.js';
-import type { Journal } from '../journal/index.js';
+import type { RunJournal } from '../journal/index.js';
 import type { Successors } from '../schedule/index.js';
 import { afterPoll, keptAlive } from './event-loop.js';
 import { type ResultHost, runResult, runStatus } from './run-result.js';
@@ -23,7 +23,7 @@ export interface LifecycleHost extends PlanEditHost, AdoptingHost, ResultHost, S
   records: CallRecord[];
   remaining: number[];
   successors: Successors;
-  journal: Journal | undefined;
+  journal: RunJournal | undefined;
   readonly roots: { input: JsonObject; state: JsonObject };
   approvalsPending: number;
   approvalSince: number;

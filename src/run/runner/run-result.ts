@@ -2,7 +2,7 @@
 import { rememberPlan } from '../../compile/plan-of.js';
 import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
 import type { CallRecord } from '../call-record.js';
-import type { Journal } from '../journal/index.js';
+import type { RunJournal } from '../journal/index.js';
 import type { RunEventDraft } from '../run-event.js';
 import type { RunState } from '../state/index.js';
 import type { StreamState } from './streamed-plan.js';
@@ -16,7 +16,7 @@ export interface ResultHost {
   readonly options: RunOptions;
   readonly state: RunState;
   readonly stream: StreamState | null;
-  readonly journal: Journal | undefined;
+  readonly journal: RunJournal | undefined;
   readonly startedAt: number;
   readonly approvalsPending: number;
   readonly approvalSince: number;
@@ -69,7 +69,7 @@ export function runResult(run: ResultHost, status: RunStatus): RunResult {
 /** What the journal has to tell: an earlier version resumed from, stale locks taken over. */
 function addJournalNotes(
   result: { -readonly [K in keyof RunResult]?: RunResult[K] },
-  journal: Journal,
+  journal: RunJournal,
 ): void {
   const earlier = journal.earlier?.report();
   if (earlier) result.resumedFrom = earlier;

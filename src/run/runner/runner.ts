@@ -23,7 +23,7 @@ import { failCall } from '../call/index.js';
 import type { CallRecord } from '../call-record.js';
 import { askReuse, replay, writePlannedOutput } from './earlier-results.js';
 import { checkedInitial } from './initial-values.js';
-import type { Journal } from '../journal/index.js';
+import { handedJournal, type RunJournal } from '../journal/index.js';
 import { runToEnd } from './run-lifecycle.js';
 import { isoNow, type RunEventDraft } from '../run-event.js';
 import { openRunJournal, sharedController, streamedCalls, wholePlanCalls } from './run-setup.js';
@@ -126,7 +126,7 @@ export class Runner {
   approvalsPending = 0;
   approvalSince = 0;
   approvalWaitMs = 0;
-  journal: Journal | undefined;
+  journal: RunJournal | undefined;
   resumed = new Set<number>();
   readonly runId: string;
   /** Set when non-latent calls run elsewhere (`RunOptions.remote`). */
@@ -177,6 +177,9 @@ export class Runner {
         tools: this.tools,
         limits,
       });
+    } else {
+      // A workflow call's sub-run: its calls are journaled in the calling run's journal.
+      this.journal = handedJournal(options);
     }
   }
 

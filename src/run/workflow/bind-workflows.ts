@@ -20,6 +20,7 @@ import { workflowExecute } from './workflow-execute.js';
 import { workflowPlanField } from '../workflow-plan.js';
 // The dry run's view of a workflow (plan, output template, source text): see workflow-plan.ts.
 import { workflowPlanField as workflowSourceField } from './workflow-plan.js';
+import { rememberWorkflowPlan } from '../../compile/workflow-plans.js';
 
 /** Most of a workflow's plan diagnostics listed; the rest are counted. */
 const MAX_LISTED = 20;
@@ -79,6 +80,7 @@ export function bindWorkflows(registry: ToolRegistry, names: readonly string[]):
     });
     let effects = false;
     for (const called of reached) if (registry.get(called)?.programOrder === true) effects = true;
+    rememberWorkflowPlan(bound, plan);
     registry.bindWorkflow(name, bound, effects);
   }
   return problems;

@@ -14,8 +14,9 @@ import { setOwnProperty } from '../../language/json/index.js';
 import { resolveExpression, type Roots } from '../../language/resolve.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolContext } from '../../tools/tool.js';
+import { handedJournal, handJournal } from '../journal/index.js';
 import { run } from '../run.js';
-import type { RunResult } from '../types.js';
+import type { ParentRun, RunResult } from '../types.js';
 import { subRunOptions } from './sub-run.js';
 
 export interface WorkflowExecuteOptions {
@@ -31,9 +32,14 @@ export function workflowExecute(
 ): (args: Record<string, unknown>, context: ToolContext) => Promise<unknown> {
   const { name, plan, output, registry } = options;
   return async (args, context) => {
+    const options = subRunOptions({ name, registry, args: args as JsonObject, context });
+    // The calling run journals this call's sub-calls (see journal-scope): this run writes there.
+    const parent = context.run as ParentRun | undefined;
+    const journal = parent === undefined ? undefined : handedJournal(parent);
+    if (journal !== undefined) handJournal(options, journal);
     let result: RunResult;
     try {
-      result = await run(plan, subRunOptions({ name, registry, args: args as JsonObject, context }));
+      result = await run(plan, options);
     } catch (e) {
       // `strict` (the calling run's) makes the plan's compile warnings errors: it never starts.
       if (isPlanValidationError(e))
