@@ -106,6 +106,8 @@ class ElementLoop {
   #next = 0;
   #running = 0;
   #failed: { error: unknown } | null = null;
+  /** When each element started, kept only while someone listens (for `call:element`'s durationMs). */
+  readonly #startedAt: number[] | null;
   #settle: { resolve: (v: unknown[]) => void; reject: (e: unknown) => void } | null = null;
 
   constructor(
@@ -120,6 +122,7 @@ class ElementLoop {
     this.#elements = new Array<ElementReport>(array.length);
     for (let k = 0; k < array.length; k++) this.#elements[k] = { status: 'not_run', error: null };
     run.records[i]!.elements = this.#elements;
+    this.#startedAt = run.listening ? new Array<number>(array.length) : null;
     this.#lanes = Math.max(1, Math.min(run.concurrency, array.length));
   }
 
@@ -133,6 +136,7 @@ class ElementLoop {
   #pump(): void {
     while (this.#failed === null && this.#next < this.array.length && this.#running < this.#lanes) {
       const k = this.#next++;
+      if (this.#startedAt) this.#startedAt[k] = Date.now();
       let answer: unknown;
       try {
         answer = this.#attempt(k, 1);
@@ -261,7 +265,8 @@ class ElementLoop {
     const { run, i } = this;
     if (!run.listening) return;
     const call = run.calls[i]!;
-    run.event({ type: 'call:element', call: call.id, tool: call.tool, index: k, status, error });
+    const durationMs = Date.now() - this.#startedAt![k]!;
+    run.event({ type: 'call:element', call: call.id, tool: call.tool, index: k, status, error, durationMs });
   }
 }
 
