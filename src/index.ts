@@ -103,6 +103,7 @@ export {
   run,
   type StaleJournalLock,
   startRun,
+  type TracingOptions,
   type WorkflowInnerCall,
   type WorkflowRunEvent,
 } from './run/index.js';

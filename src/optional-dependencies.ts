@@ -1,6 +1,7 @@
 /**
  * The optional peer dependencies: packages only some features need (a model provider, the
- * distributed runner, MCP servers), so a user who compiles and runs plans never installs them.
+ * distributed runner, MCP servers, OpenTelemetry tracing), so a user who compiles and runs plans
+ * never installs them.
  * Each is imported where it is first used, through {@link importOptional}, which turns "not
  * installed" into one {@link MissingDependencyError} naming the `npm install` that adds it.
  */
@@ -13,6 +14,7 @@ export const OPTIONAL_PEERS = {
   bullmq: '6.7.0',
   ioredis: '5.11.1',
   '@modelcontextprotocol/sdk': '1.32.2',
+  '@opentelemetry/api': '1.9.0',
 } as const;
 
 export type OptionalPeer = keyof typeof OPTIONAL_PEERS;

@@ -254,14 +254,21 @@ describe('the exports of each entry point', () => {
     }
   });
 
-  it('the model SDKs, the queue and the MCP SDK are optional peers, pinned to the tested versions', () => {
+  it('the model SDKs, the queue, the MCP SDK and the OpenTelemetry API are optional peers, pinned to the tested versions', () => {
     const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
       dependencies: Record<string, string>;
       peerDependencies: Record<string, string>;
       peerDependenciesMeta: Record<string, { optional?: boolean }>;
       devDependencies: Record<string, string>;
     };
-    const optional = ['@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'bullmq', 'ioredis', 'openai'];
+    const optional = [
+      '@anthropic-ai/sdk',
+      '@modelcontextprotocol/sdk',
+      '@opentelemetry/api',
+      'bullmq',
+      'ioredis',
+      'openai',
+    ];
     expect(Object.keys(manifest.peerDependencies).sort()).toEqual(optional);
     for (const name of optional) {
       expect(manifest.dependencies[name], name).toBeUndefined();

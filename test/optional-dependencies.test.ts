@@ -23,9 +23,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './cli/helpers.js';
 
-const OPTIONAL_PEERS = ['openai', '@anthropic-ai/sdk', 'bullmq', 'ioredis', '@modelcontextprotocol/sdk'];
+const OPTIONAL_PEERS = [
+  'openai',
+  '@anthropic-ai/sdk',
+  'bullmq',
+  'ioredis',
+  '@modelcontextprotocol/sdk',
+  '@opentelemetry/api',
+];
 /** Regular dependencies that only some commands need, loaded when first used. */
-const LOADED_ON_USE = ['json-schema-faker', '@dagrejs/dagre', '@opentelemetry/api'];
+const LOADED_ON_USE = ['json-schema-faker', '@dagrejs/dagre'];
 
 const TOOLS_JSON = [
   {

@@ -160,6 +160,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       'append every event to a journal in <dir>, to resume from after a crash (--resume)',
     )
     .option(
+      '--otlp <url>',
+      'send the run as OpenTelemetry spans (OTLP/HTTP JSON) to <url>, such as http://localhost:4318/v1/traces',
+    )
+    .option(
       '--resume',
       'with --journal: reuse the outputs of calls an interrupted run completed (after an edit of the plan, of the calls that did not change)',
     )

@@ -2,6 +2,7 @@ export { BRANCH_KEY, type BranchValue, branch, isBranchValue } from './call/inde
 export { type RunHandle, run, startRun } from './run.js';
 export { CALL_STATUSES } from './types.js';
 export type * from './types.js';
+export type { TracingOptions } from './trace/tracing-options.js';
 export { Journal, type JournalOptions, journalKey } from './journal/index.js';
 export { isJournalError, JournalError } from './journal/index.js';
 export { type Retries, retriesOf, retryDelay } from './retry.js';

@@ -7,6 +7,7 @@ import { describeValue } from '../language/describe-value.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
 import { MAX_DELAY_MS } from '../tools/tool-values.js';
 import type { RunOptions } from './types.js';
+import { checkTracingOptions } from './trace/tracing-options.js';
 
 /** A run id: safe in file names, Redis keys and BullMQ job ids (`<runId>.<callId>`: no ':' or '.'). */
 const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
@@ -35,6 +36,7 @@ const RUN_OPTIONS = optionKeys<RunOptions>({
   strict: true,
   haltOnInvalidCall: true,
   limits: true,
+  tracing: true,
 });
 
 /** RunOptions.maxEditRetries' default. */
@@ -107,5 +109,6 @@ export function checkRunOptions(options: RunOptions): CheckedRunOptions {
       `Expected maxEditRetries to be a whole number >= 0, got ${describeValue(maxEditRetries)}`,
     );
   }
+  checkTracingOptions(options.tracing);
   return { concurrency, timeoutMs, limits: resolveLimits(options.limits), maxEditRetries };
 }

@@ -13,6 +13,8 @@ import { EventChannel } from './event-channel.js';
 import { Runner } from './runner/index.js';
 import { streamedPlan } from './runner/index.js';
 import type { RunEvent, RunOptions, RunResult } from './types.js';
+import { openTrace, tracingFor } from './trace/open-trace.js';
+import type { RunTrace } from './trace/run-trace.js';
 
 /** A run in progress: its events as they happen, and its result when it ends. */
 export interface RunHandle {
@@ -80,9 +82,14 @@ function launch(
   }
   const userOnEvent = options.onEvent;
   const stream = isAsyncIterable(plan) ? plan : null;
+  // Null unless the run traces: then its trace listens as an observer does, so a run that does
+  // not trace pays nothing per call (no events are built when nobody listens).
+  const tracing = tracingFor(options);
+  let trace: RunTrace | null = null;
   const emit =
-    channel || userOnEvent
+    channel || userOnEvent || tracing
       ? (event: RunEvent) => {
+          trace?.onEvent(event);
           channel?.push(event);
           if (userOnEvent) {
             try {
@@ -95,7 +102,13 @@ function launch(
       : null;
   keepRunnerShape();
   const runner = new Runner(stream ? null : toCompiledPlan(plan, options), options, emit, stream);
-  const result = runner.start().finally(() => channel?.close());
+  const started = tracing
+    ? openTrace(tracing, runner.asParent, () => runner.calls).then((opened) => {
+        trace = opened;
+        return runner.start();
+      })
+    : runner.start();
+  const result = started.finally(() => channel?.close());
   // Not abort(): the attempts running keep their signals, and the run's status is not cancelled
   // by a signal; what had not started ends cancelled as the Runner ends it once stopping.
   const halt = () => {

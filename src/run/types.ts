@@ -8,6 +8,7 @@ import type { Approve } from './approval.js';
 import type { RemoteInvoker } from './remote-types.js';
 import type { EarlierVersionReport, StaleJournalLock } from './resume-types.js';
 import type { ParentCall } from './sub-run-types.js';
+import type { TracingOptions } from './trace/tracing-options.js';
 
 export type { RemoteCall, RemoteInvoker, RemoteRetry } from './remote-types.js';
 
@@ -225,6 +226,8 @@ export type RunEvent =
       readonly index: number;
       readonly status: 'succeeded' | 'failed';
       readonly error: CallError | null;
+      /** How long the element ran, retries included; set when the element ran at all. */
+      readonly durationMs?: number;
     }
   | {
       readonly type: 'state:write';
@@ -403,4 +406,9 @@ export interface RunOptions {
    * @default DEFAULT_LIMITS
    */
   readonly limits?: Partial<Limits>;
+  /**
+   * OpenTelemetry spans of the run (docs/observability.md): where they go, what they record.
+   * `false`: none. @default spans to the global tracer provider when one is registered
+   */
+  readonly tracing?: TracingOptions | false;
 }

@@ -180,7 +180,16 @@ describe('planmode installed from its packed tarball into a scratch project', ()
     // The adapters page shows other SDKs' tools: their types come from this clone's own
     // node_modules (dev dependencies), linked beside the blocks as the reader's project has them.
     mkdirSync(join(folder, 'node_modules/@openai'), { recursive: true });
-    for (const sdk of ['ai', '@openai/agents', 'zod']) {
+    // docs/observability.md sets up the OpenTelemetry SDK, as its reader installs it.
+    mkdirSync(join(folder, 'node_modules/@opentelemetry'), { recursive: true });
+    for (const sdk of [
+      'ai',
+      '@openai/agents',
+      'zod',
+      '@opentelemetry/api',
+      '@opentelemetry/sdk-trace-base',
+      '@opentelemetry/exporter-trace-otlp-http',
+    ]) {
       symlinkSync(join(ROOT, 'node_modules', sdk), join(folder, 'node_modules', sdk), 'dir');
     }
     const config = {

@@ -47,6 +47,7 @@ import {
 import { ExitCode } from '../exit-codes.js';
 import { type CliIo, STDIN } from '../io.js';
 import type { RedisFlags } from '../flags/redis-flags.js';
+import { type OtlpFlags, otlpExport } from '../flags/otlp-flag.js';
 import { concurrencyFlag, millisecondsFlag } from '../flags/whole-number.js';
 import { eventLine, isSubRunEvent } from './event-line.js';
 import { RunExitGuard } from './run-exit-guard.js';
@@ -55,7 +56,7 @@ import { resolveLimits } from '../../language/limits.js';
 
 export const RUN_MODES = ['eager', 'lazy'] as const;
 
-export interface RunFlags extends CommonFlags, RedisFlags {
+export interface RunFlags extends CommonFlags, RedisFlags, OtlpFlags {
   /**
    * `lazy` makes the plan lazy. `eager` cannot make a plan that says `"mode": "lazy"` eager: it
    * stays lazy, and one line on stderr says so.
@@ -142,6 +143,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   const mode = chooseMode(flags.mode);
   const concurrency = concurrencyFlag(flags.concurrency, '--concurrency', { unlimited: true });
   const timeoutMs = millisecondsFlag(flags.timeout, '--timeout', 0);
+  const otlp = await otlpExport(flags);
   // Distributed, the workers run the tools: here a manifest (schemas) is enough.
   const distributed = flags.redis !== undefined;
   if (distributed) (await import('../flags/redis-flags.js')).checkRedisFlags(flags);
@@ -157,6 +159,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
     mode !== 'lazy' &&
     flags.journal === undefined &&
     flags.report === undefined &&
+    otlp === null &&
     !distributed;
   let inputs = await loadCompileInputs(file, flags, io, { readPlan: !streams });
   if (streams) {
@@ -267,10 +270,11 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       ...(latent && { latent }),
       ...(flags.journal !== undefined && { journal: flags.journal, resume: flags.resume === true }),
       ...(dispatcher && { remote: dispatcher.invoke }),
+      ...(otlp && { tracing: otlp.tracing }),
     });
   } finally {
     exitGuard.disarm();
-    await dispatcher?.close();
+    await Promise.all([dispatcher?.close(), otlp?.close()]);
     interrupt.dispose();
     // Ctrl-C at a prompt leaves the cursor at the end of the question.
     if (prompter?.open) io.stderr.write('\n');

@@ -115,6 +115,8 @@ class ElementLoop {
   #next = 0;
   #running = 0;
   #failed: { error: unknown } | null = null;
+  /** When each element started, kept only while someone listens (for `call:element`'s durationMs). */
+  readonly #startedAt: number[] | null;
   #settle: { resolve: (v: unknown[]) => void; reject: (e: unknown) => void } | null = null;
 
   constructor(
@@ -131,6 +133,7 @@ class ElementLoop {
     run.records[i]!.elements = this.#elements;
     this.#parts = run.journal?.parts;
     this.#id = run.calls[i]!.id;
+    this.#startedAt = run.listening ? new Array<number>(array.length) : null;
     this.#lanes = Math.max(1, Math.min(run.concurrency, array.length));
   }
 
@@ -145,6 +148,7 @@ class ElementLoop {
     while (this.#failed === null && this.#next < this.array.length && this.#running < this.#lanes) {
       const k = this.#next++;
       if (this.#parts !== undefined && this.#reused(k, this.#parts)) continue;
+      if (this.#startedAt) this.#startedAt[k] = Date.now();
       let answer: unknown;
       try {
         this.#parts?.elementStarted(this.#id, k, this.array.length);
@@ -316,7 +320,10 @@ class ElementLoop {
     const { run, i } = this;
     if (!run.listening) return;
     const call = run.calls[i]!;
-    run.event({ type: 'call:element', call: call.id, tool: call.tool, index: k, status, error });
+    // An element taken back from the journal on a resume did not run here: it took no time.
+    const started = this.#startedAt?.[k];
+    const durationMs = started === undefined ? 0 : Date.now() - started;
+    run.event({ type: 'call:element', call: call.id, tool: call.tool, index: k, status, error, durationMs });
   }
 }
 

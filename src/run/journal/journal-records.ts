@@ -176,6 +176,7 @@ const SCHEMAS: EventSchemas = {
     index: required(COUNT),
     status: required(oneOf('an element status', ['succeeded', 'failed'])),
     error: required(CALL_ERROR_OR_NULL),
+    durationMs: optional(DURATION),
   },
   'state:write': {
     at: required(STRING),

@@ -15,6 +15,7 @@
  */
 import type { Approve, ApprovalRequest } from '../approval.js';
 import type { ParentCall } from '../sub-run-types.js';
+import { traceParentOf } from '../trace/open-trace.js';
 import type { JsonObject } from '../../language/document.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolContext } from '../../tools/tool.js';
@@ -73,6 +74,8 @@ export function subRunOptions(request: SubRunRequest): RunOptions {
       },
     }),
     [SUB_RUN]: origin,
+    // Tracing: the sub-run traces when its calling run does, under the workflow call's span.
+    ...traceParentOf(context, name),
   };
   return options;
 }
