@@ -56,6 +56,8 @@ export {
   type JsonSchema,
   loadToolsFile,
   type PlanOrigin,
+  type Quota,
+  type RateLimit,
   type RetryPolicy,
   type Tool,
   type ToolAnnotations,
@@ -97,6 +99,11 @@ export {
   run,
   type StaleJournalLock,
   startRun,
+  createLimiter,
+  isLimiter,
+  Limiter,
+  type LimiterGroupState,
+  type LimiterOptions,
   type WorkflowRunEvent,
 } from './run/index.js';
 

@@ -6,6 +6,7 @@ import { describeValue } from '../language/describe-value.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
 import { MAX_DELAY_MS } from '../tools/tool-values.js';
 import type { RunOptions } from './types.js';
+import { isLimiter } from './limit/index.js';
 
 /** A run id: safe in file names, Redis keys and BullMQ job ids (`<runId>.<callId>`: no ':' or '.'). */
 const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
@@ -64,6 +65,11 @@ export function checkRunOptions(options: RunOptions): CheckedRunOptions {
   }
   if (options.journal !== undefined && (typeof options.journal !== 'string' || options.journal === '')) {
     throw new TypeError(`Expected journal to be a directory path, got ${describeValue(options.journal)}`);
+  }
+  if (options.limiter !== undefined && !isLimiter(options.limiter)) {
+    throw new TypeError(
+      `Expected limiter to be made by createLimiter(), got ${describeValue(options.limiter)}`,
+    );
   }
   const signal = options.signal;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {

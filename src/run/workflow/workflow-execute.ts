@@ -40,6 +40,7 @@ export function workflowExecute(
       ...(given?.concurrency !== undefined && { concurrency: given.concurrency }),
       ...(given?.timeoutMs !== undefined && { timeoutMs: given.timeoutMs }),
       ...(given?.latent !== undefined && { latent: given.latent }),
+      ...(given?.limiter !== undefined && { limiter: given.limiter }),
       ...(given?.approve !== undefined && { approve: given.approve }),
       ...(given?.context !== undefined && { context: given.context }),
       ...(emit !== null && {
