@@ -5,7 +5,8 @@
  * which a slow machine cannot break.
  */
 import { describe, expect, it } from 'vitest';
-import { createLimiter, run, startRun, type Tool } from '../../src/index.js';
+import { createLimiter, run, startRun, type Tool, ToolRegistry, toolsFromManifest } from '../../src/index.js';
+import { validator } from '../schemas/ajv.js';
 import { deferred } from '../deferred.js';
 
 /** The clock's granularity and the timers' rounding: a window may look this much shorter. */
@@ -271,5 +272,19 @@ describe('quota definitions and options', () => {
     await expect(run([], { tools: [], limiter: {} as never })).rejects.toThrow(
       /Expected limiter to be made by createLimiter\(\)/,
     );
+  });
+});
+
+describe('quotas in a JSON manifest', () => {
+  const manifest = {
+    tools: [{ name: 'search', concurrency: 2, rateLimit: { limit: 5, intervalMs: 1000 } }],
+  };
+
+  it('the tool manifest schema admits them and the registry reads them', () => {
+    const validate = validator('tool-manifest.schema.json');
+    expect(validate(manifest)).toBe(true);
+    expect(validate({ tools: [{ name: 'x', rateLimit: { limit: 0, intervalMs: 10 } }] })).toBe(false);
+    const tool = new ToolRegistry(toolsFromManifest(manifest, 'tools.json')).get('search')!.tool;
+    expect([tool.concurrency, tool.rateLimit]).toEqual([2, { limit: 5, intervalMs: 1000 }]);
   });
 });
