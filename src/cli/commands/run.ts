@@ -48,6 +48,7 @@ import { ExitCode } from '../exit-codes.js';
 import { type CliIo, STDIN } from '../io.js';
 import type { RedisFlags } from '../flags/redis-flags.js';
 import { concurrencyFlag, millisecondsFlag } from '../flags/whole-number.js';
+import { type QuotaFlags, quotaFlags } from '../flags/quota-flags.js';
 import { eventLine } from './event-line.js';
 import { RunExitGuard } from './run-exit-guard.js';
 import { runStreamedStdin } from './run-streamed.js';
@@ -55,7 +56,7 @@ import { resolveLimits } from '../../language/limits.js';
 
 export const RUN_MODES = ['eager', 'lazy'] as const;
 
-export interface RunFlags extends CommonFlags, RedisFlags {
+export interface RunFlags extends CommonFlags, RedisFlags, QuotaFlags {
   /**
    * `lazy` makes the plan lazy. `eager` cannot make a plan that says `"mode": "lazy"` eager: it
    * stays lazy, and one line on stderr says so.
@@ -141,6 +142,7 @@ const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
 export async function runCommand(file: string, flags: RunFlags, io: CliIo): Promise<number> {
   const mode = chooseMode(flags.mode);
   const concurrency = concurrencyFlag(flags.concurrency, '--concurrency', { unlimited: true });
+  const limiter = quotaFlags(flags);
   const timeoutMs = millisecondsFlag(flags.timeout, '--timeout', 0);
   // Distributed, the workers run the tools: here a manifest (schemas) is enough.
   const distributed = flags.redis !== undefined;
@@ -259,6 +261,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       ...(inputs.options.state && { state: inputs.options.state }),
       ...(concurrency !== undefined && { concurrency }),
       ...(timeoutMs !== undefined && { timeoutMs }),
+      ...(limiter && { limiter }),
       signal: interrupt.signal,
       failFast: flags.failFast === true,
       approve,

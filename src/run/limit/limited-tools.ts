@@ -20,7 +20,8 @@ export interface LimitedToolsOptions {
   readonly tools: ToolRegistry;
   /** The run's `limiter` option; one is made for the run when a tool has a quota and this is absent. */
   readonly limiter: Limiter | undefined;
-  readonly run: LimitedRun;
+  /** The run, for its calls' priorities; null for a worker (no plan: arrival order). */
+  readonly run: LimitedRun | null;
 }
 
 export interface LimitedTools {
@@ -58,13 +59,19 @@ function declaredQuota(tool: Tool): Quota | undefined {
   return { ...(concurrency !== undefined && { concurrency }), ...(rateLimit !== undefined && { rateLimit }) };
 }
 
-function limitedTool(tool: Tool, limiter: Limiter, group: string, quota: Quota, run: LimitedRun): Tool {
+function limitedTool(
+  tool: Tool,
+  limiter: Limiter,
+  group: string,
+  quota: Quota,
+  run: LimitedRun | null,
+): Tool {
   const execute = tool.execute!;
   return {
     ...tool,
     execute: (args: Record<string, unknown>, context: ToolContext) =>
       limiter.schedule(group, quota, () => execute.call(tool, args, context), {
-        priority: callPriority(run.plan, context.toolCallId),
+        priority: run === null ? 0 : callPriority(run.plan, context.toolCallId),
         signal: context.abortSignal,
       }),
   };
