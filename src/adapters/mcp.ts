@@ -17,6 +17,7 @@
  */
 import type { JsonSchema, Tool, ToolAnnotations, ToolContext } from '../tools/tool.js';
 import { describeValue } from '../language/describe-value.js';
+import { quotaProblems, type RateLimit } from '../tools/quota.js';
 
 /** A tool as `tools/list` describes it (the fields planmode uses). */
 export interface McpToolDefinition {
@@ -104,6 +105,14 @@ export interface FromMcpClientOptions {
    * @default undefined
    */
   readonly signal?: AbortSignal;
+  /**
+   * Most calls to this server's tools running at once, all its tools together (their
+   * `quotaGroup` is the server's name; see docs/quotas.md).
+   * @default no bound of its own
+   */
+  readonly concurrency?: number;
+  /** At most `limit` calls to this server's tools start in any `intervalMs`, all its tools together. */
+  readonly rateLimit?: RateLimit;
 }
 
 /** Most pages of `tools/list` read: a server whose cursors never end is a broken one. */
@@ -134,6 +143,9 @@ export async function fromMcpClient(
   }
   checkOptions(options);
   const { trustAnnotations = false, prefix = '', parseJson = false, requestTimeoutMs } = options;
+  const { concurrency, rateLimit } = options;
+  const quotaProblem = quotaProblems(concurrency, rateLimit)[0];
+  if (quotaProblem !== undefined) throw new TypeError(`fromMcpClient: ${quotaProblem}`);
   const server = options.server ?? serverName(client) ?? 'the MCP server';
   const definitions: McpToolDefinition[] = [];
   let cursor: string | undefined;
@@ -183,6 +195,9 @@ export async function fromMcpClient(
       ...(definition.annotations !== undefined && { annotations: definition.annotations }),
       ...(!trustAnnotations && { annotationsTrusted: false }),
       ...(declaresBranchJson(definition) && { branchJson: true }),
+      ...(concurrency !== undefined && { concurrency }),
+      ...(rateLimit !== undefined && { rateLimit }),
+      ...((concurrency !== undefined || rateLimit !== undefined) && { quotaGroup: server }),
       execute,
     };
     return tool;

@@ -127,3 +127,9 @@ Both plans of each sample run against the same mock tools made from the gold sam
 tools.json (each answer sampled from the tool's outputSchema, seeded by the tool and its
 arguments). A sample wins when the predicted plan compiles against those tools, runs with no
 failed call, and ends with the same final output as the gold plan. See docs/evaluation.md.`;
+
+export const RATE_HELP =
+  'at most limit calls of a tool (or MCP server) start in any ms milliseconds: --rate search=5/1000 (repeatable)';
+
+export const TOOL_CONCURRENCY_HELP =
+  'at most N calls of a tool (or MCP server) run at once: --tool-concurrency search=4 (repeatable)';

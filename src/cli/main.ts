@@ -34,6 +34,8 @@ import {
   EXIT_CODES_HELP,
   IMPORT_EXIT_CODES_HELP,
   LIMIT_HELP,
+  RATE_HELP,
+  TOOL_CONCURRENCY_HELP,
   LOAD_TIMEOUT_HELP,
   MCP_HELP,
   RUN_EXIT_CODES_HELP,
@@ -131,6 +133,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .description(
       'run a plan: progress on stderr (a live view on a terminal, a summary off one), or one JSON object on stdout',
     )
+    .option('--rate <name=limit/ms>', RATE_HELP, collect)
+    .option('--tool-concurrency <name=N>', TOOL_CONCURRENCY_HELP, collect)
     .addOption(
       new Option(
         '--mode <mode>',
@@ -239,6 +243,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option('--redis <url>', 'the Redis of the queue (default: redis://127.0.0.1:6379)')
     .option('--queue <name>', 'the queue (default: planmode)')
     .option('--concurrency <n>', 'most jobs running at once (default: 16)')
+    .option('--rate <name=limit/ms>', RATE_HELP, collect)
+    .option('--tool-concurrency <name=N>', TOOL_CONCURRENCY_HELP, collect)
     .option(
       '--lock-duration <ms>',
       "how long a dead worker's jobs wait before another worker takes them (default: 30000)",

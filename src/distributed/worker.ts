@@ -10,6 +10,7 @@ import { ToolExecutionError, type ToolErrorCode } from '../errors.js';
 import { describeValue } from '../language/describe-value.js';
 import { checkJson, copyJson, type JsonProblem } from '../language/json/index.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
+import { isLimiter, type Limiter, limitedTools } from '../run/limit/index.js';
 import { BRANCH_KEY, isBranchJson, isBranchValue } from '../run/call/index.js';
 import { type CallError, retryDelay, toCallError } from '../run/index.js';
 import { contractError, isContractError } from '../run/call/index.js';
@@ -91,6 +92,13 @@ export interface WorkerOptions {
    * @default DEFAULT_LIMITS
    */
   readonly limits?: Partial<Limits>;
+  /**
+   * The quotas the worker's calls keep (see `createLimiter`): share one with the process's
+   * runs and other workers. Without one, a worker whose tools declare `concurrency` or
+   * `rateLimit` makes its own. A worker knows no plan: its calls wait in arrival order.
+   * @default a limiter of the worker's own, when a tool declares a quota
+   */
+  readonly limiter?: Limiter;
 }
 
 export type WorkerJobEvent =
@@ -123,7 +131,13 @@ export interface PlanWorker {
  */
 export async function startWorker(options: WorkerOptions): Promise<PlanWorker> {
   if (options?.tools === undefined) throw new TypeError('Expected tools: a registry or tool definitions');
-  const tools = ToolRegistry.from(options.tools);
+  if (options.limiter !== undefined && !isLimiter(options.limiter))
+    throw new TypeError('Expected limiter to be made by createLimiter()');
+  const { tools } = limitedTools({
+    tools: ToolRegistry.from(options.tools),
+    limiter: options.limiter,
+    run: null,
+  });
   const limits = resolveLimits(options.limits);
   const { url, connection } = redisOption(options.redis);
   const queue = queueOption(options.queue);

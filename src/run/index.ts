@@ -9,3 +9,10 @@ export { type Retries, retriesOf, retryDelay } from './retry.js';
 export { toCallError } from './call/index.js';
 // Installs the registry's workflow binder: a tool with a `plan` runs through this executor.
 export { MAX_WORKFLOW_DEPTH } from './workflow/index.js';
+export {
+  createLimiter,
+  isLimiter,
+  Limiter,
+  type LimiterGroupState,
+  type LimiterOptions,
+} from './limit/index.js';

@@ -8,6 +8,7 @@ import { type Limits, resolveLimits } from '../language/limits.js';
 import { MAX_DELAY_MS } from '../tools/tool-values.js';
 import type { RunOptions } from './types.js';
 import { checkTracingOptions } from './trace/tracing-options.js';
+import { isLimiter } from './limit/index.js';
 
 /** A run id: safe in file names, Redis keys and BullMQ job ids (`<runId>.<callId>`: no ':' or '.'). */
 const RUN_ID = /^[A-Za-z0-9_-]{1,200}$/;
@@ -37,6 +38,7 @@ const RUN_OPTIONS = optionKeys<RunOptions>({
   haltOnInvalidCall: true,
   limits: true,
   tracing: true,
+  limiter: true,
 });
 
 /** RunOptions.maxEditRetries' default. */
@@ -92,6 +94,11 @@ export function checkRunOptions(options: RunOptions): CheckedRunOptions {
   }
   if (options.journal !== undefined && (typeof options.journal !== 'string' || options.journal === '')) {
     throw new TypeError(`Expected journal to be a directory path, got ${describeValue(options.journal)}`);
+  }
+  if (options.limiter !== undefined && !isLimiter(options.limiter)) {
+    throw new TypeError(
+      `Expected limiter to be made by createLimiter(), got ${describeValue(options.limiter)}`,
+    );
   }
   const signal = options.signal;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {

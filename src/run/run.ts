@@ -28,6 +28,17 @@ export interface RunHandle {
    * not to be a valid solution.
    */
   halt(): void;
+  /**
+   * No call is dispatched from now on until {@link resume}: calls running go on (their retries
+   * and `_forEach` elements too), calls that get ready wait. For a prompt that should not race
+   * the run (the CLI pauses while it asks for an approval). Halting or aborting a paused run
+   * ends the waiting calls `cancelled`.
+   */
+  pause(): void;
+  /** Dispatch goes on: the calls that got ready while paused start first, in the order they did. */
+  resume(): void;
+  /** True between pause() and resume(). */
+  readonly paused: boolean;
 }
 
 /**
@@ -66,11 +77,13 @@ function launch(
   if (isAsyncIterable(plan) && options.mode === 'lazy') {
     // A lazy plan is approved whole: take the stream in, then run it as a document.
     let halted = false;
+    let paused = false;
     let inner: RunHandle | undefined;
     const handle = (async () => {
       const calls: unknown[] = [];
       for await (const call of plan) calls.push(call);
       inner = launch({ type: 'plan', mode: 'lazy', plan: calls }, options, channel);
+      if (paused) inner.pause();
       if (halted) inner.halt();
       return inner;
     })();
@@ -78,7 +91,22 @@ function launch(
       halted = true;
       inner?.halt();
     };
-    return { events, result: handle.then((h) => h.result), halt };
+    return {
+      events,
+      result: handle.then((h) => h.result),
+      halt,
+      pause: () => {
+        paused = true;
+        inner?.pause();
+      },
+      resume: () => {
+        paused = false;
+        inner?.resume();
+      },
+      get paused() {
+        return paused;
+      },
+    };
   }
   const userOnEvent = options.onEvent;
   const stream = isAsyncIterable(plan) ? plan : null;
@@ -113,8 +141,20 @@ function launch(
   // by a signal; what had not started ends cancelled as the Runner ends it once stopping.
   const halt = () => {
     runner.stopping = true;
+    // What a pause holds back ends cancelled now (see Runner.guarded).
+    runner.slots.resume();
   };
-  return { events, result, halt };
+  const slots = runner.slots;
+  return {
+    events,
+    result,
+    halt,
+    pause: () => slots.pause(),
+    resume: () => slots.resume(),
+    get paused() {
+      return slots.paused;
+    },
+  };
 }
 
 /** A Runner of no calls, never started, kept for the life of the process: see keepRunnerShape. */

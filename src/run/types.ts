@@ -9,6 +9,7 @@ import type { RemoteInvoker } from './remote-types.js';
 import type { EarlierVersionReport, StaleJournalLock } from './resume-types.js';
 import type { ParentCall } from './sub-run-types.js';
 import type { TracingOptions } from './trace/tracing-options.js';
+import type { Limiter } from './limit/index.js';
 
 export type { RemoteCall, RemoteInvoker, RemoteRetry } from './remote-types.js';
 
@@ -296,6 +297,14 @@ export interface RunOptions {
    * @default 16
    */
   readonly concurrency?: number;
+  /**
+   * The quotas the run's calls go through (see `createLimiter`): share one between runs,
+   * `solve()` loops and workers in one process so one quota per tool (or MCP server) holds
+   * across all of them. A run without one whose tools declare `concurrency` or `rateLimit`
+   * makes its own; calls of tools without a quota never wait in it.
+   * @default a limiter of the run's own, when a tool declares a quota
+   */
+  readonly limiter?: Limiter;
   /**
    * Time limit per attempt for tools without their own `timeoutMs`; 0 means none.
    * @default 0

@@ -2,3 +2,4 @@ export { loadToolsFile, type LoadToolsFileOptions, toolsFromManifest } from './l
 export { type RegisteredTool, ToolRegistry } from './registry.js';
 export { SchemaCompiler, type SchemaValidate } from './schema-validator.js';
 export * from './tool.js';
+export type { Quota, RateLimit } from './quota.js';

@@ -14,6 +14,7 @@ import {
 import { followsProgramOrder } from './effects.js';
 import type { JsonSchema, Tool } from './tool.js';
 import { delayProblem, retriesProblems } from './tool-values.js';
+import { quotaProblems } from './quota.js';
 import { isWorkflowDefinition, workflowCalls, workflowShapeProblems } from './workflow-definition.js';
 
 /**
@@ -110,6 +111,20 @@ export class ToolRegistry {
     return tools instanceof ToolRegistry ? tools : new ToolRegistry(tools);
   }
 
+  /**
+   * @internal A copy of this registry with some definitions replaced (the limiter's wrapped
+   * ones), keeping every validator: nothing is checked or compiled again.
+   */
+  withTools(replaced: ReadonlyMap<string, Tool>): ToolRegistry {
+    const copy = new ToolRegistry([]);
+    for (const [name, registered] of this.#tools) {
+      const tool = replaced.get(name);
+      copy.#tools.set(name, tool === undefined ? registered : { ...registered, tool });
+    }
+    copy.#programOrderKey = this.#programOrderKey;
+    return copy;
+  }
+
   get(name: string): RegisteredTool | undefined {
     return this.#tools.get(name);
   }
@@ -192,6 +207,13 @@ function checkDefinition(tool: Tool, where: string): { name?: string; problems: 
     const problem = value === THREW || value === undefined ? undefined : delayProblem(value, key);
     if (problem !== undefined) problems.push(`${named}: ${problem}`);
   }
+  const concurrency = read('concurrency');
+  const rateLimit = read('rateLimit');
+  if (concurrency !== THREW && rateLimit !== THREW)
+    for (const problem of quotaProblems(concurrency, rateLimit)) problems.push(`${named}: ${problem}`);
+  const group = read('quotaGroup');
+  if (group !== THREW && group !== undefined && (typeof group !== 'string' || group === ''))
+    problems.push(`${named}: "quotaGroup" must be a non-empty string, not ${showValue(group)}`);
   const retries = read('retries');
   if (retries !== THREW && retries !== undefined)
     for (const problem of retriesProblems(retries)) problems.push(`${named}: ${problem}`);

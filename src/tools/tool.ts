@@ -1,5 +1,7 @@
 /** What a tool is: its name, schemas, annotations, flags and `execute`. */
 
+import type { RateLimit } from './quota.js';
+
 export type JsonSchema = { [key: string]: unknown } | boolean;
 
 /** MCP's tool annotations: hints, trusted only when the definition itself is trusted. */
@@ -127,6 +129,26 @@ export interface Tool<Args = Record<string, unknown>, Output = unknown> {
   readonly timeoutMs?: number;
   /** Retries after a failure: a count, or a policy. None when absent. */
   readonly retries?: number | RetryPolicy;
+  /**
+   * Most calls of this tool running at once, across every run that shares a limiter (see
+   * `createLimiter`): a whole number from 1 to 10000. A call waiting for a slot holds its
+   * place in the run's own `concurrency`.
+   * @default no bound of its own
+   */
+  readonly concurrency?: number;
+  /**
+   * At most `limit` calls of this tool start in any window of `intervalMs` milliseconds (a
+   * sliding window), across every run that shares a limiter. Each attempt and each `_forEach`
+   * element counts.
+   * @default no rate limit
+   */
+  readonly rateLimit?: RateLimit;
+  /**
+   * The limiter group whose quota this tool's calls share: an MCP server's tools share their
+   * server's. `concurrency` and `rateLimit` are the group's.
+   * @default the tool's name
+   */
+  readonly quotaGroup?: string;
   /** Typical duration, for critical-path estimates. */
   readonly estimatedMs?: number;
   /**

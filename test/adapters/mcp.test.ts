@@ -65,6 +65,28 @@ async function memoryClient(
 }
 
 describe('fromMcpClient', () => {
+  it('a server quota goes on each of its tools, in one group named for the server; a bad one is a TypeError', async () => {
+    const memory = await memoryClient(() => ({ content: [] }));
+    try {
+      const tools = await fromMcpClient(memory.client, {
+        server: 'files',
+        concurrency: 2,
+        rateLimit: { limit: 10, intervalMs: 1000 },
+      });
+      for (const tool of tools)
+        expect(tool).toMatchObject({
+          concurrency: 2,
+          rateLimit: { limit: 10, intervalMs: 1000 },
+          quotaGroup: 'files',
+        });
+      await expect(fromMcpClient(memory.client, { concurrency: 0 })).rejects.toThrow(
+        'fromMcpClient: "concurrency" must be a whole number from 1 to 10000, not 0',
+      );
+    } finally {
+      await memory.close();
+    }
+  });
+
   it('reads every page of tools/list and keeps schemas and annotations, marked untrusted', async () => {
     const memory = await memoryClient(() => ({ content: [] }));
     try {

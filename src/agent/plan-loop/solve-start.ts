@@ -94,6 +94,7 @@ const SOLVE_OPTIONS = optionKeys<SolveOptions>({
   strict: true,
   limits: true,
   session: true,
+  limiter: true,
 });
 
 export function checkSolveOptions(task: unknown, options: SolveOptions): void {

@@ -8,7 +8,7 @@ import type { Diagnostic } from '../../language/diagnostics.js';
 import type { JsonObject } from '../../language/document.js';
 import type { Limits } from '../../language/limits.js';
 import type { Approve } from '../../run/approval.js';
-import type { CallError, CallReport, CallStatus, RunResult } from '../../run/types.js';
+import type { CallError, CallReport, CallStatus, RunOptions, RunResult } from '../../run/types.js';
 import type { JsonSchema, Tool } from '../../tools/tool.js';
 import type { AgentEvent } from '../agent-events.js';
 import type { Message, ModelProvider } from '../model.js';
@@ -128,6 +128,12 @@ export interface SolveOptions {
    * @default 16 (run's default)
    */
   readonly concurrency?: number;
+  /**
+   * The quotas every turn's run keeps (see `createLimiter`), shared with other loops and runs
+   * of the process.
+   * @default a limiter per run, when a tool declares a quota
+   */
+  readonly limiter?: RunOptions['limiter'];
   /**
    * Time limit per call for tools without their own.
    * @default 0 (none)

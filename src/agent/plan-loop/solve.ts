@@ -191,6 +191,7 @@ async function loop(
       approve: runApprover(options.approve),
       ...(mode === 'lazy' && { latent: latentFromModel(deps, meter, maxReplyBytes) }),
       ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
+      ...(options.limiter !== undefined && { limiter: options.limiter }),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       limits,
       // Streamed calls are checked as they arrive, by the same rules as a compiled reply.

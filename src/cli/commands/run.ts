@@ -49,6 +49,7 @@ import { type CliIo, STDIN } from '../io.js';
 import type { RedisFlags } from '../flags/redis-flags.js';
 import { type OtlpFlags, otlpExport } from '../flags/otlp-flag.js';
 import { concurrencyFlag, millisecondsFlag } from '../flags/whole-number.js';
+import { type QuotaFlags, quotaFlags } from '../flags/quota-flags.js';
 import { eventLine, isSubRunEvent } from './event-line.js';
 import { RunExitGuard } from './run-exit-guard.js';
 import { runStreamedStdin } from './run-streamed.js';
@@ -56,7 +57,7 @@ import { resolveLimits } from '../../language/limits.js';
 
 export const RUN_MODES = ['eager', 'lazy'] as const;
 
-export interface RunFlags extends CommonFlags, RedisFlags, OtlpFlags {
+export interface RunFlags extends CommonFlags, RedisFlags, OtlpFlags, QuotaFlags {
   /**
    * `lazy` makes the plan lazy. `eager` cannot make a plan that says `"mode": "lazy"` eager: it
    * stays lazy, and one line on stderr says so.
@@ -142,6 +143,7 @@ const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
 export async function runCommand(file: string, flags: RunFlags, io: CliIo): Promise<number> {
   const mode = chooseMode(flags.mode);
   const concurrency = concurrencyFlag(flags.concurrency, '--concurrency', { unlimited: true });
+  const limiter = quotaFlags(flags);
   const timeoutMs = millisecondsFlag(flags.timeout, '--timeout', 0);
   const otlp = await otlpExport(flags);
   // Distributed, the workers run the tools: here a manifest (schemas) is enough.
@@ -263,6 +265,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       ...(inputs.options.state && { state: inputs.options.state }),
       ...(concurrency !== undefined && { concurrency }),
       ...(timeoutMs !== undefined && { timeoutMs }),
+      ...(limiter && { limiter }),
       signal: interrupt.signal,
       failFast: flags.failFast === true,
       approve,

@@ -13,11 +13,12 @@ import { formatDuration, oneLine } from '../output/index.js';
 import type { CliIo } from '../io.js';
 import { loadTimeoutFlag, loadToolRegistry } from '../flags/compile-inputs.js';
 import { type LimitFlags, limitsFlag } from '../flags/limit-flags.js';
+import { type QuotaFlags, quotaFlags } from '../flags/quota-flags.js';
 import type { McpFlags } from '../flags/mcp-servers.js';
 import { checkRedisFlags, lineOnce, reachingRedis, type RedisFlags } from '../flags/redis-flags.js';
 import { concurrencyFlag, millisecondsFlag } from '../flags/whole-number.js';
 
-export interface WorkerFlags extends RedisFlags, McpFlags, LimitFlags {
+export interface WorkerFlags extends RedisFlags, McpFlags, LimitFlags, QuotaFlags {
   /** A .js/.mjs ES module exporting tools with execute functions. Required. */
   readonly tools?: string;
   /**
@@ -56,6 +57,7 @@ export async function workerCommand(flags: WorkerFlags, io: CliIo): Promise<numb
   const stalledIntervalMs = millisecondsFlag(flags.stalledInterval, '--stalled-interval', 100);
   const loadTimeoutMs = loadTimeoutFlag(flags);
   const limits = limitsFlag(flags);
+  const limiter = quotaFlags(flags);
   checkRedisFlags(flags);
   const tools = await loadTools(flags.tools, flags.mcpTools ?? [], loadTimeoutMs);
   const redis = flags.redis ?? DEFAULT_REDIS_URL;
@@ -72,6 +74,7 @@ export async function workerCommand(flags: WorkerFlags, io: CliIo): Promise<numb
         tools,
         redis,
         limits,
+        ...(limiter && { limiter }),
         ...(flags.queue !== undefined && { queue: flags.queue }),
         ...(concurrency !== undefined && { concurrency }),
         ...(lockDurationMs !== undefined && { lockDurationMs }),

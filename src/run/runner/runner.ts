@@ -14,6 +14,7 @@ import type { JsonObject } from '../../language/document.js';
 import { coveredPath } from '../../language/paths.js';
 import { SelectionLimitError } from '../../language/run-selection.js';
 import { ToolRegistry } from '../../tools/registry.js';
+import { runTools } from './run-tools.js';
 import type { Accepted } from '../call/index.js';
 import { type ArgumentSources, argumentSources, MissingValues, resolveArguments } from '../call/index.js';
 import { abortAttempts, executeCall } from '../call/index.js';
@@ -148,8 +149,7 @@ export class Runner {
     this.runId = options.runId ?? randomUUID();
     this.remote = options.remote;
     this.reuseHook = options.reuse;
-    this.tools = ToolRegistry.from(options.tools);
-    this.asParent = Object.freeze({ options, emit });
+    ({ tools: this.tools, asParent: this.asParent } = runTools({ options, emit, run: this }));
     this.input = checkedInitial('input', plan?.input, options.input, limits).value;
     ({
       plan: this.plan,
@@ -217,6 +217,8 @@ export class Runner {
     this.stopping = true;
     this.aborted = true;
     abortAttempts(this);
+    // The calls a pause holds back end cancelled now, not at a resume that may never come.
+    this.slots.resume();
   }
 
   /** Looks at every call whose dependencies have all ended, one at a time, without recursion. */

@@ -3,7 +3,8 @@
  * in flight. A call that finds a free slot and nobody waiting starts at once; a tool that
  * answers synchronously holds no slot past its own return. Others wait in arrival order and
  * start as slots free up. No queue library, no promise and no task object per call: the waiting calls are
- * two parallel arrays read from a moving head (never shifted).
+ * two parallel arrays read from a moving head (never shifted). Pausing sets the bound to 0,
+ * so a paused run costs the dispatch of a running one nothing.
  */
 import type { JsonObject } from '../../language/document.js';
 
@@ -24,6 +25,8 @@ export interface CallSlotsOptions {
 
 export class CallSlots {
   readonly #concurrency: number;
+  /** The bound dispatch reads: the concurrency, or 0 while paused (no check of its own per call). */
+  #open: number;
   readonly #runner: SlotRunner;
   #running = 0;
   readonly #calls: number[] = [];
@@ -32,12 +35,13 @@ export class CallSlots {
 
   constructor(options: CallSlotsOptions) {
     this.#concurrency = options.concurrency;
+    this.#open = options.concurrency;
     this.#runner = options.runner;
   }
 
   /** Starts call i now if a slot is free and nobody waits before it; otherwise once one is. */
   dispatch(i: number, args: JsonObject): void {
-    if (this.#head === this.#calls.length && this.#running < this.#concurrency) this.#run(i, args);
+    if (this.#head === this.#calls.length && this.#running < this.#open) this.#run(i, args);
     else {
       this.#calls.push(i);
       this.#args.push(args);
@@ -48,6 +52,25 @@ export class CallSlots {
     if (this.#runner.guarded(i, args)) this.#running++;
   }
 
+  /** No waiting call starts until {@link resume}; the calls running go on. */
+  pause(): void {
+    this.#open = 0;
+  }
+
+  /**
+   * Calls start again, those that got ready meanwhile first, in the order they did: from a
+   * microtask, so no tool runs inside the caller's `resume()`.
+   */
+  resume(): void {
+    if (this.#open === this.#concurrency) return;
+    this.#open = this.#concurrency;
+    queueMicrotask(() => this.#startWaiting());
+  }
+
+  get paused(): boolean {
+    return this.#open === 0;
+  }
+
   /** A call that ran asynchronously ended: its slot goes to whoever waits first. */
   release(): void {
     this.#running--;
@@ -55,7 +78,7 @@ export class CallSlots {
   }
 
   #startWaiting(): void {
-    while (this.#running < this.#concurrency && this.#head < this.#calls.length) {
+    while (this.#running < this.#open && this.#head < this.#calls.length) {
       const k = this.#head++;
       const i = this.#calls[k]!;
       const args = this.#args[k]!;

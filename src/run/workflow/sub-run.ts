@@ -59,6 +59,7 @@ export function subRunOptions(request: SubRunRequest): RunOptions {
     ...(given?.concurrency !== undefined && { concurrency: given.concurrency }),
     ...(given?.timeoutMs !== undefined && { timeoutMs: given.timeoutMs }),
     ...(given?.latent !== undefined && { latent: given.latent }),
+    ...(given?.limiter !== undefined && { limiter: given.limiter }),
     ...(given?.context !== undefined && { context: given.context }),
     ...(given?.strict !== undefined && { strict: given.strict }),
     ...(given?.limits !== undefined && { limits: given.limits }),
