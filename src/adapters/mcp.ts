@@ -111,7 +111,10 @@ export interface FromMcpClientOptions {
    * @default no bound of its own
    */
   readonly concurrency?: number;
-  /** At most `limit` calls to this server's tools start in any `intervalMs`, all its tools together. */
+  /**
+   * At most `limit` calls to this server's tools start in any `intervalMs`, all its tools together.
+   * @default no rate limit of its own
+   */
   readonly rateLimit?: RateLimit;
 }
 

@@ -3,10 +3,7 @@
  * in-process; bin/plan.js is the only place that calls process.exit.
  */
 import { isatty } from 'node:tty';
-import { Command, CommanderError, Option } from 'commander';
-import { isMissingDependencyError, isToolDefinitionError, isToolsFileError } from '../errors.js';
-import { isJournalError } from '../run/journal/index.js';
-import { CliInputError } from './cli-input-error.js';
+import { Command, Option } from 'commander';
 import type { AgentFlags } from './commands/agent.js';
 import type { EvalFlags } from './commands/eval.js';
 import type { WorkerFlags } from './commands/worker.js';
@@ -25,7 +22,7 @@ import {
 import { type ValidateFlags, validateCommand } from './commands/validate.js';
 import { collect, withMcpServers } from './flags/mcp-servers.js';
 import { ExitCode } from './exit-codes.js';
-import { formatCliError, oneLine, shouldUseColor } from './output/index.js';
+import { formatCliError, shouldUseColor } from './output/index.js';
 import {
   AGENT_HELP,
   ALL_EXIT_CODES_HELP,
@@ -45,6 +42,7 @@ import {
 } from './help-texts.js';
 import type { CliIo } from './io.js';
 import { packageVersion } from './version.js';
+import { reportFailure } from './report-failure.js';
 
 /**
  * Runs the CLI.
@@ -379,29 +377,4 @@ function common(command: Command, options: CommonHelp = {}): Command {
     )
     .option('--strict', 'every warning is an error (its code kept, marked "(strict)"): exit 1')
     .addHelpText('after', options.help ?? EXIT_CODES_HELP);
-}
-
-function reportFailure(e: unknown, io: CliIo): number {
-  if (e instanceof CommanderError) {
-    // Commander has printed its message (or the help) already. `plan` alone shows the help
-    // with exit code 1: that is a usage error too.
-    return e.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
-  }
-  const color = shouldUseColor(io.stderr, io.env);
-  if (
-    e instanceof CliInputError ||
-    isToolsFileError(e) ||
-    isToolDefinitionError(e) ||
-    isJournalError(e) ||
-    isMissingDependencyError(e)
-  ) {
-    io.stderr.write(formatCliError((e as Error).message, { color }));
-    return ExitCode.USAGE;
-  }
-  const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-  io.stderr.write(
-    `plan: internal error: ${oneLine(message)} (this is a bug in planmode; set PLAN_DEBUG=1 for the stack)\n`,
-  );
-  if (io.env.PLAN_DEBUG && e instanceof Error && e.stack) io.stderr.write(`${e.stack}\n`);
-  return ExitCode.INTERNAL;
 }

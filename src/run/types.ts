@@ -10,6 +10,7 @@ import type { EarlierVersionReport, StaleJournalLock } from './resume-types.js';
 import type { ParentCall } from './sub-run-types.js';
 import type { TracingOptions } from './trace/tracing-options.js';
 import type { Limiter } from './limit/index.js';
+import type { LatentFunction, ReusedResult, ReuseRequest } from './call-requests.js';
 
 export type { RemoteCall, RemoteInvoker, RemoteRetry } from './remote-types.js';
 
@@ -121,6 +122,7 @@ export type {
   StaleJournalLock,
 } from './resume-types.js';
 export type { ParentCall, WorkflowInnerCall } from './sub-run-types.js';
+export type { LatentFunction, LatentRequest, ReusedResult, ReuseRequest } from './call-requests.js';
 export type {
   ApprovalRequest,
   ApprovalResponse,
@@ -128,26 +130,6 @@ export type {
   CallApprovalRequest,
   PlanApprovalRequest,
 } from './approval.js';
-
-/**
- * A latent call that needs its result from the model. Like every request planmode makes (an
- * approval, a reuse, a remote call): `tool` is the tool's name, `definition` its definition.
- */
-export interface LatentRequest {
-  /** The call's id in the plan. */
-  readonly call: string;
-  /** The tool's name. */
-  readonly tool: string;
-  /** The tool's definition: its description and outputSchema tell the model what to write. */
-  readonly definition: Tool;
-  /** The resolved arguments. */
-  readonly args: JsonObject;
-  /** Aborted when the call times out or the run is cancelled. */
-  readonly signal: AbortSignal;
-}
-
-/** Asks the model for a latent tool's result. */
-export type LatentFunction = (request: LatentRequest) => unknown | Promise<unknown>;
 
 /**
  * The events of a workflow call's sub-run reach the run's listeners too, each a RunEvent with two
@@ -244,30 +226,6 @@ export type RunEvent =
       readonly call?: string;
     }
   | { readonly type: 'run:end'; readonly at: string; readonly status: RunStatus };
-
-/** A call about to run, as {@link RunOptions.reuse} is asked about it. */
-export interface ReuseRequest {
-  /** The call's id in the plan. */
-  readonly call: string;
-  /** The tool's name. */
-  readonly tool: string;
-  /** The definition that would run. */
-  readonly definition: Tool;
-  /** The resolved arguments. */
-  readonly args: JsonObject;
-}
-
-/** An earlier result that stands in for a call: written as if the tool had returned it. */
-export interface ReusedResult {
-  /** The value to write (and to report as the call's output). */
-  readonly output: unknown;
-  /**
-   * The output alternative it goes to (its index), as the earlier call reported it; never the
-   * call's error alternative (that is BAD_BRANCH).
-   * @default the first alternative that is not the error alternative (0, unless `_onError` names the first)
-   */
-  readonly branch?: number | null;
-}
 
 export interface RunOptions {
   /** The tools to run: a registry or definitions with `execute`. Required. */

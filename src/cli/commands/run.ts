@@ -14,7 +14,6 @@ import { run } from '../../run/run.js';
 import type {
   ApprovalRequest,
   ApprovalResponse,
-  CallReport,
   LatentFunction,
   RunEvent,
   RunResult,
@@ -114,25 +113,8 @@ export interface RunFlags extends CommonFlags, RedisFlags, OtlpFlags, QuotaFlags
   readonly report?: string;
 }
 
-/** One call in the `--json` object: exactly these keys, a stable contract for scripts. */
-export type RunJsonCall = Pick<
-  CallReport,
-  'id' | 'tool' | 'status' | 'branch' | 'handled' | 'attempts' | 'startedAt' | 'endedAt' | 'error'
->;
-
-/** What `run --json` prints: status, state, calls and diagnostics, then the run's timing. */
-export interface RunJson {
-  readonly status: RunResult['status'];
-  readonly state: RunResult['state'];
-  readonly calls: RunJsonCall[];
-  readonly diagnostics: RunResult['diagnostics'];
-  /** The run's own time in ms: from start to end, less the time spent waiting for approval. */
-  readonly durationMs: number;
-  /** Time in ms spent waiting for an answer at an approval prompt. */
-  readonly approvalWaitMs: number;
-  /** With --resume, when the run resumed from the journal of an earlier version of the plan. */
-  readonly resumedFrom?: RunResult['resumedFrom'];
-}
+export { type RunJson, type RunJsonCall, toRunJson } from './run-json.js';
+import { toRunJson } from './run-json.js';
 
 const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
 
@@ -327,29 +309,6 @@ async function latentFrom(toolsFile: string): Promise<LatentFunction | undefined
  */
 function canRedraw(io: CliIo, flags: RunFlags): boolean {
   return io.stderr.isTTY === true && io.env.TERM !== 'dumb' && !(flags.events && io.stdout.isTTY === true);
-}
-
-export function toRunJson(result: RunResult): RunJson {
-  const approvalWaitMs = result.approvalWaitMs ?? 0;
-  return {
-    status: result.status,
-    state: result.state,
-    calls: result.calls.map((c) => ({
-      id: c.id,
-      tool: c.tool,
-      status: c.status,
-      branch: c.branch,
-      handled: c.handled,
-      attempts: c.attempts,
-      startedAt: c.startedAt,
-      endedAt: c.endedAt,
-      error: c.error,
-    })),
-    diagnostics: [...result.diagnostics],
-    durationMs: Math.max(0, Date.parse(result.endedAt) - Date.parse(result.startedAt) - approvalWaitMs),
-    approvalWaitMs,
-    ...(result.resumedFrom && { resumedFrom: result.resumedFrom }),
-  };
 }
 
 function chooseMode(mode: string | undefined): 'eager' | 'lazy' | undefined {

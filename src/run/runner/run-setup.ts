@@ -13,7 +13,7 @@ import type { Limits } from '../../language/limits.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import { type CallRecord, newRecord } from '../call-record.js';
 import { checkedInitial } from './initial-values.js';
-import { Journal, planRecordCheck, runIdentity } from '../journal/index.js';
+import { handedJournal, Journal, planRecordCheck, type RunJournal, runIdentity } from '../journal/index.js';
 import { hasParts, partCheck } from './part-check.js';
 import { planWiring } from '../schedule/index.js';
 import { type StreamState, streamedPlan } from './streamed-plan.js';
@@ -90,6 +90,21 @@ export interface RunJournalOptions {
   readonly limits: Limits;
   /** The plan was edited at its approval (recorded in the journal's header). */
   readonly edited?: boolean;
+}
+
+/** What runJournal needs: the run's options and what the Runner made of them. */
+export interface RunJournalSource extends Omit<RunJournalOptions, 'dir' | 'resume'> {
+  readonly options: RunOptions;
+}
+
+/**
+ * The run's journal: its own (RunOptions.journal, opened or resumed), the calling run's for a
+ * workflow call's sub-run (its calls are journaled there), or none.
+ */
+export function runJournal(source: RunJournalSource): RunJournal | undefined {
+  const { options, ...rest } = source;
+  if (options.journal === undefined) return handedJournal(options);
+  return openRunJournal({ ...rest, dir: options.journal, resume: options.resume === true });
 }
 
 /** Opens (or resumes) the run's journal, bound to its plan, input, state and tools. */

@@ -24,10 +24,10 @@ import { failCall } from '../call/index.js';
 import type { CallRecord } from '../call-record.js';
 import { askReuse, replay, writePlannedOutput } from './earlier-results.js';
 import { checkedInitial } from './initial-values.js';
-import { handedJournal, type RunJournal } from '../journal/index.js';
+import type { RunJournal } from '../journal/index.js';
 import { runToEnd } from './run-lifecycle.js';
 import { isoNow, type RunEventDraft } from '../run-event.js';
-import { openRunJournal, sharedController, streamedCalls, wholePlanCalls } from './run-setup.js';
+import { runJournal, sharedController, streamedCalls, wholePlanCalls } from './run-setup.js';
 import { afterPoll } from './event-loop.js';
 import { checkRunOptions } from '../run-options.js';
 import { contractError } from '../call/index.js';
@@ -166,21 +166,15 @@ export class Runner {
     this.state = new RunState(initial.value, { limits, size: initial.size });
     this.roots = { input: this.input, state: this.state.value };
     this.argumentSources = argumentSources(this.roots, this.state, this.calls);
-    if (options.journal !== undefined) {
-      this.journal = openRunJournal({
-        plan,
-        dir: options.journal,
-        resume: options.resume === true,
-        mode: this.mode,
-        input: this.input,
-        state: this.state.value,
-        tools: this.tools,
-        limits,
-      });
-    } else {
-      // A workflow call's sub-run: its calls are journaled in the calling run's journal.
-      this.journal = handedJournal(options);
-    }
+    this.journal = runJournal({
+      plan,
+      options,
+      mode: this.mode,
+      input: this.input,
+      state: this.state.value,
+      tools: this.tools,
+      limits,
+    });
   }
 
   /** Runs the plan to its end (see run-lifecycle.ts). */
