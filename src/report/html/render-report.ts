@@ -237,7 +237,13 @@ function renderSimulation(plan: CompiledPlan, sim: Simulation, o: Options): stri
     scenarios: `<div class="scenarios" role="group" aria-label="scenarios">${buttons}</div>`,
     diagnostics: diagnosticsMarkup(sim.diagnostics),
     workflows: workflows.templates,
-    data: { kind: 'simulation', calls, scenarios, workflows: workflows.graphs, explain: explainPanelData(plan) },
+    data: {
+      kind: 'simulation',
+      calls,
+      scenarios,
+      workflows: workflows.graphs,
+      explain: explainPanelData(plan),
+    },
   });
 }
 
