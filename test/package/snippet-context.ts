@@ -59,6 +59,9 @@ declare global {
   const messages: Message[];
   const toolCall: ModelToolCall;
   const paymentPlan: CompiledPlan;
+  const planA: CompiledPlan;
+  const planB: CompiledPlan;
+  function searchApi(query: string): Promise<unknown>;
   const plan: CompiledPlan;
   const store: ReadersStore;
   // The reader's way of asking a person, and their hooks.
