@@ -111,6 +111,8 @@ class ElementLoop {
   readonly #lanes: number;
   /** Where elements are journaled; undefined when they are not (the call resumes whole). */
   readonly #parts: JournalParts | undefined;
+  /** The template of every element's ToolContext (see #execute). */
+  #elementContext: ToolContext | undefined;
   readonly #id: string;
   #next = 0;
   #running = 0;
@@ -249,12 +251,14 @@ class ElementLoop {
     if (typeof execute !== 'function')
       throw run.failure(i, `tool "${real.tool.name}" has no execute function`, 'NOT_EXECUTABLE');
     const timeoutMs = real.tool.timeoutMs ?? run.options.timeoutMs ?? 0;
-    const context: ToolContext = {
-      ...this.context,
-      toolCallId: `${call.id}[${k}]`,
-      element: k,
-      run: parentRunFor(run, real.tool, [call.id, k]),
-    };
+    // A copy of one template made per call: every element's context has the same shape, so the
+    // copy is a fast clone (a spread that added keys per element made a for-each of no-op
+    // elements ~2x slower). The run changes only when the journal records parts.
+    this.#elementContext ??= { ...this.context, toolCallId: '', element: 0 };
+    const context: MutableContext = { ...this.#elementContext };
+    context.toolCallId = `${call.id}[${k}]`;
+    context.element = k;
+    if (this.#parts !== undefined) context.run = parentRunFor(run, real.tool, [call.id, k]);
     if (timeoutMs <= 0) return execute(elementArgs, context);
     const controller = new AbortController();
     const signal = AbortSignal.any([this.context.abortSignal, controller.signal]);
@@ -326,6 +330,9 @@ class ElementLoop {
     run.event({ type: 'call:element', call: call.id, tool: call.tool, index: k, status, error, durationMs });
   }
 }
+
+/** A ToolContext being filled in for one element. */
+type MutableContext = { -readonly [K in keyof ToolContext]: ToolContext[K] };
 
 /**
  * For the approval of a `_forEach` call (asked once for the whole call): the arguments each
