@@ -150,6 +150,19 @@ const shapes: Record<string, Shape> = {
     from: [[], [0], [0], [1, 2], [0, 3], [0, 4], [0, 4], [4, 5, 6]],
     diagnostics: ['W_MULTIPLE_WRITERS@/3/_outputPath', 'W_MULTIPLE_WRITERS@/4/_outputPath'],
   },
+  'an exclusive writer inherits the readers its sibling already read from': {
+    // 3 writes r over 2's read of r.k and already depends on 2 (it reads m); 4, on the other
+    // alternative, is not ordered after 3, so it must inherit the order after 2 itself.
+    plan: [
+      call(undefined, '†state.p || †state.q'),
+      call(undefined, '†state.r.k'),
+      call('†state.r.k', '†state.m'),
+      call('†state.p', '†state.r', '†state.m'),
+      call('†state.q', '†state.r'),
+    ],
+    from: [[], [], [1], [0, 2, 1], [0, 1, 2]],
+    diagnostics: ['W_MULTIPLE_WRITERS@/3/_outputPath'],
+  },
 };
 
 describe('the join pattern’s edges', () => {

@@ -211,13 +211,17 @@ export class DataFlow {
    * by a write of `written`.
    */
   #depend(i: number, from: number, read: number, written: Reference | null): void {
-    if (from === i || this.#marked[from] === i) return;
+    if (from === i) return;
+    // Collected even when the edge is there already (made by one of i's reads, or an earlier
+    // write of its own): what a write on a branch was ordered after is inherited by the
+    // writers on the branch's other alternatives, who have no such read.
+    this.#collected?.push(from);
+    if (this.#marked[from] === i) return;
     this.#marked[from] = i;
     this.edges.add(from, i);
     const late = i !== this.#adding;
     this.columns.addEdge(i, read, written, late);
     if (late) this.#calls[i]!.forget();
-    this.#collected?.push(from);
   }
 
   /**
@@ -347,8 +351,9 @@ export class DataFlow {
     });
     nodes.dropBelow(target);
     this.#collected = null;
-    if (exclusive) this.#exclusive.addExclusiveWriter(target, lastWriter, collected);
-    else this.#exclusive.replaceWriters(target, keepBase ? collected : null);
+    const base = collected.length > 1 ? [...new Set(collected)] : collected;
+    if (exclusive) this.#exclusive.addExclusiveWriter(target, lastWriter, base);
+    else this.#exclusive.replaceWriters(target, keepBase ? base : null);
     nodes.setReaders(target, -1);
     nodes.setWriter(target, i);
     this.#all = undefined; // the full index, if built, is stale now
