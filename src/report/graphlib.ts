@@ -7,8 +7,9 @@
 import { Graph } from '@dagrejs/graphlib';
 import type { CompiledPlan, DependencyKind, OrderReason } from '../compile/types.js';
 
-/** A node's value: the call's tool and its 0-based position in the plan. */
+/** A node's value: the call's id, its tool and its 0-based position in the plan. */
 export interface GraphlibNode {
+  readonly id: string;
   readonly tool: string;
   readonly index: number;
 }
@@ -23,15 +24,19 @@ export interface GraphlibEdge {
 }
 
 /**
- * A directed graph with one node per call (named by call id) and one edge from each
- * dependency to its dependent call.
+ * A directed graph with one node per call and one edge from each dependency to its dependent
+ * call. Nodes are named by the call's index as a string (`"0"`, `"1"`, …), its id in the node's
+ * value: graphlib keeps nodes and edges in plain objects, and a plan's ids are the model's
+ * words, so an id such as `__proto__` used as a name would reach Object.prototype (graphlib
+ * would write its adjacency there, into every object of the process). An index never does.
  */
 export function toGraphlib(plan: CompiledPlan): Graph<undefined, GraphlibNode, GraphlibEdge> {
   const graph = new Graph<undefined, GraphlibNode, GraphlibEdge>({ directed: true });
-  for (const call of plan.calls) graph.setNode(call.id, { tool: call.tool, index: call.index });
+  for (const call of plan.calls)
+    graph.setNode(String(call.index), { id: call.id, tool: call.tool, index: call.index });
   for (const call of plan.calls) {
     for (const d of call.dependencies)
-      graph.setEdge(plan.calls[d.from]!.id, call.id, {
+      graph.setEdge(String(d.from), String(call.index), {
         kind: d.kind,
         path: d.path,
         ...(d.reason !== undefined && { reason: d.reason }),

@@ -141,17 +141,31 @@ describe('toDot', () => {
 });
 
 describe('toGraphlib', () => {
-  it('builds a directed graphlib Graph with node and edge values', () => {
+  it('builds a directed graphlib Graph with node and edge values, nodes named by index', () => {
     const graph = toGraphlib(branching);
     expect(graph).toBeInstanceOf(Graph);
     expect(graph.isDirected()).toBe(true);
-    expect(graph.nodes()).toEqual(['fetch', 'check', 'notify', 'fan']);
-    expect(graph.node('check')).toEqual({ tool: 'check', index: 1 });
+    expect(graph.nodes()).toEqual(['0', '1', '2', '3']);
+    expect(graph.node('1')).toEqual({ id: 'check', tool: 'check', index: 1 });
     expect(graph.edgeCount()).toBe(3);
-    expect(graph.edge('fetch', 'check')).toEqual({ kind: 'data', path: '†state.user.name' });
-    expect(graph.edge('fetch', 'notify')).toEqual({ kind: 'order', path: '†state.user' });
-    expect(graph.successors('fetch')?.sort()).toEqual(['check', 'notify']);
-    expect(graph.sources().sort()).toEqual(['fan', 'fetch']);
+    expect(graph.edge('0', '1')).toEqual({ kind: 'data', path: '†state.user.name' });
+    expect(graph.edge('0', '2')).toEqual({ kind: 'order', path: '†state.user' });
+    expect(graph.successors('0')?.sort()).toEqual(['1', '2']);
+    expect(graph.sources().sort()).toEqual(['0', '3']);
+  });
+
+  it('is whole, and touches no prototype, when ids are names Object.prototype has', () => {
+    const ids = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype'];
+    const calls: unknown[] = [{ _id: ids[0], _tool: 't', _outputPath: '†state.a' }];
+    for (const id of ids.slice(1)) calls.push({ _id: id, _tool: 't', x: '†state.a' });
+    const plan = compile(calls, { tools: [{ name: 't', execute: () => 1 }] }).plan!;
+    const graph = toGraphlib(plan);
+    expect(graph.nodes().map((n) => graph.node(n).id)).toEqual(ids);
+    expect(graph.successors('0')?.sort()).toEqual(['1', '2', '3', '4']);
+    expect(graph.predecessors('1')).toEqual(['0']);
+    // graphlib, given `__proto__` as a name, wrote its adjacency onto Object.prototype.
+    expect(Object.keys(Object.prototype)).toEqual([]);
+    expect(({} as Record<string, unknown>)['1']).toBeUndefined();
   });
 });
 
