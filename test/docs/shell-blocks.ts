@@ -151,7 +151,9 @@ export function cliArgs(line: string): string[] | undefined {
 /** Splits a line as sh does for the quoting the docs use: '...', "..." (with \ escapes), # comments. */
 export function shellWords(text: string): string[] {
   const words: string[] = [];
-  let word: string | undefined;
+  // `inWord`: a word has started, even an empty one ('' is a word).
+  let word = '';
+  let inWord = false;
   let quote: "'" | '"' | undefined;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -160,18 +162,20 @@ export function shellWords(text: string): string[] {
       else word += c;
     } else if (quote === '"') {
       if (c === '"') quote = undefined;
-      else if (c === '\\' && i + 1 < text.length) word += text[++i];
+      else if (c === '\\' && i + 1 < text.length) word += text[++i]!;
       else word += c;
     } else if (c === ' ' || c === '\t') {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else if (c === '#' && word === undefined) break;
-    else if (c === "'" || c === '"') {
-      quote = c;
-      word ??= '';
-    } else word = (word ?? '') + c;
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else if (c === '#' && !inWord) break;
+    else {
+      if (c === "'" || c === '"') quote = c;
+      else word += c;
+      inWord = true;
+    }
   }
   if (quote !== undefined) throw new Error(`unclosed ${quote} in: ${text}`);
-  if (word !== undefined) words.push(word);
+  if (inWord) words.push(word);
   return words;
 }
