@@ -4,11 +4,11 @@
  * is normalised). A block that cannot run here says why in a `<!-- not run: ... -->` marker;
  * any other block with a command line runs, so a page cannot drift from the CLI unnoticed.
  *
- * Commands run from a scratch folder whose entries link to the repository's, so paths read as
+ * Commands run from a scratch folder whose folders link to the repository's, so paths read as
  * the pages show them and the files a command writes (`--out gold`, `--report x.html`) land in
  * the scratch folder.
  */
-import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -22,8 +22,11 @@ let scratch = '';
 
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'shown-commands-'));
+  // Folders only: a file a command appends to (the agent example's prices.log) is made in the
+  // scratch folder, never through a link into the repository.
   for (const entry of readdirSync(ROOT))
-    if (entry !== '.git') symlinkSync(join(ROOT, entry), join(scratch, entry));
+    if (entry !== '.git' && statSync(join(ROOT, entry)).isDirectory())
+      symlinkSync(join(ROOT, entry), join(scratch, entry));
 });
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
