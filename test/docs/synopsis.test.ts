@@ -62,6 +62,18 @@ describe('the synopsis in README.md and docs/cli.md', () => {
     });
   }
 
+  it("every command's --help ends with its exit codes, 0 and 70 among them", async () => {
+    const missing: string[] = [];
+    for (const command of await commands()) {
+      const help = (await planInProcess([command, '--help'])).stdout;
+      const section = help.slice(help.search(/^Exit codes\b/m));
+      const codes = [...section.matchAll(/^ {2}(\d+) /gm)].map((m) => m[1]);
+      if (!/^Exit codes\b/m.test(help) || !codes.includes('0') || !codes.includes('70'))
+        missing.push(`plan ${command} --help: ${codes.join(', ') || 'no exit codes'}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('README.md and plan --help give every exit code of the ExitCode table', async () => {
     const codes = Object.values(ExitCode)
       .map(String)

@@ -17,6 +17,7 @@ import { edgeLabel } from '../edge-label.js';
 import { planOf } from '../../compile/plan-of.js';
 import { explainPanelData } from './explain-data.js';
 import { forEachData, nodeNotes, workflowGraphs } from './composed-calls.js';
+import { stepsNote, widestStepText } from './dry-run-notes.js';
 
 /** How a run's calls can end, in legend order (the rest of REPORT_STATUSES are the dry run's). */
 const RUN_STATUSES: readonly ReportStatus[] = REPORT_STATUSES.slice(0, REPORT_STATUSES.indexOf('runs'));
@@ -226,14 +227,14 @@ function renderSimulation(plan: CompiledPlan, sim: Simulation, o: Options): stri
     title: o.title ?? 'planmode dry run',
     summary: [
       `Dry run · ${plan.calls.length} calls, ${plan.edgeCount} edges · ${plan.mode} mode · ${sim.scenarios.length} scenario${sim.scenarios.length === 1 ? '' : 's'}${sim.truncated ? ' (truncated)' : ''} · nothing was executed`,
-      `Critical path (${cp.length} calls, weight ${sim.criticalPathWeight}): ${clip(sim.criticalPath.join(' → '), 400)} · widest step: ${sim.maxParallelism} calls at step ${sim.widestLevel.level + 1}`,
+      `Critical path (${cp.length} calls, weight ${sim.criticalPathWeight}): ${clip(sim.criticalPath.join(' → '), 400)} · ${widestStepText(sim)}`,
     ],
     legend: legend(statuses, ['runs', 'argument_error', 'skipped']),
     graphSvg: graph.svg,
     graphNote: `${graphNote(plan, graph)}; colors show the scenario chosen below`,
     timelineTitle: 'Steps',
     timelineSvg: timeline.svg,
-    timelineNote: `no real times in a dry run: each call at its step (its level in the graph), the calls of one step side by side; ${timeline.lanes} at most at once`,
+    timelineNote: stepsNote(sim, timeline.lanes),
     scenarios: `<div class="scenarios" role="group" aria-label="scenarios">${buttons}</div>`,
     diagnostics: diagnosticsMarkup(sim.diagnostics),
     workflows: workflows.templates,
