@@ -69,8 +69,9 @@ const ENFORCED: Record<Engine, ReadonlySet<string>> = {
     'minLength',
     'maxLength',
   ]),
-  // json_schema_converter.cc Parse*: all of these; vLLM refuses xgrammar only for multipleOf,
-  // uniqueItems/contains, unknown formats and pattern|format beside minLength|maxLength.
+  // json_schema_converter.cc Parse*: all of these (oneOf: exact when ParseOneOf proves the
+  // branches disjoint, else read as anyOf with a warning); vLLM refuses xgrammar only for
+  // multipleOf, uniqueItems/contains, unknown formats and pattern|format beside minLength|maxLength.
   xgrammar: new Set([
     '$ref',
     '$defs',

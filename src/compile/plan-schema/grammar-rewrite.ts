@@ -7,7 +7,9 @@
  *
  * The rewrite, and why:
  * - `oneOf` for every choice, never `anyOf`: node-llama-cpp has no `anyOf` (a schema with only
- *   `anyOf` becomes `null` in its grammar); the other three read `oneOf` as "any one of".
+ *   `anyOf` becomes `null` in its grammar); the other three read `oneOf` as "any one of"
+ *   (llama.cpp and Outlines as an alternation; xgrammar too, with a warning, when it cannot
+ *   prove the branches disjoint, as a string argument and a reference are not).
  * - Every object lists every property and is closed: node-llama-cpp writes every property it
  *   lists, so an optional one becomes `<schema> | null` (as in `openai-strict`), and Outlines
  *   ignores `additionalProperties` beside `properties`. An object that declares no properties
