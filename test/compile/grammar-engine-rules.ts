@@ -231,6 +231,10 @@ export function grammarEngineReport(root: unknown, engine: Engine): EngineReport
       if (names.some((n) => !required.includes(n))) fail('a property not in required');
       // Outlines: parse_properties ignores additionalProperties beside properties (closed).
       if (names.length > 0 && s.additionalProperties !== false) fail('properties beside an open object');
+      // Outlines: parse_object_type reads additionalProperties as a schema; `false` is not one.
+      if (engine === 'outlines' && !('properties' in s) && s.additionalProperties === false) {
+        fail('additionalProperties: false without properties');
+      }
       // node-llama-cpp: additionalProperties defaults to false (JSON Schema: true).
       if (names.length === 0 && !('additionalProperties' in s))
         fail('an object without properties must say additionalProperties');

@@ -47,6 +47,7 @@ const TOOL_SETS: Record<string, Tool[]> = {
           note: { description: 'anything' },
           extra: { type: 'object', additionalProperties: { type: 'integer' } },
           free: { type: 'object' },
+          empty: { type: 'object', additionalProperties: false },
           either: {
             anyOf: [{ type: 'string' }, { type: 'object', properties: { id: { type: 'integer' } } }],
           },

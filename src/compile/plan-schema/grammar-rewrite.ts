@@ -202,7 +202,12 @@ function objectNode(
       : [];
   if (names.length === 0) {
     const additional = s.additionalProperties;
-    out.additionalProperties = additional === false ? false : true;
+    // Closed and empty: said with `properties: {}`, since Outlines cannot read a lone `false`.
+    if (additional === false) {
+      Object.assign(out, closedObject({}));
+      return;
+    }
+    out.additionalProperties = true;
     if (typeof additional === 'object' && additional !== null && !Array.isArray(additional)) {
       stack.push({
         schema: additional,
