@@ -219,7 +219,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .addOption(
       new Option(
         '--format <format>',
-        "openai-strict: OpenAI's strict structured outputs (default: json-schema)",
+        "openai-strict: OpenAI's strict structured outputs; grammar: grammar-based decoders (llama.cpp, node-llama-cpp, vLLM, Outlines) (default: json-schema)",
       ).choices(PLAN_SCHEMA_FORMATS),
     )
     .addOption(

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ENGINES, grammarEngineReport } from '../compile/grammar-engine-rules.js';
 import { strictModeViolations } from '../compile/strict-mode-rules.js';
 import { MANIFEST, tempDir } from './helpers.js';
 import { planInProcess } from './in-process.js';
@@ -34,6 +35,14 @@ describe('plan schema', () => {
       'calls',
       'output',
     ]);
+  });
+
+  it('prints a schema every grammar-based decoder turns into grammar with --format grammar', async () => {
+    const r = await run(['schema', '--tools', join(WEATHER, 'tools.json'), '--format', 'grammar']);
+    expect(r.code).toBe(0);
+    const schema = JSON.parse(r.stdout) as Record<string, unknown>;
+    for (const engine of ENGINES) expect(grammarEngineReport(schema, engine).violations, engine).toEqual([]);
+    expect(r.stdout).not.toContain('"anyOf"');
   });
 
   it('exits 2 with one line for a missing --tools, a bad choice or an unreadable tools file', async () => {

@@ -210,7 +210,7 @@ describe('planSchema', () => {
   it('refuses an unknown option value with a TypeError naming it', () => {
     // @ts-expect-error: not a format
     expect(() => planSchema(tools, { format: 'openai' })).toThrow(
-      /format must be one of json-schema, openai-strict, not "openai"/,
+      /format must be one of json-schema, openai-strict, grammar, not "openai"/,
     );
     // @ts-expect-error: not a mode
     expect(() => planSchema(tools, { mode: 'fast' })).toThrow(TypeError);

@@ -28,7 +28,7 @@ export interface SchemaFlags extends McpFlags {
    */
   readonly mode?: string;
   /**
-   * json-schema or openai-strict.
+   * json-schema, openai-strict or grammar.
    * @default 'json-schema'
    */
   readonly format?: string;

@@ -5,29 +5,20 @@
  * resource of its own.
  */
 
-// The reference grammar as a linear pattern (no nested quantifiers that can backtrack badly).
-const SEGMENT = String.raw`(?:\.(?:[A-Za-z_$][A-Za-z0-9_$-]*|[0-9]+)|\[[0-9]+\]|\["(?:[^"\\]|\\.)*"\])`;
-// JSONPath selections in reads (selection.ts): a filter's expression is the compiler's to check.
-const INT = '(?:0|[1-9][0-9]*)';
-const SELECTION = String.raw`\[\?\((?:[^\[\]]|\[[0-9]+\])*\)\]|\[(?:-?${INT})?:(?:-?${INT})?(?::[1-9][0-9]*)?\]|\[-[1-9][0-9]*\]|\[${INT}(?:,${INT})+\]|\.\.[A-Za-z_][A-Za-z0-9_-]*`;
-const READ_SEGMENT = String.raw`(?:${SEGMENT}|\[\*\]|${SELECTION})`;
-const READ = `†(?:input|state)${READ_SEGMENT}*`;
-const WRITE = `†state${SEGMENT}*`;
-const alternatives = (ref: string) => String.raw`${ref}(?:\s*\|\|\s*${ref})*|${ref}(?:\s*&&\s*${ref})*`;
-const expression = (ref: string) => `^(?:${alternatives(ref)})$`;
-// The element of a `_forEach` call and its position: one whole string, never joined.
-const ELEMENT = `†item${READ_SEGMENT}*|†index`;
+import { referencePatterns } from './reference-regex.js';
+
+const ECMA = referencePatterns('ecma');
 
 /** A reference expression: `†input.<path>` or `†state.<path>`, alternatives with `||` or all with `&&`. */
-export const REFERENCE_PATTERN = expression(READ);
+export const REFERENCE_PATTERN = ECMA.reference;
 /** `†item`, `†item.<path>` or `†index`: the element of a `_forEach` call, or its position. */
-export const ELEMENT_PATTERN = `^(?:${ELEMENT})$`;
+export const ELEMENT_PATTERN = ECMA.element;
 /** What an argument string that is a reference may be: a reference expression or an element reference. */
-export const ARGUMENT_REFERENCE_PATTERN = `^(?:${alternatives(READ)}|${ELEMENT})$`;
+export const ARGUMENT_REFERENCE_PATTERN = ECMA.argumentReference;
 /** An `_outputPath`: `†state.<path>`, alternatives with `||` or fan-out with `&&`; no `[*]`. */
-export const OUTPUT_PATH_PATTERN = expression(WRITE);
+export const OUTPUT_PATH_PATTERN = ECMA.outputPath;
 /** An `_onError`: one `†state.<path>`, one of the call's `||` alternatives. */
-export const ON_ERROR_PATTERN = `^${WRITE}$`;
+export const ON_ERROR_PATTERN = ECMA.onError;
 /** An `_id`: any non-empty string. */
 export const ID_PATTERN = String.raw`^[\s\S]+$`;
 

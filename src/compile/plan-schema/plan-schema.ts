@@ -4,14 +4,15 @@
  * references and output paths that parse. Each call is one branch of an `anyOf` told apart by
  * `_tool: {const: name}`; every top-level argument also admits a reference expression.
  *
- * Two formats. `json-schema` embeds each tool's argument schemas as they are. `openai-strict`
+ * Three formats. `json-schema` embeds each tool's argument schemas as they are. `openai-strict`
  * rewrites them into the subset OpenAI's structured outputs accept in strict mode: every object
  * closed (`additionalProperties: false`) with every property required (an optional one becomes
  * `<schema> | null`), `anyOf` only (a `oneOf` becomes `anyOf`; `allOf`, `not`, `if`, `$ref` are
  * dropped, so the schema may admit more than the tool does: the compiler still checks every
  * argument), an object root, at most 10 levels of nesting and 5000 properties. A schema that
  * says nothing about its type becomes "any JSON scalar" (strict mode has no "anything"), and
- * what sits deeper than the nesting limit becomes that too.
+ * what sits deeper than the nesting limit becomes that too. `grammar` rewrites them into the
+ * subset grammar-based decoders all enforce (see grammar-rewrite.ts).
  *
  * A reference may stand for any argument value, top-level or nested (`{"filter": {"city":
  * "†state.city"}}`): every property and array element of an argument schema also admits one.
@@ -39,6 +40,8 @@ import {
   STRICT_DEFINITIONS,
 } from './plan-schema-patterns.js';
 import type { JsonSchema, Tool } from '../../tools/tool.js';
+import { declaredProperties, inputOf, toolConst } from './tool-parts.js';
+import { grammarPlanSchema } from './grammar-rewrite.js';
 import {
   type Budget,
   branches,
@@ -54,7 +57,7 @@ export { ID_PATTERN, OUTPUT_PATH_PATTERN, REFERENCE_PATTERN } from './plan-schem
 export { STRICT_LIMITS } from './strict-rewrite.js';
 
 export const PLAN_SCHEMA_MODES = ['eager', 'lazy'] as const;
-export const PLAN_SCHEMA_FORMATS = ['json-schema', 'openai-strict'] as const;
+export const PLAN_SCHEMA_FORMATS = ['json-schema', 'openai-strict', 'grammar'] as const;
 export const PLAN_SCHEMA_SHAPES = ['calls', 'solution'] as const;
 
 export interface PlanSchemaOptions {
@@ -68,6 +71,10 @@ export interface PlanSchemaOptions {
    * `json-schema`: the tools' schemas as they are. `openai-strict`: rewritten for OpenAI's
    * strict structured outputs (and usable as an Anthropic tool input schema: its root is an
    * object). In strict mode an optional key the model leaves out comes back as `null`.
+   * `grammar`: rewritten into the subset grammar-based decoders (llama.cpp, node-llama-cpp,
+   * vLLM's xgrammar, Outlines) all enforce: `oneOf` only, every object closed and every
+   * property listed (an optional key the model leaves out comes back as `null`), patterns in
+   * their shared regex subset.
    * @default 'json-schema'
    */
   readonly format?: (typeof PLAN_SCHEMA_FORMATS)[number];
@@ -120,6 +127,7 @@ export function planSchema(
   const shape = choice('shape', options.shape, PLAN_SCHEMA_SHAPES, 'calls');
   const strict = format === 'openai-strict';
   const registry = ToolRegistry.from(tools);
+  if (format === 'grammar') return grammarPlanSchema(registry.tools(), mode, shape, options.outputSchema);
   const budget: Budget = { nodes: 0, properties: 0, enumValues: 0 };
   // Nesting level of a call object: root object (1), calls array (2), call (3).
   const callDepth = 3;
@@ -177,21 +185,6 @@ function checkLimits(budget: Budget, rootProperties: number): void {
 
 function closedObject(properties: Record<string, unknown>, required: string[]): Record<string, unknown> {
   return { type: 'object', properties, required, additionalProperties: false };
-}
-
-function toolConst(tool: Tool): Record<string, unknown> {
-  return { type: 'string', const: tool.name, ...(tool.description && { description: tool.description }) };
-}
-
-function inputOf(tool: Tool): Record<string, unknown> {
-  return typeof tool.inputSchema === 'object' ? tool.inputSchema : {};
-}
-
-function declaredProperties(input: Record<string, unknown>): [string, unknown][] {
-  const declared = input.properties;
-  if (typeof declared !== 'object' || declared === null || Array.isArray(declared)) return [];
-  // Meta keys are the plan's own, whatever a tool declares under those names.
-  return Object.entries(declared).filter(([name]) => !name.startsWith('_'));
 }
 
 function plainCall(tool: Tool, mode: string, budget: Budget): Record<string, unknown> {
