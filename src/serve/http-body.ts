@@ -24,7 +24,6 @@ export interface BodyBounds {
 export async function readJsonBody(request: IncomingMessage, bounds: BodyBounds): Promise<unknown> {
   const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
-    request.resume();
     throw new HttpError(
       415,
       'unsupported_media_type',
@@ -32,24 +31,30 @@ export async function readJsonBody(request: IncomingMessage, bounds: BodyBounds)
     );
   }
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > bounds.maxBytes) {
-    request.resume();
-    throw tooLarge(bounds.maxBytes);
-  }
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    bytes += chunk.length;
-    if (bytes > bounds.maxBytes) {
-      // Nothing more is read: the connection closes once the answer is written.
-      request.destroy();
-      throw tooLarge(bounds.maxBytes);
-    }
-    chunks.push(chunk);
-  }
+  // Past the bound nothing more is read: the answer closes the connection (see sendError).
+  if (Number.isFinite(declared) && declared > bounds.maxBytes) throw tooLarge(bounds.maxBytes);
+  const body = await new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes <= bounds.maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.pause();
+      reject(tooLarge(bounds.maxBytes));
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks, bytes));
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', reject);
+  });
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, bytes));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
     throw new HttpError(400, 'bad_json', 'the body is not UTF-8 text');
   }

@@ -63,6 +63,8 @@ export function sendError(response: ServerResponse, error: HttpError): void {
     return;
   }
   const headers: Record<string, string> = {};
+  // A body left unread (too large, or not JSON) is not drained: the connection ends instead.
+  if (error.status === 413 || error.status === 415) headers.connection = 'close';
   if (error.status === 401) headers['www-authenticate'] = 'Bearer';
   if (error.status === 405 && typeof error.details.allow === 'string') headers.allow = error.details.allow;
   sendJson(
