@@ -110,7 +110,13 @@ describe('the token', () => {
   it('every /api/ request needs Authorization: Bearer <token>; the page itself does not', async () => {
     const server = await serve({ token: 's3cret-token' });
     expect(server.needsToken).toBe(true);
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: 's3cret-token' }, { authorization: 'Bearer s3cret-token-and-more' }]) {
+    const refusals: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong' },
+      { authorization: 's3cret-token' },
+      { authorization: 'Bearer s3cret-token-and-more' },
+    ];
+    for (const headers of refusals) {
       const answer = await call(server, 'GET', '/api/runs', undefined, headers);
       expect(answer.status).toBe(401);
       expect(answer.body.error.code).toBe('unauthorized');
