@@ -42,7 +42,10 @@ export class AgentRecord {
     this.#agent = new PlanAgent({
       provider: options.provider!,
       tools: options.tools,
-      planMode: { planFile: `${id}.md`, ...(options.plansDir !== undefined && { plansDir: options.plansDir }) },
+      planMode: {
+        planFile: `${id}.md`,
+        ...(options.plansDir !== undefined && { plansDir: options.plansDir }),
+      },
       approvePlan: (request) => ask(markdownPlanFields(request, id)),
       approveTool: (request) => ask(callRequestFields(request, { agent: id })),
       signal: this.#abort.signal,
@@ -93,7 +96,11 @@ export class AgentRecord {
    */
   async exit(given: string | undefined): Promise<{ approval: string; plan: string }> {
     if (!this.#setup.latch.isPlanning)
-      throw new HttpError(409, 'conflict', `agent ${this.id} is not planning (its latch is '${this.#setup.latch.state}')`);
+      throw new HttpError(
+        409,
+        'conflict',
+        `agent ${this.id} is not planning (its latch is '${this.#setup.latch.state}')`,
+      );
     const plan = given ?? this.#setup.latch.plan ?? (await this.#setup.planFile.read()) ?? '';
     const { id, answer: answered } = this.desk.hold(this.id, {
       ...markdownPlanFields({ kind: 'plan', plan, reason: API_EXIT_REASON }, this.id),
@@ -127,7 +134,13 @@ export class AgentRecord {
   }
 
   summary(): Record<string, unknown> {
-    return { id: this.id, task: this.task, status: this.status, latch: this.#setup.latch.state, createdAt: this.createdAt };
+    return {
+      id: this.id,
+      task: this.task,
+      status: this.status,
+      latch: this.#setup.latch.state,
+      createdAt: this.createdAt,
+    };
   }
 
   /** Cancels the agent and waits for it; its plan folder is released. */

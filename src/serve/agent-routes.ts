@@ -29,7 +29,11 @@ export class AgentRegistry {
     onlyKeys(body, ['task'], 'POST /api/agents');
     const task = body.task;
     if (typeof task !== 'string' || task.trim() === '' || task.length > MAX_TASK_LENGTH)
-      throw new HttpError(400, 'bad_request', `"task" must be a non-empty string of at most ${MAX_TASK_LENGTH} characters`);
+      throw new HttpError(
+        400,
+        'bad_request',
+        `"task" must be a non-empty string of at most ${MAX_TASK_LENGTH} characters`,
+      );
     this.#makeRoom();
     const id = randomUUID();
     const record = new AgentRecord(id, task, this.options, this.desk, this.onChange);
@@ -56,7 +60,11 @@ export class AgentRegistry {
 
   #needsModel(): void {
     if (this.options.provider === undefined)
-      throw new HttpError(404, 'no_model', 'this server runs no agents: start it with a model (--model, or the provider option)');
+      throw new HttpError(
+        404,
+        'no_model',
+        'this server runs no agents: start it with a model (--model, or the provider option)',
+      );
   }
 
   #makeRoom(): void {
@@ -67,7 +75,11 @@ export class AgentRegistry {
       this.#agents.delete(id);
       return;
     }
-    throw new HttpError(503, 'too_many_runs', `${this.#agents.size} agents are going on (maxRuns); wait for one to end`);
+    throw new HttpError(
+      503,
+      'too_many_runs',
+      `${this.#agents.size} agents are going on (maxRuns); wait for one to end`,
+    );
   }
 }
 
@@ -94,7 +106,11 @@ export function addAgentRoutes(router: Router, { agents, bounds }: AgentRoutePar
       const body = asObject(await readJsonBody(request, bounds), 'POST /api/agents/:id/plan-mode/exit');
       onlyKeys(body, ['plan'], 'POST /api/agents/:id/plan-mode/exit');
       if (body.plan !== undefined && (typeof body.plan !== 'string' || body.plan.length > MAX_TASK_LENGTH))
-        throw new HttpError(400, 'bad_request', `"plan" must be a string of at most ${MAX_TASK_LENGTH} characters`);
+        throw new HttpError(
+          400,
+          'bad_request',
+          `"plan" must be a string of at most ${MAX_TASK_LENGTH} characters`,
+        );
       sendJson(response, 202, await record.exit(body.plan as string | undefined));
     });
 }

@@ -20,7 +20,12 @@ export function addApiRoutes(router: Router, parts: ApiParts): void {
   router
     .on('POST', '/api/runs', async (request, response) => {
       const record = runs.start(await readJsonBody(request, bounds));
-      sendJson(response, 201, { id: record.id, status: record.state }, { location: `/api/runs/${record.id}` });
+      sendJson(
+        response,
+        201,
+        { id: record.id, status: record.state },
+        { location: `/api/runs/${record.id}` },
+      );
     })
     .on('GET', '/api/runs', (_request, response) => sendJson(response, 200, { runs: runs.list() }))
     .on('GET', '/api/runs/:id', (_request, response, [id]) => sendJson(response, 200, runs.get(id!).detail()))
@@ -32,7 +37,12 @@ export function addApiRoutes(router: Router, parts: ApiParts): void {
     .on('GET', '/api/approvals', (_request, response) => sendJson(response, 200, { approvals: desk.list() }))
     .on('GET', '/api/approvals/:id/report', (_request, response, [id]) => {
       const held = desk.get(id!);
-      if (!held.report) throw new HttpError(404, 'not_found', `approval ${id} has no dry-run report (only a run's plan has one)`);
+      if (!held.report)
+        throw new HttpError(
+          404,
+          'not_found',
+          `approval ${id} has no dry-run report (only a run's plan has one)`,
+        );
       sendHtml(response, held.report());
     })
     .on('POST', '/api/approvals/:id', async (request, response, [id]) => {
@@ -64,4 +74,3 @@ export function sendHtml(response: ServerResponse, html: string): void {
   });
   response.end(html);
 }
-

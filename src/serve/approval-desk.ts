@@ -113,7 +113,11 @@ export class ApprovalDesk {
     if (typeof approved !== 'boolean')
       throw new HttpError(400, 'bad_request', 'an answer needs "approved": true or false');
     if (feedback !== undefined && (typeof feedback !== 'string' || feedback.length > MAX_FEEDBACK_LENGTH))
-      throw new HttpError(400, 'bad_request', `"feedback" must be a string of at most ${MAX_FEEDBACK_LENGTH} characters`);
+      throw new HttpError(
+        400,
+        'bad_request',
+        `"feedback" must be a string of at most ${MAX_FEEDBACK_LENGTH} characters`,
+      );
     if (plan !== undefined && !pending.editable)
       throw new HttpError(
         400,

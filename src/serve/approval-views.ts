@@ -49,7 +49,10 @@ export function planRequestFields(
 }
 
 /** A call whose tool needs approval: its arguments resolved, and where it is. */
-export function callRequestFields(request: CallApprovalRequest, owner: { run: string } | { agent: string }): RequestFields {
+export function callRequestFields(
+  request: CallApprovalRequest,
+  owner: { run: string } | { agent: string },
+): RequestFields {
   return {
     kind: 'call',
     ...owner,

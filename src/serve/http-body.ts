@@ -67,9 +67,14 @@ export async function readJsonBody(request: IncomingMessage, bounds: BodyBounds)
   const checked = checkJson(value, { limits: bounds.limits });
   if ('problem' in checked) {
     const { problem } = checked;
-    throw new HttpError(400, 'bad_json', `the body${problem.pointer === '' ? '' : ` at ${problem.pointer}`} ${problem.message}`, {
-      pointer: problem.pointer,
-    });
+    throw new HttpError(
+      400,
+      'bad_json',
+      `the body${problem.pointer === '' ? '' : ` at ${problem.pointer}`} ${problem.message}`,
+      {
+        pointer: problem.pointer,
+      },
+    );
   }
   return value;
 }

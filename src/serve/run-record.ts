@@ -41,7 +41,8 @@ export class RunRecord {
     plan: CompiledPlan,
     readonly maxEvents: number,
   ) {
-    for (const call of plan.calls) this.#calls.set(call.id, { id: call.id, tool: call.tool, status: 'pending', attempts: 0 });
+    for (const call of plan.calls)
+      this.#calls.set(call.id, { id: call.id, tool: call.tool, status: 'pending', attempts: 0 });
   }
 
   get ended(): boolean {
@@ -119,9 +120,15 @@ export class RunRecord {
     if (this.#dropped > 0 && first < this.#seq) {
       stream.send('dropped', JSON.stringify({ events: this.#dropped, kept: this.#events.length }));
     }
-    for (let seq = first; seq < this.#events.length; seq++) stream.send(this.#types[seq]!, this.#events[seq]!, seq);
+    for (let seq = first; seq < this.#events.length; seq++)
+      stream.send(this.#types[seq]!, this.#events[seq]!, seq);
     if (this.ended) {
-      stream.send('end', JSON.stringify(this.#error ? { status: 'error', error: this.#error } : { status: this.#result!.status }));
+      stream.send(
+        'end',
+        JSON.stringify(
+          this.#error ? { status: 'error', error: this.#error } : { status: this.#result!.status },
+        ),
+      );
       stream.close();
       return;
     }

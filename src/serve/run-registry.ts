@@ -38,7 +38,11 @@ export class RunRegistry {
     const body = asObject(value, 'POST /api/runs');
     onlyKeys(body, RUN_BODY_KEYS, 'POST /api/runs');
     if (body.plan === undefined)
-      throw new HttpError(400, 'bad_request', 'POST /api/runs needs "plan": a plan document, a JSON array of calls, or its text');
+      throw new HttpError(
+        400,
+        'bad_request',
+        'POST /api/runs needs "plan": a plan document, a JSON array of calls, or its text',
+      );
     const input = jsonObject(body.input, 'input');
     const state = jsonObject(body.state, 'state');
     const mode = body.mode;
@@ -68,7 +72,10 @@ export class RunRegistry {
       this.onChange();
       try {
         if (request.kind === 'call') return await this.desk.ask(id, callRequestFields(request, { run: id }));
-        const { fields, report } = planRequestFields(request as typeof request & { plan: CompiledPlan }, context);
+        const { fields, report } = planRequestFields(
+          request as typeof request & { plan: CompiledPlan },
+          context,
+        );
         return await this.desk.ask(id, fields, { editable: true, ...(report && { report }) });
       } finally {
         record.waiting(-1);
@@ -126,7 +133,11 @@ export class RunRegistry {
       this.#runs.delete(id);
       return;
     }
-    throw new HttpError(503, 'too_many_runs', `${this.#runs.size} runs are going on (maxRuns); wait for one to end`);
+    throw new HttpError(
+      503,
+      'too_many_runs',
+      `${this.#runs.size} runs are going on (maxRuns); wait for one to end`,
+    );
   }
 }
 
@@ -141,7 +152,5 @@ function jsonObject(value: unknown, name: string): JsonObject | undefined {
 function errorJson(error: unknown): Record<string, unknown> {
   const message = error instanceof Error ? error.message : String(error);
   const name = error instanceof Error ? error.name : 'Error';
-  return isPlanValidationError(error)
-    ? { name, message, diagnostics: error.diagnostics }
-    : { name, message };
+  return isPlanValidationError(error) ? { name, message, diagnostics: error.diagnostics } : { name, message };
 }

@@ -2,7 +2,7 @@
 import type { ModelProvider } from '../agent/index.js';
 import { describeValue } from '../language/describe-value.js';
 import { type Limits, resolveLimits } from '../language/limits.js';
-import { type OptionKeys, optionKeys, rejectUnknownOptions } from '../language/option-keys.js';
+import { optionKeys, rejectUnknownOptions } from '../language/option-keys.js';
 import type { LatentFunction } from '../run/index.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
@@ -117,7 +117,9 @@ export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions
     throw new TypeError(`startServer: host must be a host name or address, not ${describeValue(host)}`);
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new TypeError(`startServer: port must be a whole number from 0 to 65535, not ${describeValue(port)}`);
+    throw new TypeError(
+      `startServer: port must be a whole number from 0 to 65535, not ${describeValue(port)}`,
+    );
   const token = options.token;
   if (token !== undefined && (typeof token !== 'string' || token.length < 1 || /\s/.test(token)))
     throw new TypeError('startServer: token must be a non-empty string without spaces');
@@ -127,9 +129,13 @@ export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions
     );
   }
   if (options.provider !== undefined && typeof options.provider?.stream !== 'function')
-    throw new TypeError(`startServer: provider must be a ModelProvider, not ${describeValue(options.provider)}`);
+    throw new TypeError(
+      `startServer: provider must be a ModelProvider, not ${describeValue(options.provider)}`,
+    );
   if (options.plansDir !== undefined && (typeof options.plansDir !== 'string' || options.plansDir === ''))
-    throw new TypeError(`startServer: plansDir must be a folder path, not ${describeValue(options.plansDir)}`);
+    throw new TypeError(
+      `startServer: plansDir must be a folder path, not ${describeValue(options.plansDir)}`,
+    );
   if (options.latent !== undefined && typeof options.latent !== 'function')
     throw new TypeError(`startServer: latent must be a function, not ${describeValue(options.latent)}`);
   return {

@@ -39,7 +39,9 @@ describe('plan serve', () => {
     const line = await serve.listening;
     expect(line).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/);
     const url = line.slice('listening on '.length);
-    expect(serve.out.stderr).toMatch(/^plan serve: \d+ tools; the approval page is http:\/\/127\.0\.0\.1:\d+\/; Ctrl-C stops\n$/);
+    expect(serve.out.stderr).toMatch(
+      /^plan serve: \d+ tools; the approval page is http:\/\/127\.0\.0\.1:\d+\/; Ctrl-C stops\n$/,
+    );
 
     const plan = JSON.parse(readFileSync(join(WEATHER, 'plan.json'), 'utf8'));
     const post = await fetch(`${url}/api/runs`, {
@@ -53,8 +55,11 @@ describe('plan serve', () => {
     const events = await fetch(`${url}/api/runs/${id}/events`);
     const reader = events.body!.getReader();
     let seen = '';
-    while (!seen.includes('approval:requested')) seen += new TextDecoder().decode((await reader.read()).value);
-    const { approvals } = (await (await fetch(`${url}/api/approvals`)).json()) as { approvals: { id: string }[] };
+    while (!seen.includes('approval:requested'))
+      seen += new TextDecoder().decode((await reader.read()).value);
+    const { approvals } = (await (await fetch(`${url}/api/approvals`)).json()) as {
+      approvals: { id: string }[];
+    };
     await fetch(`${url}/api/approvals/${approvals[0]!.id}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -64,7 +69,10 @@ describe('plan serve', () => {
       const chunk = await reader.read();
       if (chunk.done) break;
     }
-    const run = (await (await fetch(`${url}/api/runs/${id}`)).json()) as { status: string; state: { suggestion: unknown } };
+    const run = (await (await fetch(`${url}/api/runs/${id}`)).json()) as {
+      status: string;
+      state: { suggestion: unknown };
+    };
     expect(run.status).toBe('succeeded');
     expect(run.state.suggestion).toBeDefined();
 
@@ -75,12 +83,16 @@ describe('plan serve', () => {
   });
 
   it('takes the token from PLANMODE_TOKEN, and then listens beyond loopback', async () => {
-    const serve = startServe([join(WEATHER, 'tools.mjs'), '--host', '0.0.0.0'], { PLANMODE_TOKEN: 'from-env' });
+    const serve = startServe([join(WEATHER, 'tools.mjs'), '--host', '0.0.0.0'], {
+      PLANMODE_TOKEN: 'from-env',
+    });
     const line = await serve.listening;
     expect(line).toMatch(/^listening on http:\/\/0\.0\.0\.0:\d+$/);
     const port = line.slice(line.lastIndexOf(':') + 1);
     expect((await fetch(`http://127.0.0.1:${port}/api/runs`)).status).toBe(401);
-    const ok = await fetch(`http://127.0.0.1:${port}/api/runs`, { headers: { authorization: 'Bearer from-env' } });
+    const ok = await fetch(`http://127.0.0.1:${port}/api/runs`, {
+      headers: { authorization: 'Bearer from-env' },
+    });
     expect(ok.status).toBe(200);
     process.emit('SIGTERM');
     expect(await serve.exit).toBe(0);
@@ -88,7 +100,10 @@ describe('plan serve', () => {
 
   it('refuses a host beyond loopback without a token, a tools file that is no module, a bad port: exit 2', async () => {
     const tools = join(WEATHER, 'tools.mjs');
-    expectOneLineUsageError(await planInProcess(['serve', tools, '--host', '0.0.0.0']), /needs a token: give --token/);
+    expectOneLineUsageError(
+      await planInProcess(['serve', tools, '--host', '0.0.0.0']),
+      /needs a token: give --token/,
+    );
     expectOneLineUsageError(await planInProcess(['serve', join(WEATHER, 'tools.json')]), /is not a module/);
     expectOneLineUsageError(await planInProcess(['serve', tools, '--port', '70000']), /--port must be/);
     expectOneLineUsageError(await planInProcess(['serve', tools, '--port', 'x']), /--port must be/);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedProvider } from '../../src/agent/index.js';
-import { approvalsWhenPending, call, serve } from './helpers.js';
+import { approvalsWhenPending, call, serve, type Json } from './helpers.js';
 
 let plansDir: string;
 beforeEach(async () => {
@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 /** The agent's state once `done` holds, read again on every change the feed announces. */
-async function agentWhen(server: { url: string }, id: string, done: (agent: any) => boolean): Promise<any> {
+async function agentWhen(server: { url: string }, id: string, done: (agent: Json) => boolean): Promise<Json> {
   const controller = new AbortController();
   const feed = (await fetch(`${server.url}/api/events`, { signal: controller.signal })).body!.getReader();
   try {
@@ -104,7 +104,10 @@ describe('POST /api/agents and the plan-mode endpoints', () => {
     const { server, id } = await answeredAgent();
     await call(server, 'POST', `/api/agents/${id}/plan-mode/enter`);
     const exit = await call(server, 'POST', `/api/agents/${id}/plan-mode/exit`, { plan: 'p' });
-    const answered = await call(server, 'POST', `/api/approvals/${exit.body.approval}`, { approved: false, feedback: 'no' });
+    const answered = await call(server, 'POST', `/api/approvals/${exit.body.approval}`, {
+      approved: false,
+      feedback: 'no',
+    });
     expect(answered.status).toBe(200);
     expect((await call(server, 'GET', `/api/agents/${id}`)).body.latch).toBe('planning');
   });

@@ -27,7 +27,15 @@ beforeAll(async () => {
   mkdirSync(OUT, { recursive: true });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }, TIMEOUT);
 
@@ -44,7 +52,8 @@ async function open(server: PlanServer, fragment = ''): Promise<{ page: Page; pr
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('request', (r) => {
-    if (!r.url().startsWith(server.url) && !r.url().startsWith('about:')) problems.push(`network request: ${r.url()}`);
+    if (!r.url().startsWith(server.url) && !r.url().startsWith('about:'))
+      problems.push(`network request: ${r.url()}`);
   });
   await page.goto(`${server.url}/${fragment}`);
   await page.waitForSelector('html[data-ready="true"]', { timeout: 30_000 });
@@ -77,7 +86,9 @@ describe('the approval page in Chromium', () => {
         expect(run.status).toBe('succeeded');
         expect(run.state).toEqual({ weather: { city: 'Paris', sunny: true }, greeting: 'hello Paris' });
         // The page shows it: the card gone, the run's status live.
-        await page.locator(`tr[data-run-id="${body.id}"] td.status[data-status="succeeded"]`).waitFor({ timeout: 30_000 });
+        await page
+          .locator(`tr[data-run-id="${body.id}"] td.status[data-status="succeeded"]`)
+          .waitFor({ timeout: 30_000 });
         await page.locator('[data-approval-id]').waitFor({ state: 'detached', timeout: 30_000 });
         expect(problems).toEqual([]);
       } finally {

@@ -3,7 +3,7 @@
  * (the plan with its dry run, the call with its resolved arguments) until answered once.
  */
 import { describe, expect, it } from 'vitest';
-import { approvalsWhenPending, call, PLAN, runWhenEnded, serve } from './helpers.js';
+import { approvalsWhenPending, call, PLAN, runWhenEnded, serve, type Json } from './helpers.js';
 
 describe('GET /api/approvals and POST /api/approvals/:id', () => {
   it("holds a lazy run's plan with its dry run until approved; then the run finishes", async () => {
@@ -22,7 +22,11 @@ describe('GET /api/approvals and POST /api/approvals/:id', () => {
       ],
       report: `/api/approvals/${request.id}/report`,
     });
-    expect(request.simulation).toMatchObject({ criticalPath: ['w', 'g'], maxParallelism: 1, argumentErrors: [] });
+    expect(request.simulation).toMatchObject({
+      criticalPath: ['w', 'g'],
+      maxParallelism: 1,
+      argumentErrors: [],
+    });
     expect(request.simulation.scenarios[0].run).toEqual(['w', 'g']);
     expect((await call(server, 'GET', `/api/runs/${body.id}`)).body.status).toBe('awaiting_approval');
 
@@ -52,7 +56,7 @@ describe('GET /api/approvals and POST /api/approvals/:id', () => {
     await call(server, 'POST', `/api/approvals/${request.id}`, { approved: false, feedback: 'not today' });
     const run = await runWhenEnded(server, body.id);
     expect(run.status).toBe('rejected');
-    expect(run.calls.every((c: any) => c.status === 'rejected')).toBe(true);
+    expect(run.calls.every((c: Json) => c.status === 'rejected')).toBe(true);
   });
 
   it("holds a needsApproval call with its resolved arguments; a no's feedback is its error", async () => {
@@ -77,7 +81,11 @@ describe('GET /api/approvals and POST /api/approvals/:id', () => {
     expect(edit.status).toBe(400);
     await call(server, 'POST', `/api/approvals/${request.id}`, { approved: false, feedback: 'too much' });
     const run = await runWhenEnded(server, body.id);
-    expect(run.calls[1]).toMatchObject({ id: 'r', status: 'rejected', error: { message: expect.stringContaining('too much') } });
+    expect(run.calls[1]).toMatchObject({
+      id: 'r',
+      status: 'rejected',
+      error: { message: expect.stringContaining('too much') },
+    });
   });
 
   it('an edited plan runs instead; an edit with errors is asked about again with its diagnostics', async () => {
@@ -89,25 +97,41 @@ describe('GET /api/approvals and POST /api/approvals/:id', () => {
     const [second] = await approvalsWhenPending(server);
     expect(second.id).not.toBe(first.id);
     expect(second.edit.attempt).toBe(1);
-    expect(second.edit.diagnostics.map((d: any) => d.code)).toContain('E_UNKNOWN_TOOL');
+    expect(second.edit.diagnostics.map((d: Json) => d.code)).toContain('E_UNKNOWN_TOOL');
     const edited = [{ _id: 'only', _tool: 'greet', name: 'Grace', _outputPath: '†state.greeting' }];
-    const answer = await call(server, 'POST', `/api/approvals/${second.id}`, { approved: true, plan: edited });
+    const answer = await call(server, 'POST', `/api/approvals/${second.id}`, {
+      approved: true,
+      plan: edited,
+    });
     expect(answer.body.edited).toBe(true);
     const run = await runWhenEnded(server, body.id);
-    expect(run).toMatchObject({ status: 'succeeded', edited: true, editedPlan: edited, state: { greeting: 'hello Grace' } });
-    expect(run.calls.map((c: any) => c.id)).toEqual(['only']);
+    expect(run).toMatchObject({
+      status: 'succeeded',
+      edited: true,
+      editedPlan: edited,
+      state: { greeting: 'hello Grace' },
+    });
+    expect(run.calls.map((c: Json) => c.id)).toEqual(['only']);
   });
 
   it('a bad answer answers nothing: the request stays pending', async () => {
     const server = await serve();
     await call(server, 'POST', '/api/runs', { plan: PLAN, mode: 'lazy' });
     const [request] = await approvalsWhenPending(server);
-    for (const bad of [{}, { approved: 'yes' }, { approved: false, feedback: 3 }, { approved: false, plan: PLAN }, []]) {
+    for (const bad of [
+      {},
+      { approved: 'yes' },
+      { approved: false, feedback: 3 },
+      { approved: false, plan: PLAN },
+      [],
+    ]) {
       const answer = await call(server, 'POST', `/api/approvals/${request.id}`, bad);
       expect(answer.status).toBe(400);
       expect(answer.body.error.code).toBe('bad_request');
     }
-    expect((await call(server, 'GET', '/api/approvals')).body.approvals.map((a: any) => a.id)).toEqual([request.id]);
+    expect((await call(server, 'GET', '/api/approvals')).body.approvals.map((a: Json) => a.id)).toEqual([
+      request.id,
+    ]);
   });
 
   it('closing the server cancels its runs (a pending plan is answered no) and ends their event streams', async () => {

@@ -3,6 +3,10 @@ import { afterEach } from 'vitest';
 import { type PlanServer, type ServeOptions, startServer } from '../../src/serve/index.js';
 import type { Tool } from '../../src/tools/index.js';
 
+/** A JSON answer read loosely: each test's expectations say what it must hold. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the server, checked by the expectations
+export type Json = any;
+
 const started: PlanServer[] = [];
 
 afterEach(async () => {
@@ -51,7 +55,7 @@ export async function serve(options: Partial<ServeOptions> = {}): Promise<PlanSe
 
 export interface Answer {
   readonly status: number;
-  readonly body: any;
+  readonly body: Json;
   readonly headers: Headers;
 }
 
@@ -81,7 +85,7 @@ export async function call(
 export interface SseMessage {
   readonly id?: string;
   readonly event: string;
-  readonly data: any;
+  readonly data: Json;
 }
 
 /** Reads an event stream to its end (the server ends it), every message parsed. */
@@ -110,13 +114,18 @@ export function parseSse(text: string): SseMessage[] {
  * Waits until `GET /api/approvals` lists `count` requests, reading the server's change feed:
  * each change announced makes it look again (no polling, no sleeps).
  */
-export async function approvalsWhenPending(server: PlanServer, count = 1, headers: Record<string, string> = {}): Promise<any[]> {
+export async function approvalsWhenPending(
+  server: PlanServer,
+  count = 1,
+  headers: Record<string, string> = {},
+): Promise<Json[]> {
   const controller = new AbortController();
   const response = await fetch(`${server.url}/api/events`, { headers, signal: controller.signal });
   const reader = response.body!.getReader();
   try {
     for (;;) {
-      const listed = (await call(server, 'GET', '/api/approvals', undefined, headers)).body.approvals as any[];
+      const listed = (await call(server, 'GET', '/api/approvals', undefined, headers)).body
+        .approvals as Json[];
       if (listed.length >= count) return listed;
       const chunk = await reader.read();
       if (chunk.done) throw new Error('the change feed ended before the approvals came');
@@ -127,7 +136,11 @@ export async function approvalsWhenPending(server: PlanServer, count = 1, header
 }
 
 /** Waits for a run to end by reading its event stream to its end; then its detail. */
-export async function runWhenEnded(server: PlanServer, id: string, headers: Record<string, string> = {}): Promise<any> {
+export async function runWhenEnded(
+  server: PlanServer,
+  id: string,
+  headers: Record<string, string> = {},
+): Promise<Json> {
   await readEvents(server, `/api/runs/${id}/events`, headers);
   return (await call(server, 'GET', `/api/runs/${id}`, undefined, headers)).body;
 }

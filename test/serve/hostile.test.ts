@@ -17,11 +17,26 @@ describe('bad requests get a JSON error and change nothing', () => {
       [JSON.stringify({ plan: PLAN }), { 'content-type': 'text/plain' }, 415, 'unsupported_media_type'],
       [JSON.stringify({ plan: PLAN }), {}, 415, 'unsupported_media_type'],
       ['[1, 2]', { 'content-type': 'application/json' }, 400, 'bad_request'],
-      [JSON.stringify({ plan: PLAN, mood: 'lazy' }), { 'content-type': 'application/json' }, 400, 'bad_request'],
-      [JSON.stringify({ plan: PLAN, mode: 'later' }), { 'content-type': 'application/json' }, 400, 'bad_request'],
+      [
+        JSON.stringify({ plan: PLAN, mood: 'lazy' }),
+        { 'content-type': 'application/json' },
+        400,
+        'bad_request',
+      ],
+      [
+        JSON.stringify({ plan: PLAN, mode: 'later' }),
+        { 'content-type': 'application/json' },
+        400,
+        'bad_request',
+      ],
       [JSON.stringify({ plan: PLAN, input: [] }), { 'content-type': 'application/json' }, 400, 'bad_request'],
       [JSON.stringify({}), { 'content-type': 'application/json' }, 400, 'bad_request'],
-      [Buffer.from([0x7b, 0xff, 0x7d]).toString('latin1'), { 'content-type': 'application/json' }, 400, 'bad_json'],
+      [
+        Buffer.from([0x7b, 0xff, 0x7d]).toString('latin1'),
+        { 'content-type': 'application/json' },
+        400,
+        'bad_json',
+      ],
     ];
     for (const [body, headers, status, code] of cases) {
       const response = await fetch(`${server.url}/api/runs`, { method: 'POST', headers, body: body ?? null });
@@ -136,7 +151,9 @@ describe('the token', () => {
   it('refuses to listen beyond loopback without a token', async () => {
     await expect(startServer({ tools: TOOLS, host: '0.0.0.0' })).rejects.toThrow(TokenRequiredError);
     await expect(startServer({ tools: TOOLS, host: '0.0.0.0' })).rejects.toThrow(/needs a token/);
-    await expect(startServer({ tools: TOOLS, hots: '::1' } as never)).rejects.toThrow(/unknown option "hots"/);
+    await expect(startServer({ tools: TOOLS, hots: '::1' } as never)).rejects.toThrow(
+      /unknown option "hots"/,
+    );
     await expect(startServer({ tools: TOOLS, port: 70000 })).rejects.toThrow(TypeError);
   });
 });
@@ -168,7 +185,14 @@ function rawGet(
 ): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, path, method: 'GET', headers, setHost: headers.host === undefined });
+    const req = httpRequest({
+      host: hostname,
+      port,
+      path,
+      method: 'GET',
+      headers,
+      setHost: headers.host === undefined,
+    });
     req.on('response', (res) => {
       let body = '';
       res.on('data', (d: Buffer) => (body += d.toString()));

@@ -1,6 +1,6 @@
 /** plan serve's runs over HTTP: start one, follow its events, read its status, calls and state. */
 import { describe, expect, it } from 'vitest';
-import { call, PLAN, readEvents, runWhenEnded, serve } from './helpers.js';
+import { call, PLAN, readEvents, runWhenEnded, serve, type Json } from './helpers.js';
 
 describe('POST /api/runs and GET /api/runs/:id', () => {
   it('starts an eager run, answers 201 {id}, and reports its calls and state once it ended', async () => {
@@ -12,18 +12,24 @@ describe('POST /api/runs and GET /api/runs/:id', () => {
     const run = await runWhenEnded(server, started.body.id);
     expect(run.status).toBe('succeeded');
     expect(run.state).toEqual({ weather: { city: 'Paris', sunny: true }, greeting: 'hello Paris' });
-    expect(run.calls.map((c: any) => [c.id, c.status, c.output])).toEqual([
+    expect(run.calls.map((c: Json) => [c.id, c.status, c.output])).toEqual([
       ['w', 'succeeded', { city: 'Paris', sunny: true }],
       ['g', 'succeeded', 'hello Paris'],
     ]);
     const list = await call(server, 'GET', '/api/runs');
-    expect(list.body.runs).toEqual([expect.objectContaining({ id: started.body.id, status: 'succeeded', calls: 2 })]);
+    expect(list.body.runs).toEqual([
+      expect.objectContaining({ id: started.body.id, status: 'succeeded', calls: 2 }),
+    ]);
   });
 
   it('takes input and state, and a plan document with its own mode', async () => {
     const server = await serve();
     const plan = [{ _tool: 'greet', name: '†input.who', _outputPath: '†state.greeting' }];
-    const started = await call(server, 'POST', '/api/runs', { plan, input: { who: 'Ada' }, state: { kept: 1 } });
+    const started = await call(server, 'POST', '/api/runs', {
+      plan,
+      input: { who: 'Ada' },
+      state: { kept: 1 },
+    });
     const run = await runWhenEnded(server, started.body.id);
     expect(run.state).toEqual({ kept: 1, greeting: 'hello Ada' });
   });
@@ -40,7 +46,9 @@ describe('POST /api/runs and GET /api/runs/:id', () => {
     // Ids count the run's events: a client that reconnects with Last-Event-ID gets the rest.
     const ids = events.filter((e) => e.id !== undefined).map((e) => Number(e.id));
     expect(ids).toEqual(ids.map((_, k) => k));
-    const rest = await readEvents(server, `/api/runs/${body.id}/events`, { 'last-event-id': String(ids.at(-3)) });
+    const rest = await readEvents(server, `/api/runs/${body.id}/events`, {
+      'last-event-id': String(ids.at(-3)),
+    });
     expect(rest.map((e) => e.event)).toEqual(events.slice(-3).map((e) => e.event));
   });
 
@@ -56,10 +64,12 @@ describe('POST /api/runs and GET /api/runs/:id', () => {
 
   it('refuses a plan with errors with its diagnostics (422), and starts nothing', async () => {
     const server = await serve();
-    const answer = await call(server, 'POST', '/api/runs', { plan: [{ _tool: 'nope', _outputPath: '†state.x' }] });
+    const answer = await call(server, 'POST', '/api/runs', {
+      plan: [{ _tool: 'nope', _outputPath: '†state.x' }],
+    });
     expect(answer.status).toBe(422);
     expect(answer.body.error.code).toBe('invalid_plan');
-    expect(answer.body.error.diagnostics.map((d: any) => d.code)).toContain('E_UNKNOWN_TOOL');
+    expect(answer.body.error.diagnostics.map((d: Json) => d.code)).toContain('E_UNKNOWN_TOOL');
     expect((await call(server, 'GET', '/api/runs')).body.runs).toEqual([]);
   });
 

@@ -24,17 +24,27 @@ Exit codes:
   70  an internal error (a bug in planmode; PLAN_DEBUG=1 prints the stack)`;
 
 /** Adds `plan serve` to the program. */
-export function defineServeCommand(program: Command, io: CliIo, setExitCode: (code: number) => void): Command {
+export function defineServeCommand(
+  program: Command,
+  io: CliIo,
+  setExitCode: (code: number) => void,
+): Command {
   return program
     .command('serve')
     .argument('<tools>', 'tools to run: a .js/.mjs ES module exporting tools with execute functions')
     .description(
       'an HTTP server on loopback: run plans over a JSON API, approve them (and calls that need approval) on a web page, drive agents in plan mode',
     )
-    .option('--host <address>', 'the address to listen on (default: 127.0.0.1); beyond loopback it needs --token')
+    .option(
+      '--host <address>',
+      'the address to listen on (default: 127.0.0.1); beyond loopback it needs --token',
+    )
     .option('--port <n>', 'the port; 0 picks a free one (default: 0)')
     .option('--token <token>', 'the bearer token every /api/ request must carry (default: $PLANMODE_TOKEN)')
-    .option('--model <provider:model>', 'the model of POST /api/agents: openai:<model>, anthropic:<model> or scripted:<turns.json>')
+    .option(
+      '--model <provider:model>',
+      'the model of POST /api/agents: openai:<model>, anthropic:<model> or scripted:<turns.json>',
+    )
     .option('--base-url <url>', "with --model: the model API's base URL (an OpenAI-compatible server)")
     .option('--plans-dir <dir>', "folder of the agents' plan files (default: plans)")
     .option('--max-body-bytes <n>', 'most bytes of a request body; a longer one gets 413 (default: 1048576)')

@@ -59,7 +59,8 @@ const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
 export async function serveCommand(toolsFile: string, flags: ServeFlags, io: CliIo): Promise<number> {
   const host = flags.host ?? '127.0.0.1';
   const port = wholeNumber(flags.port, '--port', 0) ?? 0;
-  if (port > 65535) throw new CliInputError(`--port must be a whole number from 0 to 65535, not '${flags.port}'`);
+  if (port > 65535)
+    throw new CliInputError(`--port must be a whole number from 0 to 65535, not '${flags.port}'`);
   const fromEnv = io.env[TOKEN_VARIABLE];
   const token = flags.token ?? (fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined);
   if (token !== undefined && (token === '' || /\s/.test(token)))
