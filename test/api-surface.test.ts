@@ -216,7 +216,7 @@ const ENTRIES: readonly Entry[] = [
     'planmode/serve',
     'serve/index',
     () => import('../src/serve/index.js'),
-    ['DEFAULT_MAX_BODY_BYTES', 'SERVE_ERROR_CODES', 'TokenRequiredError', 'isLoopbackHost', 'startServer'],
+    ['DEFAULT_MAX_BODY_BYTES', 'SERVE_ERROR_CODES', 'isLoopbackHost', 'startServer'],
   ],
   [
     'planmode/distributed',

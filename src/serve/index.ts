@@ -3,6 +3,6 @@
  * Server-Sent Events, approvals held for a person, agents in plan mode) and an approval page.
  */
 export { startServer, type PlanServer } from './server.js';
-export { DEFAULT_MAX_BODY_BYTES, type ServeOptions, TokenRequiredError } from './serve-options.js';
+export { DEFAULT_MAX_BODY_BYTES, type ServeOptions } from './serve-options.js';
 export { SERVE_ERROR_CODES, type ServeErrorCode } from './http-error.js';
 export { isLoopbackHost } from './auth.js';

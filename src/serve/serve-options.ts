@@ -99,14 +99,8 @@ export interface ResolvedServeOptions {
   readonly maxEventsPerRun: number;
 }
 
-/** Thrown when the server would listen beyond this machine without a token. */
-export class TokenRequiredError extends TypeError {
-  override readonly name = 'TokenRequiredError';
-}
-
 /**
- * @throws {TokenRequiredError} for a host that is not loopback without a token.
- * @throws {TypeError} for any other bad option, naming it.
+ * @throws {TypeError} for a bad option, naming it; for a host that is not loopback without a token.
  */
 export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions {
   if (options === null || typeof options !== 'object')
@@ -124,7 +118,7 @@ export function resolveServeOptions(options: ServeOptions): ResolvedServeOptions
   if (token !== undefined && (typeof token !== 'string' || token.length < 1 || /\s/.test(token)))
     throw new TypeError('startServer: token must be a non-empty string without spaces');
   if (token === undefined && !isLoopbackHost(host)) {
-    throw new TokenRequiredError(
+    throw new TypeError(
       `startServer: host ${describeValue(host)} is not a loopback address, and a server reachable from other machines needs a token; give one (--token or PLANMODE_TOKEN), or listen on 127.0.0.1`,
     );
   }

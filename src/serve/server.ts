@@ -34,8 +34,7 @@ export interface PlanServer {
 
 /**
  * Starts the plan server and resolves once it listens.
- * @throws {TokenRequiredError} for a host that is not loopback without a token.
- * @throws {TypeError} for a bad option; the listen error (EADDRINUSE, ...) when it cannot listen.
+ * @throws {TypeError} for a bad option, and for a host that is not loopback without a token; the listen error (EADDRINUSE, ...) when it cannot listen.
  */
 export async function startServer(options: ServeOptions): Promise<PlanServer> {
   const o = resolveServeOptions(options);
