@@ -31,7 +31,7 @@ export function addApiRoutes(router: Router, parts: ApiParts): void {
     .on('GET', '/api/runs/:id', (_request, response, [id]) => sendJson(response, 200, runs.get(id!).detail()))
     .on('GET', '/api/runs/:id/events', (request, response, [id]) => {
       const record = runs.get(id!);
-      const stream = new SseStream(request, response, () => record.unsubscribe(stream));
+      const stream = new SseStream(response, () => record.unsubscribe(stream));
       record.subscribe(stream, lastEventId(request));
     })
     .on('GET', '/api/approvals', (_request, response) => sendJson(response, 200, { approvals: desk.list() }))
@@ -52,7 +52,7 @@ export function addApiRoutes(router: Router, parts: ApiParts): void {
       sendJson(response, 200, { id, ...desk.answer(id!, body) });
     })
     .on('GET', '/api/events', (request, response) => {
-      const stream = new SseStream(request, response, () => feed.remove(stream));
+      const stream = new SseStream(response, () => feed.remove(stream));
       feed.add(stream);
     });
 }

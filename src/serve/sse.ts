@@ -13,7 +13,7 @@ export class SseStream {
   #closed = false;
   readonly #onClose: () => void;
 
-  constructor(request: IncomingMessage, response: ServerResponse, onClose: () => void) {
+  constructor(response: ServerResponse, onClose: () => void) {
     this.#response = response;
     this.#onClose = onClose;
     response.writeHead(200, {
@@ -24,9 +24,9 @@ export class SseStream {
     });
     // Sent at once, so the client knows the stream is open before the first event.
     response.write(': planmode\n\n');
-    // The client went away (closed the tab, aborted the fetch): stop writing to it.
+    // The client went away (closed the tab, aborted the fetch): the response closes with its
+    // connection, and nothing more is written to it.
     const gone = () => this.close();
-    request.on('close', gone);
     response.on('close', gone);
     response.on('error', gone);
   }
