@@ -2,7 +2,8 @@
  * `plan serve` in this process: its first stdout line names the address, the server answers
  * there until SIGTERM (then exit 0), and what it refuses to start with exits 2.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -96,6 +97,61 @@ describe('plan serve', () => {
     expect(ok.status).toBe(200);
     process.emit('SIGTERM');
     expect(await serve.exit).toBe(0);
+  });
+
+  it('with --model, runs agents: a scripted model plans, its plan is approved over the API, and it answers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'planmode-serve-cli-'));
+    try {
+      const turns = join(dir, 'turns.json');
+      writeFileSync(
+        turns,
+        JSON.stringify([
+          { toolCalls: [{ name: 'exit_plan_mode', arguments: { plan: '1. nothing to do' } }] },
+          { text: 'done' },
+        ]),
+      );
+      const serve = startServe([
+        join(WEATHER, 'tools.mjs'),
+        '--model',
+        `scripted:${turns}`,
+        '--plans-dir',
+        join(dir, 'plans'),
+      ]);
+      const url = (await serve.listening).slice('listening on '.length);
+      expect(serve.out.stderr).toContain(`, agents on scripted:${turns};`);
+      const post = await fetch(`${url}/api/agents`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"task": "do nothing"}',
+      });
+      const { id } = (await post.json()) as { id: string };
+      const feed = (await fetch(`${url}/api/events`)).body!.getReader();
+      const read = async <T>(path: string) => (await (await fetch(`${url}${path}`)).json()) as T;
+      let approvals = (await read<{ approvals: { id: string; markdown: string }[] }>('/api/approvals'))
+        .approvals;
+      while (approvals.length === 0) {
+        await feed.read();
+        approvals = (await read<{ approvals: { id: string; markdown: string }[] }>('/api/approvals'))
+          .approvals;
+      }
+      expect(approvals[0]!.markdown).toBe('1. nothing to do');
+      await fetch(`${url}/api/approvals/${approvals[0]!.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"approved": true}',
+      });
+      let agent = await read<{ status: string; text: string }>(`/api/agents/${id}`);
+      while (agent.status !== 'answered') {
+        await feed.read();
+        agent = await read<{ status: string; text: string }>(`/api/agents/${id}`);
+      }
+      expect(agent.text).toBe('done');
+      await feed.cancel();
+      process.emit('SIGTERM');
+      expect(await serve.exit).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a host beyond loopback without a token, a tools file that is no module, a bad port: exit 2', async () => {
