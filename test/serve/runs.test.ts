@@ -71,6 +71,20 @@ describe('POST /api/runs and GET /api/runs/:id', () => {
     expect(answer.body.error.code).toBe('invalid_plan');
     expect(answer.body.error.diagnostics.map((d: Json) => d.code)).toContain('E_UNKNOWN_TOOL');
     expect((await call(server, 'GET', '/api/runs')).body.runs).toEqual([]);
+    // Whatever `plan` holds, it is the compile that judges it: a diagnostic, never a crash.
+    for (const [plan, code] of [
+      [null, 'E_SHAPE'],
+      [5, 'E_SHAPE'],
+      [{ type: 'plan' }, 'E_SHAPE'],
+      ['[{"_tool": ', 'E_JSON'],
+    ] as const) {
+      const refused = await call(server, 'POST', '/api/runs', { plan });
+      expect([refused.status, refused.body.error.diagnostics.map((d: Json) => d.code)]).toEqual([
+        422,
+        [code],
+      ]);
+    }
+    expect((await call(server, 'GET', '/api/runs')).body.runs).toEqual([]);
   });
 
   it('refuses a new run while maxRuns runs are going on, and forgets the oldest that ended', async () => {
