@@ -213,6 +213,12 @@ const ENTRIES: readonly Entry[] = [
     ],
   ],
   [
+    'planmode/serve',
+    'serve/index',
+    () => import('../src/serve/index.js'),
+    ['DEFAULT_MAX_BODY_BYTES', 'SERVE_ERROR_CODES', 'isLoopbackHost', 'startServer'],
+  ],
+  [
     'planmode/distributed',
     'distributed/index',
     () => import('../src/distributed/index.js'),

@@ -180,6 +180,7 @@ describe('without the optional peers installed', () => {
     ['planmode/agent'],
     ['planmode/adapters'],
     ['planmode/distributed'],
+    ['planmode/serve'],
   ])("import '%s' works and loads none of the optional packages", (entry) => {
     const result = node([
       '--import',
@@ -192,8 +193,8 @@ describe('without the optional peers installed', () => {
     expect(result.code).toBe(0);
     expect(result.loaded.length).toBeGreaterThan(0);
     expect(optionalPackagesIn(result.loaded)).toEqual(
-      // The report's layout engine is what planmode/report is for.
-      entry === 'planmode/report' ? ['@dagrejs/dagre'] : [],
+      // The report's layout engine is what planmode/report is for, and the approval page draws plans with it.
+      entry === 'planmode/report' || entry === 'planmode/serve' ? ['@dagrejs/dagre'] : [],
     );
   });
 

@@ -8,6 +8,7 @@ import type { AgentFlags } from './commands/agent.js';
 import type { EvalFlags } from './commands/eval.js';
 import type { WorkerFlags } from './commands/worker.js';
 import { defineExplainCommand } from './commands/explain.js';
+import { defineServeCommand } from './commands/serve-command.js';
 import { GRAPH_FORMATS, type GraphFlags, graphCommand } from './commands/graph.js';
 import { type ImportFlags, importCommand } from './commands/import.js';
 import { RUN_MODES, type RunFlags, runCommand } from './commands/run.js';
@@ -256,6 +257,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       const { workerCommand } = await import('./commands/worker.js');
       setExitCode(await withMcpServers(flags, io, (f) => workerCommand(f, io)));
     });
+
+  defineServeCommand(program, io, setExitCode);
 
   program
     .command('agent')

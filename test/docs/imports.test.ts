@@ -23,6 +23,7 @@ const ENTRIES: Record<string, () => Promise<Record<string, unknown>>> = {
   'planmode/adapters': () => import('../../src/adapters/index.js'),
   'planmode/distributed': () => import('../../src/distributed/index.js'),
   'planmode/import': () => import('../../src/import/index.js'),
+  'planmode/serve': () => import('../../src/serve/index.js'),
 };
 
 /** `import { a, type B, c as d } from 'planmode/x'` in a page: the entry and its value names. */

@@ -63,6 +63,7 @@ const SUBPATHS = [
   'planmode/agent',
   'planmode/adapters',
   'planmode/import',
+  'planmode/serve',
 ];
 
 /** A TypeScript block of a page: where it starts (the line after its fence) and its text. */

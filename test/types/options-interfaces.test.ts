@@ -16,6 +16,7 @@ const ENTRIES = [
   'agent/index',
   'adapters/index',
   'import/index',
+  'serve/index',
 ].map((entry) => resolve(ROOT, 'src', `${entry}.ts`));
 
 const program = ts.createProgram(ENTRIES, {
