@@ -94,3 +94,68 @@ function branching(size: number) {
   }
   return calls.slice(0, size);
 }
+
+/** The shapes of the first-screen test: the three above plus layers of a diamond and long names. */
+export const FIRST_SCREEN_SHAPES = ['chain', 'wide', 'branching', 'diamond', 'long-names'] as const;
+export type FirstScreenShape = (typeof FIRST_SCREEN_SHAPES)[number];
+
+/** Tools whose names are as long as a model's MCP tools' are. */
+const LONG_TOOLS: Tool[] = [
+  'github_search_repositories_by_topic',
+  'slack_post_message_to_channel_thread',
+  'summarize_document_with_citations',
+].map((name) => ({ name, execute: async () => ({ ok: true }) }));
+
+export const FIRST_SCREEN_TOOLS: Tool[] = [...TOOLS, ...LONG_TOOLS];
+
+/** A plan of `size` calls of a first-screen shape. */
+export function firstScreenPlan(shape: FirstScreenShape, size: number): CompiledPlan {
+  if (shape !== 'diamond' && shape !== 'long-names') return generatedPlan(shape, size);
+  const calls = shape === 'diamond' ? diamond(size) : longNames(size);
+  const compiled = compile(calls, { tools: FIRST_SCREEN_TOOLS });
+  if (!compiled.plan) throw new Error(JSON.stringify(compiled.diagnostics));
+  return compiled.plan;
+}
+
+/**
+ * Layers that widen and narrow again (1, 2, 4, 6, 6, 4, 2, 1, ...): each call reads the two
+ * calls of the layer before it nearest its own position.
+ */
+function diamond(size: number) {
+  const widths = [1, 2, 4, 6, 6, 4, 2, 1];
+  const calls: object[] = [];
+  let previous: string[] = [];
+  for (let layer = 0; calls.length < size; layer++) {
+    const width = Math.min(widths[layer % widths.length]!, size - calls.length);
+    const current: string[] = [];
+    for (let k = 0; k < width; k++) {
+      const id = `l${layer}n${k}`;
+      const args: Record<string, string> = {};
+      const near = previous.length > 0 ? Math.floor((k * previous.length) / width) : -1;
+      if (near >= 0) args.a = `†state.${previous[near]}`;
+      if (near >= 0 && previous.length > 1) args.b = `†state.${previous[(near + 1) % previous.length]}`;
+      calls.push({ _id: id, _tool: 'work', ...args, _outputPath: `†state.${id}` });
+      current.push(id);
+    }
+    previous = current;
+  }
+  return calls;
+}
+
+/**
+ * Long ids and tool names in layers of three: each layer's calls read the one before them at
+ * the same position, and every third call branches with `||`.
+ */
+function longNames(size: number) {
+  return Array.from({ length: size }, (_, i) => {
+    const id = `fetch_customer_records_for_region_${i}`;
+    const before = i >= 3 ? `†state.customer_records_by_region.region_${i - 3}` : undefined;
+    const out = `†state.customer_records_by_region.region_${i}`;
+    return {
+      _id: id,
+      _tool: LONG_TOOLS[i % 3]!.name,
+      ...(before && { previous: before }),
+      _outputPath: i % 3 === 2 ? `${out} || †state.customer_records_missing.region_${i}` : out,
+    };
+  });
+}

@@ -20,6 +20,8 @@ export interface PageMeasures {
   readonly graphBoxShare: number;
   /** The drawn graph's width over its box's inner width. */
   readonly svgShare: number;
+  /** The drawing is as tall as its box can be (the whole graph shown, fitted to the height). */
+  readonly fillsHeight: boolean;
   readonly zoom: string;
   readonly scrollsSideways: boolean;
 }
@@ -76,6 +78,7 @@ export const MEASURE_PAGE = String.raw`(() => {
     axisClipped,
     graphBoxShare: graphBox.getBoundingClientRect().width / column,
     svgShare: rect.width / graphBox.clientWidth,
+    fillsHeight: rect.height >= parseFloat(getComputedStyle(graphBox).maxHeight) - (graphBox.offsetHeight - graphBox.clientHeight) - 12,
     zoom: document.getElementById('zoom-level').textContent,
     scrollsSideways: graphBox.scrollWidth > graphBox.clientWidth + 1,
   };

@@ -4,10 +4,11 @@
  * listens once on the document (event delegation: no handler per node), and fills the details
  * panel with `textContent` only, so no data string is ever parsed as HTML.
  *
- * The graph opens fitted to its box's width, within the zoom limits of zoom.ts (a call's text
- * stays 11 px or more; a wider graph scrolls); `all` shows the whole graph in the box.
+ * The graph's box reaches down to just above the timeline's heading. The graph opens whole in
+ * it when that keeps a call's text at 11 px or more, else fitted to its box's width within the
+ * zoom limits of zoom.ts (a wider graph scrolls); `all` shows the whole graph in the box.
  */
-import { MAX_DEFAULT_ZOOM, MIN_DEFAULT_ZOOM } from './zoom.js';
+import { BELOW_GRAPH_PX, MAX_DEFAULT_ZOOM, MIN_DEFAULT_ZOOM } from './zoom.js';
 
 export const CLIENT_SCRIPT = String.raw`(() => {
   'use strict';
@@ -236,8 +237,9 @@ export const CLIENT_SCRIPT = String.raw`(() => {
   function setZoom(z) {
     if (!svg) return;
     zoom = Math.min(2, Math.max(0.1, z));
-    svg.style.width = Number(svg.getAttribute('data-w')) * zoom + 'px';
-    svg.style.height = Number(svg.getAttribute('data-h')) * zoom + 'px';
+    // Whole pixels, rounded up: a drawing a fraction of a pixel small draws text under its zoom.
+    svg.style.width = Math.ceil(Number(svg.getAttribute('data-w')) * zoom) + 'px';
+    svg.style.height = Math.ceil(Number(svg.getAttribute('data-h')) * zoom) + 'px';
     document.getElementById('zoom-level').textContent = Math.round(zoom * 100) + '%';
   }
   /** The box's width, but no smaller than keeps text readable and no larger than crisp. */
@@ -245,11 +247,20 @@ export const CLIENT_SCRIPT = String.raw`(() => {
     const w = Number(svg.getAttribute('data-w'));
     return Math.min(${MAX_DEFAULT_ZOOM}, Math.max(${MIN_DEFAULT_ZOOM}, (graphBox.clientWidth - 8) / w));
   }
-  /** The whole graph in the box, however small: an overview. */
+  /**
+   * The whole graph in the box, however small: an overview. The box's height is its largest
+   * (a short graph's box shrinks to it), less its borders.
+   */
   function fitAll() {
     const w = Number(svg.getAttribute('data-w'));
     const h = Number(svg.getAttribute('data-h'));
-    return Math.min(${MAX_DEFAULT_ZOOM}, (graphBox.clientWidth - 8) / w, (graphBox.clientHeight - 8) / h);
+    const tall = parseFloat(getComputedStyle(graphBox).maxHeight) - (graphBox.offsetHeight - graphBox.clientHeight);
+    return Math.min(${MAX_DEFAULT_ZOOM}, (graphBox.clientWidth - 8) / w, (tall - 8) / h);
+  }
+  /** Down to just above the timeline's heading on a window of the usual height, 70% of it on a short one. */
+  function sizeGraphBox() {
+    const top = graphBox.getBoundingClientRect().top + window.scrollY;
+    graphBox.style.maxHeight = Math.max(0.7 * window.innerHeight, window.innerHeight - top - ${BELOW_GRAPH_PX}) + 'px';
   }
 
   document.addEventListener('click', (ev) => {
@@ -274,7 +285,9 @@ export const CLIENT_SCRIPT = String.raw`(() => {
     if (ev.key === 'Escape') select(-1, false);
   });
   if (svg) {
-    setZoom(fitWidth());
+    sizeGraphBox();
+    const whole = fitAll();
+    setZoom(whole >= ${MIN_DEFAULT_ZOOM} ? whole : fitWidth());
     // A top-to-bottom graph wider than its box starts scrolled to its first call, not to an
     // empty left corner (a left-to-right one starts at its left end anyway).
     const first = (byIndex.get(0) || []).find((e) => e.closest('#graph'));

@@ -8,7 +8,7 @@ import { escapeHtml } from './escape.js';
 import { type Direction, edgePathData, round } from './edge-geometry.js';
 import { type Box, type GraphLayout, layoutGraph } from './layout.js';
 import type { ReportStatus } from './status.js';
-import { EDGE_LABEL_FONT_PX, NODE_FONT_PX } from './zoom.js';
+import { EDGE_LABEL_FONT_PX, fitsFirstScreen, NODE_FONT_PX } from './zoom.js';
 import { edgeLabel } from '../edge-label.js';
 
 /**
@@ -18,8 +18,24 @@ import { edgeLabel } from '../edge-label.js';
 const CHAR_W = NODE_FONT_PX * 0.61;
 const LINE_H = 16;
 const PAD_X = 10;
-const PAD_Y = 7;
-const MAX_CHARS = 34;
+
+/**
+ * How much of a call's text a box shows. A small plan that the regular boxes keep from being
+ * seen whole on the first screen gets compact ones (shorter lines, less air); an id, tool or
+ * path longer than a line loses its middle, where names that differ at their end keep it.
+ */
+interface BoxText {
+  /** An id's or tool's line. */
+  readonly maxChars: number;
+  /** The output line's paths share about this many characters, each keeping `minPath`. */
+  readonly pathChars: number;
+  readonly minPath: number;
+  readonly padY: number;
+}
+const REGULAR: BoxText = { maxChars: 34, pathChars: 44, minPath: 16, padY: 7 };
+const COMPACT: BoxText = { maxChars: 20, pathChars: 21, minPath: 8, padY: 3 };
+/** Plans past this many calls get regular boxes only (layout.ts folds none past 100 either). */
+const COMPACT_LIMIT = 100;
 const LABEL_MAX_CHARS = 28;
 const LABEL_CHAR_W = EDGE_LABEL_FONT_PX * 0.62;
 /** A label's box: the glyphs' height (ascent plus descent, about 1.17 em) and a little air. */
@@ -66,28 +82,17 @@ export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
   const { plan } = input;
   const svgId = input.svgId ?? 'graph-svg';
   const indexAttribute = svgId === 'graph-svg' ? 'data-i' : 'data-wi';
-  const notes = plan.calls.map((_, i) => (input.notes?.[i] ?? []).map((n) => clip(n, MAX_CHARS + 10)));
-  const lines = plan.calls.map(nodeLines);
-  const boxes: Box[] = lines.map((l, i) => {
-    const noted = notes[i]!;
-    let chars = Math.max(l.id.length, l.tool.length, l.output ? outputChars(l.output) : 0);
-    for (const n of noted) chars = Math.max(chars, n.length);
-    const branch = isBranch(plan.calls[i]!) ? 12 : 0;
-    return {
-      w: Math.ceil(Math.max(60, chars * CHAR_W) + PAD_X * 2 + branch),
-      h: LINE_H * ((l.output ? 3 : 2) + noted.length) + PAD_Y * 2,
-    };
-  });
-  const labels = plan.calls.map((call) =>
-    call.dependencies.map((d) => clip(edgeLabel(call, d), LABEL_MAX_CHARS)),
-  );
-  const layout = layoutGraph(plan, {
-    boxes,
-    engine: input.engine,
-    dagreLimit: input.dagreLimit,
-    direction: input.direction,
-    labelSize: (to, k) => ({ w: Math.ceil(columns(labels[to]![k]!) * LABEL_CHAR_W + 4), h: LABEL_H }),
-  });
+  let sized = sizeAndLayOut(input, REGULAR);
+  if (
+    !fitsFirstScreen(sized.layout) &&
+    input.direction === 'auto' &&
+    input.engine === 'auto' &&
+    plan.calls.length <= COMPACT_LIMIT
+  ) {
+    const compact = sizeAndLayOut(input, COMPACT);
+    if (fitsFirstScreen(compact.layout)) sized = compact;
+  }
+  const { text, lines, notes, labels, layout } = sized;
 
   const onPath = new Set<string>();
   for (let k = 1; k < input.criticalPath.length; k++)
@@ -136,7 +141,7 @@ export function renderGraphSvg(input: GraphSvgInput): GraphSvg {
       ? `<polygon class="shape" points="${hexagon(node.w, node.h)}"/>`
       : `<rect class="shape" x="${round(x0)}" y="${round(y0)}" width="${node.w}" height="${node.h}" rx="4"/>`;
     const tx = round(x0 + PAD_X + (isBranch(call) ? 6 : 0));
-    const ty = y0 + PAD_Y + 12;
+    const ty = y0 + text.padY + 12;
     out.push(
       `<g class="${classes.join(' ')}" ${indexAttribute}="${i}"${input.nodeAttributes?.(i) ?? ''} transform="translate(${round(node.x)},${round(node.y)})">`,
       shape,
@@ -166,15 +171,44 @@ interface NodeLines {
   readonly output: { readonly op: '||' | '&&' | null; readonly paths: readonly string[] } | null;
 }
 
-function nodeLines(call: CompiledCall): NodeLines {
+/** Each call's lines and box, each edge's label, and the layout they make. */
+function sizeAndLayOut(input: GraphSvgInput, text: BoxText) {
+  const { plan } = input;
+  const notes = plan.calls.map((_, i) => (input.notes?.[i] ?? []).map((n) => clip(n, text.maxChars + 10)));
+  const lines = plan.calls.map((call) => nodeLines(call, text));
+  const boxes: Box[] = lines.map((l, i) => {
+    const noted = notes[i]!;
+    let chars = Math.max(l.id.length, l.tool.length, l.output ? outputChars(l.output) : 0);
+    for (const n of noted) chars = Math.max(chars, n.length);
+    const branch = isBranch(plan.calls[i]!) ? 12 : 0;
+    return {
+      w: Math.ceil(Math.max(60, chars * CHAR_W) + PAD_X * 2 + branch),
+      h: LINE_H * ((l.output ? 3 : 2) + noted.length) + text.padY * 2,
+    };
+  });
+  const labels = plan.calls.map((call) =>
+    call.dependencies.map((d) => clip(edgeLabel(call, d), LABEL_MAX_CHARS)),
+  );
+  const layout = layoutGraph(plan, {
+    boxes,
+    engine: input.engine,
+    dagreLimit: input.dagreLimit,
+    direction: input.direction,
+    labelSize: (to, k) => ({ w: Math.ceil(columns(labels[to]![k]!) * LABEL_CHAR_W + 4), h: LABEL_H }),
+  });
+  return { text, lines, notes, labels, layout };
+}
+
+function nodeLines(call: CompiledCall, text: BoxText): NodeLines {
   const output = call.outputPath;
   let paths: string[] = [];
   if (output) {
-    paths = output.refs.map((ref) => clip(ref.text, Math.max(16, Math.floor(44 / output.refs.length) - 3)));
+    const room = Math.max(text.minPath, Math.floor(text.pathChars / output.refs.length) - 3);
+    paths = output.refs.map((ref) => clipMiddle(ref.text, room));
   }
   return {
-    id: clip(call.id, MAX_CHARS),
-    tool: clip(call.tool, MAX_CHARS),
+    id: clipMiddle(call.id, text.maxChars),
+    tool: clipMiddle(call.tool, text.maxChars),
     output: output ? { op: output.op, paths } : null,
   };
 }
@@ -228,4 +262,12 @@ function columns(text: string): number {
 export function clip(text: string, max: number): string {
   const oneLine = text.replace(/\s+/g, ' ');
   return oneLine.length <= max ? oneLine : `${oneLine.slice(0, max - 1)}…`;
+}
+
+/** The text's head and tail around a `…` (names of a series differ at their end), at most `max` long. */
+export function clipMiddle(text: string, max: number): string {
+  const chars = [...text.replace(/\s+/g, ' ')];
+  if (chars.length <= max) return chars.join('');
+  const head = Math.ceil((max - 1) * 0.55);
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (max - 1 - head)).join('')}`;
 }

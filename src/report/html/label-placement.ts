@@ -34,9 +34,15 @@ export function labelOffset(direction: Direction, size: Box): number {
 
 /**
  * The layout with every edge's `labelX`, `labelY` moved off the lines, grown or shifted so
- * every label lies inside it with `margin` to spare.
+ * every label lies inside it with `margin` to spare. With `keepSize` (a layout sized to fit a
+ * screen), a spot outside the layout's box is not clear either: the box stays as it is.
  */
-export function placeEdgeLabels(layout: GraphLayout, sizes: readonly Box[], margin: number): GraphLayout {
+export function placeEdgeLabels(
+  layout: GraphLayout,
+  sizes: readonly Box[],
+  margin: number,
+  keepSize = false,
+): GraphLayout {
   const lines = layout.edges.map((e) => edgePolyline(e.points, e.curved, layout.direction));
   // Flat coordinates filed by index: a 1,000-call graph has tens of thousands of pieces.
   const ends: number[] = [];
@@ -54,6 +60,7 @@ export function placeEdgeLabels(layout: GraphLayout, sizes: readonly Box[], marg
   const addBox = (r: Rect) => boxes.add(r, rects.push(r) - 1);
   for (const n of layout.nodes) addBox(rectOf(n.x - n.w / 2, n.y - n.h / 2, n.x + n.w / 2, n.y + n.h / 2));
   const isClear = (r: Rect): boolean =>
+    (!keepSize || (r.x0 >= 0 && r.y0 >= 0 && r.x1 <= layout.width && r.y1 <= layout.height)) &&
     !segments.some(r, (i) =>
       segmentMeets(ends[i * 4]!, ends[i * 4 + 1]!, ends[i * 4 + 2]!, ends[i * 4 + 3]!, r),
     ) &&

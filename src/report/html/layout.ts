@@ -8,14 +8,24 @@
  *
  * `auto` picks the direction that fits a report's column: a chain runs down (a long row of
  * calls would need sideways scrolling at a readable size), a fan-out runs right (a long row of
- * siblings would). See {@link chooseDirection}.
+ * siblings would). See {@link chooseDirection}. When that layout is not seen whole on the first
+ * screen (zoom.ts) but the other direction is, the other is taken; when neither is, a small
+ * plan's levels are folded to fill the screen (layout-fold.ts).
  */
 import dagre from '@dagrejs/dagre';
 import type { CompiledPlan } from '../../compile/types.js';
 import type { Direction, Point } from './edge-geometry.js';
 import { labelOffset, placeEdgeLabels } from './label-placement.js';
+import { orderedLevels } from './level-order.js';
 import type { Box, GraphLayout, PlacedEdge, PlacedNode } from './placed-graph.js';
-import { MAX_DEFAULT_ZOOM, MIN_DEFAULT_ZOOM, TYPICAL_COLUMN_WIDTH } from './zoom.js';
+import { foldedLayout } from './layout-fold.js';
+import {
+  FIRST_SCREEN_BOX,
+  fitsFirstScreen,
+  MAX_DEFAULT_ZOOM,
+  MIN_DEFAULT_ZOOM,
+  TYPICAL_COLUMN_WIDTH,
+} from './zoom.js';
 
 export type { Box, GraphLayout, PlacedEdge, PlacedNode };
 
@@ -39,13 +49,45 @@ export function layoutGraph(plan: CompiledPlan, options: LayoutOptions): GraphLa
   const useDagre =
     options.engine === 'dagre' ||
     (options.engine === 'auto' && plan.calls.length + plan.edgeCount <= options.dagreLimit);
-  const layout = (direction: Direction) =>
-    useDagre ? dagreLayout(plan, options, direction) : layeredLayout(plan, options, direction);
-  const chosen =
-    options.direction === 'auto' ? chooseDirection(layout('LR'), layout('TB')) : layout(options.direction);
   const sizes: Box[] = [];
   plan.calls.forEach((call, i) => call.dependencies.forEach((_, k) => sizes.push(options.labelSize(i, k))));
-  return placeEdgeLabels(chosen, sizes, MARGIN);
+  const labelled = (layout: GraphLayout, keepSize = false) =>
+    placeEdgeLabels(layout, sizes, MARGIN, keepSize);
+  const layout = (direction: Direction) =>
+    useDagre ? dagreLayout(plan, options, direction) : layeredLayout(plan, options, direction);
+  if (options.direction !== 'auto') return labelled(layout(options.direction));
+  const lr = layout('LR');
+  const tb = layout('TB');
+  const chosen = labelled(chooseDirection(lr, tb));
+  if (fitsFirstScreen(chosen) || options.engine !== 'auto' || plan.calls.length > FOLD_LIMIT) return chosen;
+  const other = labelled(chosen.direction === 'LR' ? tb : lr);
+  if (fitsFirstScreen(other)) return other;
+  return bestFold(plan, options, labelled) ?? chosen;
+}
+
+/** Plans past this many calls are not folded: their graph would not fit one screen anyway. */
+const FOLD_LIMIT = 100;
+
+/**
+ * Folded top to bottom and left to right (layout-fold.ts), the one seen whole on the first
+ * screen with the fewest edge labels left out, then the largest; null when neither fits.
+ */
+function bestFold(
+  plan: CompiledPlan,
+  options: LayoutOptions,
+  labelled: (layout: GraphLayout, keepSize: boolean) => GraphLayout,
+): GraphLayout | null {
+  const levels = orderedLevels(plan);
+  const room = { w: FIRST_SCREEN_BOX.w / MIN_DEFAULT_ZOOM, h: FIRST_SCREEN_BOX.h / MIN_DEFAULT_ZOOM };
+  const hidden = (l: GraphLayout) => l.edges.filter((e) => e.labelShown === false).length;
+  const scale = (l: GraphLayout) => Math.min(room.w / l.width, room.h / l.height);
+  const folds = (['TB', 'LR'] as const)
+    .map((direction) =>
+      labelled(foldedLayout(plan, { boxes: options.boxes, levels, room, direction, margin: MARGIN }), true),
+    )
+    .filter(fitsFirstScreen)
+    .sort((a, b) => hidden(a) - hidden(b) || scale(b) - scale(a));
+  return folds[0] ?? null;
 }
 
 /**
@@ -142,9 +184,7 @@ function straightUnderLabel(points: readonly Point[], at: Point, label: Box, dir
 }
 
 /**
- * Columns by level (so every edge points right), rows ordered by the mean row of each call's
- * dependencies, then of its dependents, then of its dependencies again: three linear sweeps
- * that remove most crossings of plans built in layers. Top to bottom is the same layout turned
+ * Columns by level (so every edge points right), rows in the order of level-order.ts. Top to bottom is the same layout turned
  * a quarter: laid out left to right with each box's sides swapped, then x and y exchanged.
  */
 function layeredLayout(plan: CompiledPlan, options: LayoutOptions, direction: Direction): GraphLayout {
@@ -171,40 +211,14 @@ function layeredLayout(plan: CompiledPlan, options: LayoutOptions, direction: Di
 
 function layeredLeftToRight(plan: CompiledPlan, boxes: readonly Box[]): GraphLayout {
   const n = plan.calls.length;
-  const columns: number[][] = [];
-  for (let i = 0; i < n; i++) (columns[plan.levels[i] ?? 0] ??= []).push(i);
-  const row = new Float64Array(n);
-  for (const column of columns) column?.forEach((c, r) => (row[c] = r));
-  const dependents: number[][] = Array.from({ length: n }, () => []);
-  plan.calls.forEach((call, i) => call.dependencies.forEach((d) => dependents[d.from]!.push(i)));
-  const sweep = (neighbours: (i: number) => Iterable<number>, list: number[][]) => {
-    for (const column of list) {
-      if (!column) continue;
-      const key = new Map<number, number>();
-      for (const c of column) {
-        let sum = 0;
-        let count = 0;
-        for (const o of neighbours(c)) {
-          sum += row[o]!;
-          count++;
-        }
-        key.set(c, count > 0 ? sum / count : row[c]!);
-      }
-      column.sort((a, b) => key.get(a)! - key.get(b)! || a - b);
-      column.forEach((c, r) => (row[c] = r));
-    }
-  };
-  const before = (i: number) => plan.calls[i]!.dependencies.map((d) => d.from);
-  sweep(before, columns);
-  sweep((i) => dependents[i]!, [...columns].reverse());
-  sweep(before, columns);
+  const columns = orderedLevels(plan);
 
   // Column widths from the widest box (and label) in each; rows stacked with their own heights.
   const nodes = new Array<PlacedNode>(n);
   let x = MARGIN;
   let height = 0;
   for (const column of columns) {
-    if (!column) continue;
+    if (column.length === 0) continue;
     const width = Math.max(...column.map((c) => boxes[c]!.w));
     let y = MARGIN;
     for (const c of column) {

@@ -57,6 +57,7 @@ section.view{display:flex;flex-direction:column;min-height:0;min-width:0;border-
 button{font:inherit;font-size:12px;border:1px solid #c3cad4;background:#fff;border-radius:4px;padding:2px 8px;cursor:pointer}
 button:hover{background:#eef2f7}
 .scroll{overflow:auto;min-height:0;min-width:0;flex:1}
+#graph-view{flex:none}
 #graph{max-height:70vh;min-height:120px;scrollbar-gutter:stable}
 #timeline{max-height:38vh}
 #graph-svg,#timeline-svg{display:block}
@@ -159,7 +160,7 @@ ${p.diagnostics}
 </header>
 <main>
 <div class="left">
-<section class="view">
+<section class="view" id="graph-view">
 <div class="bar-head"><h2>Graph</h2><span class="note">${escapeHtml(p.graphNote)}</span>
 <span class="tools"><button type="button" data-zoom="out" title="zoom out">−</button><span id="zoom-level" class="note">100%</span><button type="button" data-zoom="in" title="zoom in">+</button><button type="button" data-zoom="fit" title="fit the width, text at 11 px or more">fit</button><button type="button" data-zoom="all" title="the whole graph in view">all</button><button type="button" data-zoom="1">1:1</button></span></div>
 ${p.scenarios}

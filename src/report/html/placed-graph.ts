@@ -40,4 +40,9 @@ export interface GraphLayout {
   readonly height: number;
   readonly nodes: readonly PlacedNode[];
   readonly edges: readonly PlacedEdge[];
+  /**
+   * A folded layout's band count (layout-fold.ts): its levels continue in this many bands, side
+   * by side (top to bottom) or one below another (left to right). Absent when not folded.
+   */
+  readonly bands?: number;
 }

@@ -271,7 +271,13 @@ function common(plan: CompiledPlan, i: number, o: Options, wf: number | null, re
 function graphNote(plan: CompiledPlan, { layout, hiddenLabels }: GraphSvg): string {
   const way = layout.direction === 'LR' ? 'left to right' : 'top to bottom';
   const levels = layout.direction === 'LR' ? 'columns by level' : 'rows by level';
-  return `${way}: an edge runs from a call to one that needs it, labeled with the state path; ${layout.engine === 'dagre' ? 'laid out with dagre' : `${plan.calls.length + plan.edgeCount} calls plus edges: ${levels}`}; click a call${hiddenLabels > 0 ? `; ${hiddenLabels} edge label${hiddenLabels === 1 ? '' : 's'} left out where edges crowd (a call's details list the paths it reads)` : ''}`;
+  const laidOut =
+    layout.bands !== undefined
+      ? `${levels}, folded into ${layout.bands} band${layout.bands === 1 ? '' : 's'} to show the whole graph (an edge to the next band crosses over)`
+      : layout.engine === 'dagre'
+        ? 'laid out with dagre'
+        : `${plan.calls.length + plan.edgeCount} calls plus edges: ${levels}`;
+  return `${way}: an edge runs from a call to one that needs it, labeled with the state path; ${laidOut}; click a call${hiddenLabels > 0 ? `; ${hiddenLabels} edge label${hiddenLabels === 1 ? '' : 's'} left out where edges crowd (a call's details list the paths it reads)` : ''}`;
 }
 
 function legend(statuses: readonly ReportStatus[], shown: readonly ReportStatus[]) {
