@@ -168,7 +168,17 @@ export class RedisPlanStore implements PlanStore {
     const pattern = `${escapeGlob(this.prefix + prefix)}*`;
     let cursor = '0';
     do {
-      const reply = await client.call('SCAN', cursor, 'MATCH', pattern, 'COUNT', SCAN_COUNT);
+      // TYPE string (Redis 6.0 and later): a key of another type is not a value of the store's.
+      const reply = await client.call(
+        'SCAN',
+        cursor,
+        'MATCH',
+        pattern,
+        'COUNT',
+        SCAN_COUNT,
+        'TYPE',
+        'string',
+      );
       if (!Array.isArray(reply) || typeof reply[0] !== 'string' || !Array.isArray(reply[1])) {
         throw new TypeError(`${WHERE}.list: the server answered SCAN with ${describeValue(reply)}`);
       }
