@@ -17,3 +17,9 @@ export {
   type SessionErrorKind,
   type SessionErrorOptions,
 } from './errors/session-error.js';
+export {
+  isPlanStoreError,
+  PlanStoreError,
+  type PlanStoreErrorKind,
+  type PlanStoreErrorOptions,
+} from './errors/plan-store-error.js';

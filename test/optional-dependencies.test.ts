@@ -73,7 +73,7 @@ process.on('exit', () => {
 /** Calls each library feature that needs a peer; prints what each threw. */
 const LIBRARY_PROBE = `
 import { isMissingDependencyError } from 'planmode';
-import { AnthropicProvider, OpenAICompatibleProvider } from 'planmode/agent';
+import { AnthropicProvider, OpenAICompatibleProvider, RedisPlanStore } from 'planmode/agent';
 import { connectMcpServer } from 'planmode/adapters';
 import { createDispatcher, startWorker } from 'planmode/distributed';
 
@@ -87,6 +87,7 @@ const features = {
   mcp: () => connectMcpServer('node --version'),
   dispatcher: () => createDispatcher({ redis: 'redis://127.0.0.1:1' }),
   worker: () => startWorker({ tools: [], redis: 'redis://127.0.0.1:1' }),
+  planStore: () => new RedisPlanStore({ url: 'redis://127.0.0.1:1' }).read('PLAN.md'),
 };
 const thrown = {};
 for (const [name, feature] of Object.entries(features)) {
@@ -273,6 +274,7 @@ describe('without the optional peers installed', () => {
       ),
       dispatcher: missing('bullmq', 'createDispatcher', 'npm install bullmq@6.7.0 ioredis@5.11.1'),
       worker: missing('bullmq', 'startWorker', 'npm install bullmq@6.7.0 ioredis@5.11.1'),
+      planStore: missing('ioredis', 'RedisPlanStore', 'npm install ioredis@5.11.1'),
     });
   });
 });

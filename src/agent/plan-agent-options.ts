@@ -34,8 +34,8 @@ export interface PlanAgentOptions {
    * Plan mode in one option: the plan tools (enter_plan_mode, exit_plan_mode, plan_write,
    * todo_write) added to `tools`, the guard and the plan-mode policy, and the todo list shown to
    * the model before each turn. `true` takes the defaults (plans in `plans` under the working
-   * directory, reminders on); an object sets `plansDir`, `planFile`, `todos`, `maxPlanLength`,
-   * `reminders`; a `setupPlanMode()` result shares that plan mode (latch, plan tools, todos).
+   * directory, reminders on); an object sets `plansDir` or `store` (where the plan file, todo
+   * list and saved snapshot are kept), `planFile`, `todos`, `maxPlanLength`, `reminders`; a `setupPlanMode()` result shares that plan mode (latch, plan tools, todos).
    * Needs `approvePlan` (asked by exit_plan_mode). The setup is `agent.planMode`.
    * @default false: no plan tools, no reminders
    */

@@ -19,7 +19,7 @@ import type { PermissionPolicyOptions } from './permissions/index.js';
 /** What `planMode: {...}` may set; the rest comes from the agent's own options. */
 export type PlanAgentPlanModeOptions = Pick<
   PlanModeSetupOptions,
-  'plansDir' | 'planFile' | 'todos' | 'maxPlanLength' | 'reminders'
+  'plansDir' | 'store' | 'planFile' | 'todos' | 'maxPlanLength' | 'reminders'
 >;
 
 /** The part of PlanAgentOptions the wiring reads. */
@@ -37,7 +37,14 @@ export interface PlanModeWiring {
   readonly guarded: GuardedTools;
 }
 
-const OPTION_KEYS: readonly string[] = ['plansDir', 'planFile', 'todos', 'maxPlanLength', 'reminders'];
+const OPTION_KEYS: readonly string[] = [
+  'plansDir',
+  'store',
+  'planFile',
+  'todos',
+  'maxPlanLength',
+  'reminders',
+];
 
 /**
  * The plan mode a PlanAgent asked for, or undefined for none (`planMode` false or absent).

@@ -8,7 +8,7 @@ import {
   type FolderStrategy,
   OpenedFolder,
   OutsideFolderError,
-} from '../../src/agent/plan-mode/opened-folder.js';
+} from '../../src/agent/plan-store/opened-folder.js';
 
 let root: string;
 const opened: OpenedFolder[] = [];

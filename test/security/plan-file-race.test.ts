@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { guardTools, PermissionPolicy, PlanMode, planTools } from '../../src/agent/index.js';
 import type { ModelToolCall } from '../../src/agent/model.js';
-import { OpenedFolder } from '../../src/agent/plan-mode/opened-folder.js';
+import { OpenedFolder } from '../../src/agent/plan-store/opened-folder.js';
 import type { Tool } from '../../src/index.js';
 
 const WRITES = 3_000;

@@ -13,7 +13,7 @@ export {
   type GuardToolsOptions,
   guardTools,
 } from './guard-tools.js';
-export { PlanFile } from './plan-file.js';
+export { PlanFile, type PlanFileReadOptions } from './plan-file.js';
 export {
   isPlanModeLatch,
   PLAN_MODE_STATES,
@@ -35,6 +35,7 @@ export {
   type PlanModeSetup,
   type PlanModeSetupOptions,
   setupPlanMode,
+  SNAPSHOT_KEY,
 } from './plan-mode-setup.js';
 export {
   DEFAULT_MAX_PLAN_LENGTH,
@@ -45,7 +46,13 @@ export {
   type ReadPlanModeSnapshotOptions,
   restorePlanMode,
 } from './plan-mode-snapshot.js';
-export { DEFAULT_PLANS_DIR, type PlanToolList, planTools, type PlanToolsOptions } from './plan-tools.js';
+export {
+  DEFAULT_PLANS_DIR,
+  type PlanToolList,
+  planTools,
+  type PlanToolsOptions,
+  TODOS_KEY,
+} from './plan-tools.js';
 export { TODO_REMINDER_HEADING, todoReminder, todoReminderText } from './todo-reminder.js';
 export {
   MAX_TODO_CONTENT,

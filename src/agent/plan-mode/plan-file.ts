@@ -1,22 +1,18 @@
 /**
- * The one file plan mode lets the model write: `<plansDir>/<name>`, nothing else. The name is
- * a plain file name (no separators, no `..`, not absolute), checked when the tools are made.
+ * The one file plan mode lets the model write: the key `<name>` of a plan store, nothing else.
+ * The name is a plain file name (no separators, no `..`, not absolute) and a store key,
+ * checked when the tools are made.
  *
- * The plans folder is created (when missing) and opened once, at construction; every write
- * and read then goes through that open folder (see opened-folder.ts), never through its name,
- * so neither a link planted where a missing folder would be made, nor a folder (or a parent)
- * swapped for a link while a write is under way, can steer a write outside. The content goes
- * to a fresh temporary file (created exclusively, never through a link), is synced, and is
- * renamed over the plan file, so a hard link to a file outside is replaced, not written
- * through. An existing plan file that is a link or not a regular file is refused, never
- * followed.
+ * The store is the local plans folder by default (see agent/plan-store's LocalFolderStore:
+ * opened once, reached through the open folder, written by a synced temporary file renamed
+ * over the plan file, links refused, never followed), or any PlanStore given. What the store
+ * refuses (a link, a folder moved away, a closed store) is a PermissionDeniedError naming the
+ * plan tool, so the model reads why; a plan file larger than a read allows is a TypeError.
  */
-import { randomBytes } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
-import { PermissionDeniedError } from '../../errors.js';
+import { isAbsolute } from 'node:path';
+import { isPlanStoreError, PermissionDeniedError } from '../../errors.js';
 import { describeValue } from '../../language/describe-value.js';
-import { OpenedFolder, OutsideFolderError } from './opened-folder.js';
+import { checkStoreKey, LocalFolderStore, type PlanStore } from '../plan-store/index.js';
 
 /** Temporary names add 18 bytes to the plan file's; most file systems allow 255 in all. */
 const MAX_NAME_BYTES = 200;
@@ -30,83 +26,70 @@ export interface PlanFileReadOptions {
 }
 
 export class PlanFile {
-  /** The plan file's path, as `plansDir` was given (what messages show). */
+  /** Where the plan file is, as its store says it (a path for the plans folder): what messages show. */
   readonly path: string;
-  readonly #folder: OpenedFolder;
+  /** The store the plan file is kept in. */
+  readonly store: PlanStore;
   readonly #name: string;
+  /** Whether this PlanFile made its store (and so closes it). */
+  readonly #owned: boolean;
+  #closed = false;
 
   /**
-   * Creates `plansDir` when it is missing and opens it for the PlanFile's life; call `close()`
-   * to release it sooner than garbage collection would.
-   * @throws {TypeError} for a directory or file name that is not usable, naming it and why.
+   * Keeps the plan file `name` in `store`, or in a folder: given a directory path, creates it
+   * when missing and opens it for the PlanFile's life (a LocalFolderStore); call `close()` to
+   * release it sooner than garbage collection would.
+   * @throws {TypeError} for a directory, store or file name that is not usable, naming it and why.
    */
-  constructor(plansDir: string, name: string, where = 'PlanFile') {
-    if (typeof plansDir !== 'string' || plansDir === '' || plansDir.includes('\0')) {
-      throw new TypeError(`${where}: plansDir must be a directory path, not ${describeValue(plansDir)}`);
-    }
-    if (
-      typeof name !== 'string' ||
-      name === '' ||
-      name === '.' ||
-      name === '..' ||
-      /[/\\\0]/.test(name) ||
-      isAbsolute(name)
-    ) {
+  constructor(store: string | PlanStore, name: string, where = 'PlanFile') {
+    if (typeof store === 'string') {
+      if (store === '' || store.includes('\0')) {
+        throw new TypeError(`${where}: plansDir must be a directory path, not ${describeValue(store)}`);
+      }
+    } else if (!isPlanStore(store)) {
       throw new TypeError(
-        `${where}: planFile must be a plain file name inside plansDir (no '/', '\\' or '..'), not ${describeValue(name)}`,
+        `${where}: store must be a PlanStore (read, write, list, delete, locate, close), not ${describeValue(store)}`,
       );
     }
-    if (Buffer.byteLength(name) > MAX_NAME_BYTES) {
-      throw new TypeError(
-        `${where}: planFile must be at most ${MAX_NAME_BYTES} bytes long, not ${describeValue(name)} (${Buffer.byteLength(name)} bytes)`,
-      );
-    }
-    try {
-      this.#folder = new OpenedFolder(plansDir);
-    } catch (error) {
-      throw new TypeError(
-        `${where}: plansDir ${describeValue(plansDir)} cannot be created and opened as a folder (${(error as Error).message}); give a directory path you can write to`,
-      );
+    checkPlanFileName(name, where);
+    if (typeof store === 'string') {
+      try {
+        this.store = new LocalFolderStore({ dir: store });
+      } catch (error) {
+        const why = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
+        throw new TypeError(
+          `${where}: plansDir ${describeValue(store)} cannot be created and opened as a folder (${why}); give a directory path you can write to`,
+        );
+      }
+      this.#owned = true;
+    } else {
+      this.store = store;
+      this.#owned = false;
     }
     this.#name = name;
-    this.path = join(plansDir, name);
+    this.path = this.store.locate(name);
   }
 
   /**
    * Replaces the plan file's content.
-   * @throws {PermissionDeniedError} when the write would leave the plans folder, the plan file
-   *   is a link or not a regular file, or the PlanFile was closed.
+   * @throws {PermissionDeniedError} when the store refuses the write (it would leave the plans
+   *   folder, the plan file is a link or not a regular file), or the PlanFile was closed.
+   * @throws {TypeError} for content larger than the store keeps.
    */
   async write(content: string): Promise<void> {
     const tool = 'plan_write';
-    await this.#use(tool, async (folder) => {
-      await this.#checkName(tool);
-      await this.#refuseSpecial(folder, tool);
-      const temporary = `.${this.#name}.${randomBytes(6).toString('hex')}.tmp`;
-      const handle = await folder.create(temporary, 0o644);
-      try {
-        await handle.writeFile(content, 'utf8');
-        await handle.sync();
-      } catch (error) {
-        await handle.close();
-        await folder.remove(temporary);
-        throw error;
-      }
-      await handle.close();
-      try {
-        await folder.rename(temporary, this.#name);
-      } catch (error) {
-        await folder.remove(temporary).catch(() => undefined);
-        throw error;
-      }
-      await folder.sync();
-    });
+    this.#checkOpen(tool);
+    try {
+      await this.store.write(this.#name, content);
+    } catch (error) {
+      throw this.#refusal(error, tool);
+    }
   }
 
   /**
    * The plan file's content, or null when there is none yet.
-   * @throws {PermissionDeniedError} when it is a link or not a regular file, the plans folder
-   *   moved, or the PlanFile was closed.
+   * @throws {PermissionDeniedError} when the store refuses the read (a link or not a regular
+   *   file, the plans folder moved), or the PlanFile was closed.
    * @throws {TypeError} for a bad option, or a file larger than `maxBytes`.
    */
   async read(options: PlanFileReadOptions = {}): Promise<string | null> {
@@ -120,104 +103,85 @@ export class PlanFile {
       );
     }
     const tool = 'exit_plan_mode';
-    return this.#use(tool, async (folder) => {
-      await this.#checkName(tool);
-      let handle: FileHandle;
-      try {
-        handle = await folder.openToRead(this.#name);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') return null;
-        // O_NOFOLLOW refuses a link with ELOOP (EMLINK on some BSDs).
-        if (code === 'ELOOP' || code === 'EMLINK') throw this.#linkRefusal(tool);
-        throw error;
-      }
-      try {
-        if (!(await handle.stat()).isFile()) throw this.#notRegular(tool);
-        return await readAtMost(handle, maxBytes, this.path);
-      } finally {
-        await handle.close();
-      }
-    });
-  }
-
-  /** Releases the plans folder; later writes and reads are refused. Idempotent. */
-  close(): void {
-    this.#folder.close();
-  }
-
-  async #use<T>(tool: string, work: (folder: OpenedFolder) => Promise<T>): Promise<T> {
-    const folder = this.#folder;
-    if (folder.closed) {
-      throw new PermissionDeniedError(
-        tool,
-        `the plan file ${this.path} can no longer be used: its plan tools were closed; make new plan tools to write a plan`,
-      );
-    }
+    this.#checkOpen(tool);
     try {
-      return await folder.hold(() => work(folder));
+      return await this.store.read(this.#name, { maxBytes });
     } catch (error) {
-      if (error instanceof OutsideFolderError) {
-        throw new PermissionDeniedError(
-          tool,
-          `${error.message}; plan mode reads and writes only inside the plans folder`,
+      if (isPlanStoreError(error) && error.kind === 'too-large') {
+        throw new TypeError(
+          `the plan file ${this.path} is larger than ${maxBytes} bytes, the most plan mode reads; shorten it`,
+          { cause: error },
         );
       }
-      throw error;
+      throw this.#refusal(error, tool);
     }
   }
 
-  /**
-   * Nothing goes through the name, so a moved folder would still be written safely; but the
-   * user and the model look for the plan at `path`, and a plan written where nobody looks is
-   * a silent loss, so a name that no longer leads to the opened folder is refused, saying so.
-   */
-  async #checkName(tool: string): Promise<void> {
-    const leads = await this.#folder.whereNameLeads();
-    if (leads === undefined) return;
-    const dir = this.#folder.path;
+  /** Refuses later writes and reads, and releases the plans folder when this PlanFile opened it. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#owned) void this.store.close().catch(() => undefined);
+  }
+
+  /** Whether close() was called: the plan tools no longer use the store. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  #checkOpen(tool: string): void {
+    if (!this.#closed) return;
     throw new PermissionDeniedError(
       tool,
-      leads === null
-        ? `the plans directory ${dir} was moved or removed after plan mode opened it; plan mode uses only the folder it opened, so put it back or make new plan tools`
-        : `the plans directory ${dir} now leads to ${leads}, not to the folder plan mode opened; plan mode uses only the plans directory`,
+      `the plan file ${this.path} can no longer be used: its plan tools were closed; make new plan tools to write a plan`,
     );
   }
 
-  /** Refuses a plan file that exists but is not a regular file. */
-  async #refuseSpecial(folder: OpenedFolder, tool: string): Promise<void> {
-    const stats = await folder.lstat(this.#name);
-    if (stats === undefined || stats.isFile()) return;
-    throw stats.isSymbolicLink() ? this.#linkRefusal(tool) : this.#notRegular(tool);
-  }
-
-  #linkRefusal(tool: string): PermissionDeniedError {
-    return new PermissionDeniedError(
-      tool,
-      `the plan file ${this.path} is a symbolic link; plan mode reads and writes only a regular file inside the plans directory`,
-    );
-  }
-
-  #notRegular(tool: string): PermissionDeniedError {
-    return new PermissionDeniedError(tool, `the plan file ${this.path} is not a regular file`);
+  #refusal(error: unknown, tool: string): unknown {
+    return storeRefusal(error, tool);
   }
 }
 
-/** Reads at most `maxBytes` (the file may grow while it is read); more is a TypeError. */
-async function readAtMost(handle: FileHandle, maxBytes: number, path: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.min(65_536, maxBytes + 1 - total));
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-    if (bytesRead === 0) break;
-    chunks.push(chunk.subarray(0, bytesRead));
-    total += bytesRead;
-    if (total > maxBytes) {
-      throw new TypeError(
-        `the plan file ${path} is larger than ${maxBytes} bytes, the most plan mode reads; shorten it`,
-      );
-    }
+/**
+ * A store's refusal (a link, a folder moved away, a closed store), as a PermissionDeniedError
+ * of the plan tool that met it, so the model reads why; anything else as it is.
+ */
+export function storeRefusal(error: unknown, tool: string): unknown {
+  if (!isPlanStoreError(error) || error.kind === 'too-large' || error.kind === 'too-many') return error;
+  return new PermissionDeniedError(tool, error.message);
+}
+
+/** Whether `value` has a PlanStore's methods. */
+export function isPlanStore(value: unknown): value is PlanStore {
+  if (value === null || typeof value !== 'object') return false;
+  const store = value as Record<string, unknown>;
+  return ['read', 'write', 'list', 'delete', 'locate', 'close'].every(
+    (method) => typeof store[method] === 'function',
+  );
+}
+
+/** @throws {TypeError} for a plan file name that is not a plain file name and a store key. */
+function checkPlanFileName(name: unknown, where: string): asserts name is string {
+  if (
+    typeof name !== 'string' ||
+    name === '' ||
+    name === '.' ||
+    name === '..' ||
+    /[/\\\0]/.test(name) ||
+    isAbsolute(name)
+  ) {
+    throw new TypeError(
+      `${where}: planFile must be a plain file name inside plansDir (no '/', '\\' or '..'), not ${describeValue(name)}`,
+    );
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES) {
+    throw new TypeError(
+      `${where}: planFile must be at most ${MAX_NAME_BYTES} bytes long, not ${describeValue(name)} (${Buffer.byteLength(name)} bytes)`,
+    );
+  }
+  try {
+    checkStoreKey(name, where);
+  } catch (error) {
+    throw new TypeError(`${where}: planFile ${(error as Error).message.slice(where.length + 2)}`);
+  }
 }

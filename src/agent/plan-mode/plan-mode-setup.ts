@@ -9,6 +9,8 @@ import { ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/tool.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../../run/approval.js';
 import { describeValue } from '../../language/describe-value.js';
+import { optionKeys, rejectUnknownOptions } from '../../language/option-keys.js';
+import type { PlanStore } from '../plan-store/index.js';
 import { type GuardedTools, guardTools } from './guard-tools.js';
 import type { Message } from '../model.js';
 import type { PermissionChecker, PermissionPolicyOptions } from '../permissions/index.js';
@@ -21,7 +23,7 @@ import {
   planModeSnapshot,
   restorePlanMode,
 } from './plan-mode-snapshot.js';
-import { DEFAULT_PLANS_DIR, planTools } from './plan-tools.js';
+import { DEFAULT_PLANS_DIR, planTools, TODOS_KEY } from './plan-tools.js';
 import { todoReminder } from './todo-reminder.js';
 import { TodoList } from './todos.js';
 import { defaultPlanModeContext } from './default-context.js';
@@ -60,7 +62,15 @@ export interface PlanModeSetupOptions {
    */
   readonly plansDir?: string;
   /**
-   * The plan file's name inside `plansDir`: a plain file name.
+   * Where plan mode keeps its files: the plan file, the todo list (`todos.json`) and the
+   * snapshot `save()` writes (`plan-mode.json`). Not with `plansDir`; `close()` leaves a store
+   * given here open.
+   * @default a LocalFolderStore over `plansDir`
+   */
+  readonly store?: PlanStore;
+  /**
+   * The plan file's name inside `plansDir` (the key in `store`): a plain file name of ASCII
+   * letters, digits, `.`, `_` and `-`, not starting with `.`.
    * @default 'PLAN.md'
    */
   readonly planFile?: string;
@@ -89,6 +99,8 @@ export interface PlanModeSetup {
   readonly todos: TodoList;
   /** The plan file plan_write writes. */
   readonly planFile: PlanFile;
+  /** Where plan mode keeps its files: the plan file, `todos.json`, and `plan-mode.json` (save). */
+  readonly store: PlanStore;
   /** The four plan tools, unguarded: to give another agent that shares this plan mode. */
   readonly planTools: readonly Tool[];
   /** The agent's tools and the plan tools behind the policy: definitions, tools and call. */
@@ -108,13 +120,46 @@ export interface PlanModeSetup {
   reminders(): Message[];
   /** Saves the latch, the todo list and the plan file's content as one JSON-safe object. */
   snapshot(): Promise<PlanModeSnapshot>;
-  /** Restores a snapshot (untrusted: checked whole first) into this setup's latch, list and plan file. */
+  /**
+   * Restores a snapshot (untrusted: checked whole first) into this setup's latch, list and plan
+   * file, and keeps the restored list in the store (`todos.json`).
+   */
   restore(snapshot: unknown): Promise<void>;
-  /** Releases the plans folder; afterwards plan_write is refused. Idempotent. */
+  /**
+   * Saves the snapshot in the store, under `plan-mode.json` (one write: a reader sees the
+   * previous snapshot or this one), and returns it.
+   */
+  save(): Promise<PlanModeSnapshot>;
+  /**
+   * Restores the snapshot `save()` last kept in the store (on this replica or another).
+   * @returns false, changing nothing, when the store holds none.
+   */
+  load(): Promise<boolean>;
+  /**
+   * Releases the plans folder when the setup opened it (a `store` given is left open);
+   * afterwards plan_write and todo_write are refused. Idempotent.
+   */
   close(): void;
 }
 
 const setups = new WeakSet<object>();
+
+/** The store key `save()` writes the snapshot under and `load()` reads it from. */
+export const SNAPSHOT_KEY = 'plan-mode.json';
+
+const KEYS = optionKeys<PlanModeSetupOptions>({
+  tools: true,
+  approve: true,
+  approveTool: true,
+  context: true,
+  permissions: true,
+  plansDir: true,
+  store: true,
+  planFile: true,
+  todos: true,
+  maxPlanLength: true,
+  reminders: true,
+});
 
 /** Whether `value` was made by `setupPlanMode()`. */
 export function isPlanModeSetup(value: unknown): value is PlanModeSetup {
@@ -130,13 +175,15 @@ export function setupPlanMode(options: PlanModeSetupOptions): PlanModeSetup {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${where}: options must be an object, not ${describeValue(options)}`);
   }
+  rejectUnknownOptions(where, options, KEYS);
   const {
     tools = [],
     approve,
     approveTool,
     context,
     permissions,
-    plansDir = DEFAULT_PLANS_DIR,
+    plansDir,
+    store,
     planFile,
     todos = new TodoList(),
     maxPlanLength = DEFAULT_MAX_PLAN_LENGTH,
@@ -164,9 +211,15 @@ export function setupPlanMode(options: PlanModeSetupOptions): PlanModeSetup {
   }
   const registry = ToolRegistry.from(tools);
   const shared = context ?? defaultPlanModeContext(registry, permissions);
+  if (planFile === SNAPSHOT_KEY) {
+    throw new TypeError(
+      `${where}: planFile must not be ${SNAPSHOT_KEY}: save() keeps the snapshot under that name`,
+    );
+  }
   const made = planTools({
     latch: shared.latch,
-    plansDir,
+    ...(store === undefined ? { plansDir: plansDir ?? DEFAULT_PLANS_DIR } : { store }),
+    ...(plansDir !== undefined && store !== undefined && { plansDir }),
     approve,
     todos,
     maxPlanLength,
@@ -184,12 +237,18 @@ export function setupPlanMode(options: PlanModeSetupOptions): PlanModeSetup {
     throw error;
   }
   const parts = { latch: shared.latch, todos, planFile: made.file, maxPlanLength };
+  const kept = made.file.store;
+  const restore = async (snapshot: unknown) => {
+    await restorePlanMode(snapshot, parts);
+    await kept.write(TODOS_KEY, JSON.stringify(todos.toJSON()));
+  };
   const setup: PlanModeSetup = Object.freeze({
     latch: shared.latch,
     policy: shared.policy,
     context: shared,
     todos,
     planFile: made.file,
+    store: kept,
     planTools: Object.freeze([...made]),
     guarded,
     remindersOn: reminders,
@@ -199,7 +258,18 @@ export function setupPlanMode(options: PlanModeSetupOptions): PlanModeSetup {
       return message ? [message] : [];
     },
     snapshot: () => planModeSnapshot(parts),
-    restore: (snapshot: unknown) => restorePlanMode(snapshot, parts),
+    restore,
+    save: async () => {
+      const snapshot = await planModeSnapshot(parts);
+      await kept.write(SNAPSHOT_KEY, JSON.stringify(snapshot));
+      return snapshot;
+    },
+    load: async () => {
+      const text = await kept.read(SNAPSHOT_KEY);
+      if (text === null) return false;
+      await restore(text);
+      return true;
+    },
     close: () => made.close(),
   });
   setups.add(setup);

@@ -3,26 +3,36 @@
  * approves the plan), `plan_write` (the plan file, the one write plan mode permits) and
  * `todo_write`. Plain planmode Tools with JSON Schemas, so they work in agents and in plans.
  */
-import { ApprovalRejectedError, PlanModeTransitionError } from '../../errors.js';
+import { ApprovalRejectedError, PermissionDeniedError, PlanModeTransitionError } from '../../errors.js';
 import { resolve } from 'node:path';
 import type { Tool } from '../../tools/tool.js';
 import { type Approve, type PlanApprovalRequest, readApproval } from '../../run/approval.js';
 import { describeValue } from '../../language/describe-value.js';
-import { PlanFile } from './plan-file.js';
+import { optionKeys, rejectUnknownOptions } from '../../language/option-keys.js';
+import type { PlanStore } from '../plan-store/index.js';
+import { isPlanStore, PlanFile, storeRefusal } from './plan-file.js';
 import { isPlanModeLatch, type PlanMode } from './plan-mode.js';
 import { markPlanTool } from '../permissions/index.js';
-import { type Todo, TODO_STATUSES, TodoList } from './todos.js';
+import { readTodos, type Todo, TODO_STATUSES, TodoList } from './todos.js';
 
 export interface PlanToolsOptions {
   /** The latch the tools flip. Required. */
   readonly latch: PlanMode;
   /**
-   * The directory of the plan file. Created when missing and opened once, by `planTools()`
-   * itself; the tools then use that open folder and never follow the name again. A relative
-   * path is resolved once, against the working directory at that moment.
+   * The directory of the plan file (the default store's folder). Created when missing and
+   * opened once, by `planTools()` itself; the tools then use that open folder and never follow
+   * the name again. A relative path is resolved once, against the working directory at that
+   * moment. Not with `store`.
    * @default 'plans' under the working directory (`process.cwd()`)
    */
   readonly plansDir?: string;
+  /**
+   * Where the plan file (`planFile`) and the todo list (`todos.json`) are kept: a PlanStore
+   * (LocalFolderStore, MemoryPlanStore, RedisPlanStore or your own). The tools do not close a
+   * store given here.
+   * @default a LocalFolderStore over `plansDir`, closed by `close()`
+   */
+  readonly store?: PlanStore;
   /**
    * Asked by `exit_plan_mode` to approve the plan; a no keeps plan mode on and hands the
    * feedback to the model. Required: leaving plan mode without a person is `latch.exit()`.
@@ -53,6 +63,19 @@ const EXIT_REASON = 'the model asks to leave plan mode and carry out this plan';
 /** The plans folder's name under the working directory when no `plansDir` is given. */
 export const DEFAULT_PLANS_DIR = 'plans';
 
+/** The store key `todo_write` keeps the todo list under, as `TodoList.toJSON()` text. */
+export const TODOS_KEY = 'todos.json';
+
+const KEYS = optionKeys<PlanToolsOptions>({
+  latch: true,
+  plansDir: true,
+  store: true,
+  approve: true,
+  planFile: true,
+  todos: true,
+  maxPlanLength: true,
+});
+
 /**
  * The four plan tools, with what they hold. The extra members are not enumerable: the array
  * still looks (and spreads, and serializes) like a plain list of tools.
@@ -64,7 +87,7 @@ export type PlanToolList = Tool[] & {
    * garbage collected.
    */
   close(): void;
-  /** The plan file `plan_write` writes, for reading it or saving it with the rest of plan mode. */
+  /** The plan file `plan_write` writes, for reading it or saving it with the rest of plan mode; `file.store` is the store. */
   readonly file: PlanFile;
   /** The list `todo_write` replaces (the one given, or the one made). */
   readonly todos: TodoList;
@@ -79,9 +102,11 @@ export function planTools(options: PlanToolsOptions): PlanToolList {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`planTools: options must be an object, not ${describeValue(options)}`);
   }
+  rejectUnknownOptions('planTools', options, KEYS);
   const {
     latch,
     plansDir = DEFAULT_PLANS_DIR,
+    store,
     approve,
     planFile = 'PLAN.md',
     todos = new TodoList(),
@@ -104,8 +129,25 @@ export function planTools(options: PlanToolsOptions): PlanToolList {
   if (typeof plansDir !== 'string' || plansDir === '' || plansDir.includes('\0')) {
     throw new TypeError(`planTools: plansDir must be a directory path, not ${describeValue(plansDir)}`);
   }
+  if (store !== undefined) {
+    if (!isPlanStore(store)) {
+      throw new TypeError(
+        `planTools: store must be a PlanStore (LocalFolderStore, MemoryPlanStore, RedisPlanStore), not ${describeValue(store)}`,
+      );
+    }
+    if (options.plansDir !== undefined) {
+      throw new TypeError(
+        "planTools: plansDir and store were both given; plansDir is the default store's folder, so give the folder to the store (new LocalFolderStore({ dir })) instead",
+      );
+    }
+  }
+  if (planFile === TODOS_KEY) {
+    throw new TypeError(
+      `planTools: planFile must not be ${TODOS_KEY}: todo_write keeps the todo list under that name`,
+    );
+  }
   // Resolved now: a later process.chdir() must not move where the plan goes.
-  const file = new PlanFile(resolve(plansDir), planFile, 'planTools');
+  const file = new PlanFile(store ?? resolve(plansDir), planFile, 'planTools');
 
   const checkPlan = (plan: unknown, what: string): string => {
     if (typeof plan !== 'string' || plan.trim() === '') {
@@ -229,7 +271,22 @@ export function planTools(options: PlanToolsOptions): PlanToolList {
       required: ['todos'],
       additionalProperties: false,
     },
-    execute: (args) => summarize(todos.replace(args.todos)),
+    execute: async (args) => {
+      // Checked before it is kept: a list the model must fix changes neither the store nor the list.
+      const checked = readTodos(args.todos);
+      if (file.closed) {
+        throw new PermissionDeniedError(
+          'todo_write',
+          'the todo list can no longer be kept: its plan tools were closed; make new plan tools to keep a todo list',
+        );
+      }
+      try {
+        await file.store.write(TODOS_KEY, JSON.stringify(checked));
+      } catch (error) {
+        throw storeRefusal(error, 'todo_write');
+      }
+      return summarize(todos.replace(checked));
+    },
   };
 
   const tools = [enterPlanMode, exitPlanMode, planWrite, todoWrite].map(markPlanTool);

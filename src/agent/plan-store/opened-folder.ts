@@ -1,8 +1,8 @@
 /**
  * A folder opened once and then used through that handle for the rest of its life, never by
  * its name again: renaming the folder or any folder above it, or putting a symbolic link in
- * its place, does not change where entries are made. PlanFile uses it so that `plan_write`
- * cannot be steered outside the plans folder by swapping names while it works.
+ * its place, does not change where entries are made. The local folder store uses it so that
+ * `plan_write` cannot be steered outside the plans folder by swapping names while it works.
  *
  * Node has no openat(). On Linux, `/proc/self/fd/<fd>` is a magic link the kernel resolves to
  * the very directory the descriptor holds (not to a name), so `/proc/self/fd/<fd>/<entry>`
@@ -22,6 +22,7 @@ import {
   type BigIntStats,
   closeSync,
   constants,
+  type Dirent,
   fstatSync,
   fsync as fsyncCallback,
   mkdirSync,
@@ -29,7 +30,7 @@ import {
   realpathSync,
   statSync,
 } from 'node:fs';
-import { type FileHandle, lstat, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, lstat, open, opendir, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describeValue } from '../../language/describe-value.js';
@@ -230,6 +231,19 @@ export class OpenedFolder {
       // Some file systems cannot sync a directory; the rename itself is still atomic there.
       if ((error as NodeJS.ErrnoException).code !== 'EINVAL') throw error;
     }
+  }
+
+  /**
+   * The folder's entries, one at a time, so that a folder of a million entries is walked, not
+   * read into memory whole; stop early by leaving the loop.
+   */
+  async *entries(): AsyncGenerator<Dirent> {
+    if (this.strategy === 'checked') await this.#checkRealPath();
+    const dir = await opendir(this.#entry('.'), { bufferSize: 64 });
+    // for await closes the Dir when the loop ends, early or not.
+    for await (const entry of dir) yield entry;
+    // Check-then-use (see the header): a swap undone before this check is not seen.
+    if (this.strategy === 'checked') await this.#checkRealPath();
   }
 
   #entry(name: string): string {
