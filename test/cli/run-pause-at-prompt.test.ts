@@ -41,7 +41,7 @@ describe('plan run: an approval question pauses dispatch', () => {
     const stdin = Object.assign(new PassThrough(), { isTTY: true });
     const asked = deferred();
     let stderr = '';
-    const running = main(['run', join(dir, 'plan.json'), '--tools', join(dir, 'tools.mjs')], {
+    const io = {
       stdout: { write: () => {} },
       stderr: {
         isTTY: true,
@@ -54,7 +54,8 @@ describe('plan run: an approval question pauses dispatch', () => {
       },
       stdin,
       env: { NO_COLOR: '1', TERM: 'dumb' },
-    });
+    };
+    const running = main(['run', join(dir, 'plan.json'), '--tools', join(dir, 'tools.mjs')], io);
     await asked.promise;
     // Time for anything not held back to run: `a` ends at once, and `b` is ready right after.
     for (let k = 0; k < 5; k++) await new Promise((resolve) => setImmediate(resolve));
