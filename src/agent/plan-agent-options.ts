@@ -7,6 +7,7 @@ import { optionKeys } from '../language/option-keys.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../run/approval.js';
+import type { Limiter } from '../run/limit/index.js';
 import type { AgentEventListener } from './agent-events.js';
 import type { Message, ModelProvider } from './model.js';
 import type { PermissionChecker, PermissionPolicyOptions } from './permissions/index.js';
@@ -92,6 +93,13 @@ export interface PlanAgentOptions {
    * @default DEFAULT_BUDGET
    */
   readonly budget?: SolveBudget;
+  /**
+   * The quotas every run the agent starts keeps (each turn's run of `solve()`, when the call
+   * gives no `limiter` of its own): give the limiter of the process's other runs and loops, so
+   * one quota per tool holds across all of them (see `createLimiter`).
+   * @default a limiter per run, when a tool declares a quota
+   */
+  readonly limiter?: Limiter;
 }
 
 export interface PlanOutcome {
@@ -161,4 +169,5 @@ export const PLAN_AGENT_OPTIONS = optionKeys<PlanAgentOptions>({
   onEvent: true,
   signal: true,
   budget: true,
+  limiter: true,
 });

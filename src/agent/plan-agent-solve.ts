@@ -1,9 +1,11 @@
 /**
  * What PlanAgent.solve() hands solve(): the agent's budget under the call's own, its
- * `approveTool` as the answer to call requests when the call gives no `approve`, and its
- * policy's classifier as the word on which tools are read-only.
+ * `approveTool` as the answer to call requests when the call gives no `approve`, its `limiter`
+ * when the call gives none, and its policy's classifier as the word on which tools are read-only.
  */
 import type { Approve, CallApprovalRequest } from '../run/approval.js';
+import { isLimiter, type Limiter } from '../run/limit/index.js';
+import { describeValue } from '../language/describe-value.js';
 import type { SolveBudget, SolveOptions } from './plan-loop/index.js';
 import { type PermissionChecker, PermissionPolicy, type ToolClassifier } from './permissions/index.js';
 import { PlanModePolicy } from './plan-mode/index.js';
@@ -13,6 +15,8 @@ export interface AgentSolveDefaults {
   readonly budget?: SolveBudget | undefined;
   /** The agent's call approver: asked about calls when the call gives no `approve`. */
   readonly approveTool?: Approve<CallApprovalRequest> | undefined;
+  /** The agent's limiter: the runs of a call that gives no `limiter` keep its quotas. */
+  readonly limiter?: Limiter | undefined;
 }
 
 /** solve()'s options with the agent's defaults filled in. */
@@ -25,7 +29,11 @@ export function agentSolveOptions(options: SolveOptions, agent: AgentSolveDefaul
       ? // A lazy solution is not a call: with no `approve`, it is still turned down.
         { ...options, approve: (request) => (request.kind === 'call' ? approveTool(request) : false) }
       : options;
-  return withBudget(withApprove, agent.budget);
+  const withLimiter: SolveOptions =
+    withApprove.limiter === undefined && agent.limiter !== undefined
+      ? { ...withApprove, limiter: agent.limiter }
+      : withApprove;
+  return withBudget(withLimiter, agent.budget);
 }
 
 /** solve()'s options with the agent's budget under their own, field by field. */
@@ -42,4 +50,12 @@ export function classifierOf(policy: PermissionChecker): ToolClassifier | undefi
   return policy instanceof PlanModePolicy || policy instanceof PermissionPolicy
     ? policy.classifier
     : undefined;
+}
+
+/** @throws {TypeError} when the agent's `limiter` is not one createLimiter() made. */
+export function checkAgentLimiter(limiter: unknown): void {
+  if (limiter !== undefined && !isLimiter(limiter))
+    throw new TypeError(
+      `PlanAgent: limiter must be a limiter made by createLimiter(), not ${describeValue(limiter)}`,
+    );
 }

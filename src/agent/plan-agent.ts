@@ -36,7 +36,7 @@ import type { Message, ModelProvider, ModelToolCall } from './model.js';
 import { wirePlanMode } from './plan-agent-plan-mode.js';
 import { EXIT_PLAN_TOOL, PLAN_MODE_ADVICE, PLANNING_PROMPT } from './prompts.js';
 import { resolveBudget, solve, type SolveOptions, type SolveResult } from './plan-loop/index.js';
-import { agentSolveOptions, classifierOf } from './plan-agent-solve.js';
+import { agentSolveOptions, checkAgentLimiter, classifierOf } from './plan-agent-solve.js';
 import {
   checkMessages,
   injectSystemPromptOnce,
@@ -99,6 +99,7 @@ export class PlanAgent {
       );
     }
     resolveBudget(options.budget, 'PlanAgent');
+    checkAgentLimiter(options.limiter);
     checkCountOption('PlanAgent', 'maxToolCallsPerTurn', options.maxToolCallsPerTurn, 1);
     checkCountOption('PlanAgent', 'maxConversationBytes', options.maxConversationBytes, 1);
     this.#options = options;

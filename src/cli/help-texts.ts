@@ -114,7 +114,7 @@ export const BUDGET_HELP =
   "the plan loop's budget: maxCallsPerPlan (1000), maxCalls (10000), maxTurns (100), maxTokens (2000000) or maxWallMs (3600000), e.g. maxWallMs=60000; repeatable";
 
 export const MCP_HELP =
-  'an MCP server to start over stdio (a command line, split like a shell would but run without one); its tools join --tools; repeatable';
+  'an MCP server to start over stdio ([name=]command line, split like a shell would but run without one); its tools join --tools; --rate/--tool-concurrency with its name set one quota for all its tools; repeatable';
 
 export const EVAL_HELP = `
 Exit codes:

@@ -101,6 +101,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .description('print the dependency graph of a valid plan to stdout')
     .addOption(new Option('--format <format>', 'graph format (default: mermaid)').choices(GRAPH_FORMATS))
     .option('--json', 'shorthand for --format json')
+    .option('--result <file>', 'what `plan run --json` printed for this plan: colour each call by its status')
     .action(async (file: string, flags: GraphFlags) =>
       setExitCode(await withMcpServers(flags, io, (f) => graphCommand(file, f, io))),
     );

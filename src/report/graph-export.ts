@@ -17,7 +17,8 @@ import { formatPath } from '../language/paths.js';
 import { edgePaths } from './edge-label.js';
 import type { GraphTextOptions } from './graph-text.js';
 import { isWorkflow } from './node-label.js';
-import { type ElementCounts, elementCounts, walkNesting } from './workflow-plan.js';
+import { type ElementCounts, elementCounts, NestedReports, walkNesting } from './workflow-plan.js';
+import type { CallStatus } from '../run/types.js';
 
 export { type GraphTextOptions, toDot, toMermaid } from './graph-text.js';
 export type { ElementCounts } from './workflow-plan.js';
@@ -47,6 +48,8 @@ export interface GraphJsonNode {
   readonly path?: readonly string[];
   /** Set on a `_forEach` call. */
   readonly forEach?: GraphJsonForEach;
+  /** With a run's result: how the call ended (inside workflows too, as their sub-runs say). */
+  readonly status?: CallStatus;
 }
 
 export interface GraphJsonForEach {
@@ -109,13 +112,15 @@ export function toGraphJson(plan: CompiledPlan, options: GraphTextOptions = {}):
   // The nodes of every drawn plan by their picture name (`n0`, `n0_2`): where a workflow's graph goes.
   const byName = new Map<string, MutableNode>();
   const ids = new Map<string, readonly string[]>();
+  const reports = new NestedReports(options.result);
   walkNesting(plan, options, (step) => {
     if (step.kind === 'close') return;
     const { plan: p, prefix, parent } = step;
+    const reportOf = reports.of(step);
     const above = parent === null ? null : ids.get(`${parent.prefix}${parent.call.index}`)!;
     const { calls } = p;
     const nodes = calls.map((call): MutableNode => {
-      const report = parent === null ? options.result?.calls[call.index] : undefined;
+      const report = reportOf(call.index);
       const counts = call.forEach ? elementCounts(report) : null;
       const path = above === null ? null : [...above, call.id];
       const node: MutableNode = {
@@ -135,6 +140,7 @@ export function toGraphJson(plan: CompiledPlan, options: GraphTextOptions = {}):
         ...(call.forEach && {
           forEach: { source: call.forEach.text, ...(counts !== null && { elements: counts }) },
         }),
+        ...(report !== undefined && { status: report.status }),
       };
       byName.set(`${prefix}${call.index}`, node);
       ids.set(`${prefix}${call.index}`, path ?? [call.id]);

@@ -11,15 +11,17 @@ import type { CompiledPlan } from '../compile/types.js';
 import type { RunResult } from '../run/types.js';
 import { edgeLabel } from './edge-label.js';
 import { isBranch, isWorkflow, nodeLabel } from './node-label.js';
-import { type NestingOptions, type NestingStep, walkNesting } from './workflow-plan.js';
+import { type NestingOptions, type NestingStep, NestedReports, walkNesting } from './workflow-plan.js';
+import { runStatusOf, STATUS_STYLES } from './call-status.js';
 
 export interface GraphTextOptions extends NestingOptions {
   /**
-   * A run of the plan: each `_forEach` call's node then says how many elements it had and how
-   * they ended. Calls inside workflows have no report in a RunResult: their nodes show the plan.
+   * A run of the plan: each call's node is coloured by its status, inside workflows too (a
+   * workflow call's report holds its sub-run's), and each `_forEach` call's node says how many
+   * elements it had and how they ended. Only `calls` is read.
    * @default undefined
    */
-  readonly result?: RunResult;
+  readonly result?: Pick<RunResult, 'calls'>;
 }
 
 /** The graph as a Mermaid flowchart. */
@@ -29,9 +31,12 @@ export function toMermaid(plan: CompiledPlan, options: GraphTextOptions = {}): s
     'flowchart TD',
   ];
   const runs: string[] = [];
+  const reports = new NestedReports(options.result);
+  const classes = new Map<string, string[]>();
   walkNesting(plan, options, (step) => {
     if (step.kind === 'close') return void lines.push(`${indent(step)}end`);
     const { plan: p, prefix, parent } = step;
+    const reportOf = reports.of(step);
     const pad = '  '.repeat(step.depth + 1);
     if (parent !== null) {
       const name = `${parent.prefix}${parent.call.index}`;
@@ -41,11 +46,15 @@ export function toMermaid(plan: CompiledPlan, options: GraphTextOptions = {}): s
       runs.push(`  ${name} -.->|"runs"| s_${name}`);
     }
     for (const call of p.calls) {
-      const report = parent === null ? options.result?.calls[call.index] : undefined;
+      const report = reportOf(call.index);
       const label = nodeLabel(call, p, report)
         .map((line) => mermaidText(line))
         .join('<br/>');
       const name = `${prefix}${call.index}`;
+      if (report !== undefined) {
+        const status = runStatusOf(report);
+        classes.set(status, [...(classes.get(status) ?? []), name]);
+      }
       // A workflow call is a subroutine: `[[…]]`.
       if (isBranch(call)) lines.push(`${pad}${name}{{"${label}"}}`);
       else if (isWorkflow(p, call)) lines.push(`${pad}${name}[["${label}"]]`);
@@ -60,6 +69,14 @@ export function toMermaid(plan: CompiledPlan, options: GraphTextOptions = {}): s
     }
   });
   lines.push(...runs);
+  // Each status's colour once, then its nodes in one line.
+  for (const [status, names] of classes) {
+    const style = STATUS_STYLES[status as keyof typeof STATUS_STYLES];
+    lines.push(
+      `  classDef ${status} fill:${style.fill},stroke:${style.stroke}`,
+      `  class ${names.join(',')} ${status}`,
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -73,9 +90,11 @@ export function toDot(plan: CompiledPlan, options: GraphTextOptions = {}): strin
   ];
   const runs: string[] = [];
   let compound = false;
+  const reports = new NestedReports(options.result);
   walkNesting(plan, options, (step) => {
     if (step.kind === 'close') return void lines.push(`${indent(step)}}`);
     const { plan: p, prefix, parent } = step;
+    const reportOf = reports.of(step);
     const pad = '  '.repeat(step.depth + 1);
     if (parent !== null) {
       const name = `${parent.prefix}${parent.call.index}`;
@@ -92,12 +111,15 @@ export function toDot(plan: CompiledPlan, options: GraphTextOptions = {}): strin
       }
     }
     for (const call of p.calls) {
-      const report = parent === null ? options.result?.calls[call.index] : undefined;
+      const report = reportOf(call.index);
       const label = nodeLabel(call, p, report).map(dotText).join('\\n');
       const shape = isBranch(call) ? ', shape=hexagon' : isWorkflow(p, call) ? ', shape=box3d' : '';
       // A for-each call stands for many runs of its tool: a double outline.
       const many = call.forEach ? ', peripheries=2' : '';
-      lines.push(`${pad}${prefix}${call.index} [label="${label}"${shape}${many}];`);
+      const style = report === undefined ? undefined : STATUS_STYLES[runStatusOf(report)];
+      const fill =
+        style === undefined ? '' : `, style=filled, fillcolor="${style.fill}", color="${style.stroke}"`;
+      lines.push(`${pad}${prefix}${call.index} [label="${label}"${shape}${many}${fill}];`);
     }
     for (const call of p.calls) {
       for (const d of call.dependencies) {

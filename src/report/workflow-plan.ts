@@ -140,3 +140,33 @@ export function walkNesting(
       stack.push({ kind: 'close', depth: step.depth + 1 }, children[k]!);
   }
 }
+
+/**
+ * The run's report of each call drawn, inside workflows too: a workflow call's report carries
+ * its sub-run's (`workflow`), so the plan opened under a call gets that call's. A report is
+ * given to a call only where its id matches (a result of another plan draws nothing). A
+ * `_forEach` call over a workflow ran one sub-run per element: its opened plan has no reports.
+ */
+export class NestedReports {
+  readonly #byPrefix = new Map<string, readonly CallReport[]>();
+
+  constructor(result: { readonly calls: readonly CallReport[] } | undefined) {
+    if (result !== undefined) this.#byPrefix.set('n', result.calls);
+  }
+
+  /** The reports of an `open` step's calls (by index), noting those of the workflows it opens. */
+  of(step: Extract<NestingStep, { kind: 'open' }>): (index: number) => CallReport | undefined {
+    const reports = this.#byPrefix.get(step.prefix);
+    if (reports === undefined) return () => undefined;
+    const calls = step.plan.calls;
+    const at = (i: number) => {
+      const report = reports[i];
+      return report !== undefined && report.id === calls[i]?.id ? report : undefined;
+    };
+    for (const i of step.opens) {
+      const inner = at(i)?.workflow?.calls;
+      if (inner !== undefined) this.#byPrefix.set(`${step.prefix}${i}_`, inner);
+    }
+    return at;
+  }
+}

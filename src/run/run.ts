@@ -68,6 +68,15 @@ export function startRun(
   return launch(plan, options, new EventChannel<RunEvent>());
 }
 
+/**
+ * @internal Like {@link startRun}, for a caller that listens with `onEvent` and wants the handle
+ * (to pause or halt): its `events` iterator is empty, so no event is kept for a reader that
+ * never comes. The CLI pauses dispatch with it while a person answers a prompt.
+ */
+export function startRunListened(plan: CompiledPlan | PlanInput, options: RunOptions): RunHandle {
+  return launch(plan, options, null);
+}
+
 function launch(
   plan: CompiledPlan | PlanInput | AsyncIterable<unknown>,
   options: RunOptions,

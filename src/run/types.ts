@@ -38,6 +38,15 @@ export interface ElementReport {
   /** `not_run`: the call failed (or was cancelled) before the element started. */
   readonly status: 'succeeded' | 'failed' | 'not_run';
   readonly error: CallError | null;
+  /** Of a `_forEach` call over a workflow: the element's sub-run, once it ran. */
+  readonly workflow?: WorkflowRunReport;
+}
+
+/** What a workflow call's sub-run did: its status and a report per call of the workflow's plan. */
+export interface WorkflowRunReport {
+  readonly status: RunStatus;
+  /** Every call of the workflow's plan, in array order (a workflow inside has its own `workflow`). */
+  readonly calls: readonly CallReport[];
 }
 
 /** One call in the run report (`run --json` prints these). */
@@ -78,6 +87,8 @@ export interface CallReport {
    * element order. Absent otherwise.
    */
   readonly elements?: readonly ElementReport[];
+  /** For a workflow call (not a `_forEach` one: see `elements`) whose sub-run ran: what it did. */
+  readonly workflow?: WorkflowRunReport;
 }
 
 export interface RunResult {
@@ -148,6 +159,14 @@ export interface ParentRun {
   readonly options: RunOptions;
   /** The run's listeners (onEvent, startRun's iterator), or null when there are none. */
   readonly emit: ((event: RunEvent) => void) | null;
+  /** Where a workflow call's sub-run leaves its result, for the call's report (`workflow`). */
+  readonly subRuns: SubRunResults;
+}
+
+/** The sub-runs of a run's workflow calls, by call id (and element), for their reports. */
+export interface SubRunResults {
+  /** A workflow call's sub-run ended (`element`: its position, for an element of a `_forEach`). */
+  ended(toolCallId: string, element: number | undefined, result: RunResult): void;
 }
 
 /** An event of a run (see WorkflowRunEvent for those from inside a workflow call). */

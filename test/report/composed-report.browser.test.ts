@@ -143,9 +143,9 @@ describe('the report of a plan that composes, in Chromium', () => {
         await expect(page.locator('#wf-title').textContent()).resolves.toBe('Workflow research (2 calls)');
         const inner = page.locator('#wf-graph svg g.n');
         await expect(inner.locator('.nid').allTextContents()).resolves.toEqual(['first', 'again']);
-        // No statuses for the calls inside: the result keeps none.
-        expect(await page.locator('#wf-graph svg g.n.s-static').count()).toBe(2);
-        await expect(view.textContent()).resolves.toContain('without statuses');
+        // The calls inside in the colours of how they ended in this call's sub-run.
+        expect(await page.locator('#wf-graph svg g.n.s-succeeded').count()).toBe(2);
+        await expect(view.textContent()).resolves.toContain("as it ended in this call's sub-run");
         // The main graph's node indices stay its own: the inner nodes are not selectable calls.
         expect(await page.locator('#wf-graph [data-i]').count()).toBe(0);
 

@@ -54,3 +54,9 @@ export function unaskedCallsText(count: number): string {
     ? '1 call was rejected: its tool needs approval, and there is no terminal to ask on; pass --yes to approve it\n'
     : `${count} calls were rejected: their tools need approval, and there is no terminal to ask on; pass --yes to approve them\n`;
 }
+
+/**
+ * Written above a call's question: while a person answers, no other call starts (the calls
+ * running, a workflow's sub-plan among them, go on to their end).
+ */
+export const PAUSED_LINE = 'plan: paused: no other call starts until you answer';

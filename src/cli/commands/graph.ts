@@ -1,7 +1,12 @@
-/** `plan graph <file|->`: the compiled dependency graph as Mermaid, DOT or JSON on stdout. */
+/**
+ * `plan graph <file|->`: the compiled dependency graph as Mermaid, DOT or JSON on stdout; with
+ * `--result <run.json>` (what `plan run --json` printed), each call coloured by how it ended.
+ */
 import { compile } from '../../compile/compile.js';
 import type { CompiledPlan } from '../../compile/types.js';
-import { toDot, toGraphJson, toMermaid } from '../../report/graph-export.js';
+import { type GraphTextOptions, toDot, toGraphJson, toMermaid } from '../../report/graph-export.js';
+import { readRunResult } from './graph-result.js';
+import { resolveLimits } from '../../language/limits.js';
 import { CliInputError } from '../cli-input-error.js';
 import { type CommonFlags, loadCompileInputs } from '../flags/compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
@@ -28,12 +33,18 @@ export interface GraphFlags extends CommonFlags {
    * @default false
    */
   readonly json?: boolean;
+  /**
+   * What `plan run --json` printed for this plan: each call is coloured by its status, the calls
+   * inside workflows too.
+   * @default undefined (the plan alone)
+   */
+  readonly result?: string;
 }
 
-const RENDER: Record<GraphFormat, (plan: CompiledPlan) => string> = {
+const RENDER: Record<GraphFormat, (plan: CompiledPlan, options: GraphTextOptions) => string> = {
   mermaid: toMermaid,
   dot: toDot,
-  json: (plan) => `${JSON.stringify(toGraphJson(plan), null, 2)}\n`,
+  json: (plan, options) => `${JSON.stringify(toGraphJson(plan, options), null, 2)}\n`,
 };
 
 /** @returns 0 printed, 1 plan invalid (diagnostics on stderr). Input problems throw CliInputError. */
@@ -50,7 +61,11 @@ export async function graphCommand(file: string, flags: GraphFlags, io: CliIo): 
   // The picture does not depend on input values: only unchecked tools are worth a note.
   const skipped = skippedChecks(result, { tools: inputs.options.tools !== undefined });
   io.stderr.write(formatSkippedNote(result, skipped.includes('tools') ? ['tools', 'arguments'] : []));
-  io.stdout.write(RENDER[format](result.plan));
+  const run =
+    flags.result === undefined
+      ? undefined
+      : await readRunResult(flags.result, result.plan, { io, limits: resolveLimits(inputs.options.limits) });
+  io.stdout.write(RENDER[format](result.plan, run === undefined ? {} : { result: run }));
   return ExitCode.OK;
 }
 

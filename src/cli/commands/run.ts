@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { compile } from '../../compile/compile.js';
 import type { CompiledPlan } from '../../compile/types.js';
 import { planOf } from '../../compile/plan-of.js';
-import { run } from '../../run/run.js';
+import { type RunHandle, startRunListened } from '../../run/run.js';
 import type {
   ApprovalRequest,
   ApprovalResponse,
@@ -25,6 +25,7 @@ import {
   lineReader,
   Prompter,
   approvedByYesLine,
+  PAUSED_LINE,
   unaskedCallsText,
   askAboutPlanWithEditor,
 } from '../approvals/index.js';
@@ -42,6 +43,7 @@ import {
   checkReportPath,
   writeReportFile,
   formatRunSummary,
+  paint,
 } from '../output/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { type CliIo, STDIN } from '../io.js';
@@ -208,6 +210,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
         : new PlainView(io.stderr, { events: flags.events === true });
   const prompter = interactive ? new Prompter(lineReader(io.stdin), io.stderr) : null;
   let unapproved = 0;
+  let handle: RunHandle | undefined;
   const approve = (request: ApprovalRequest): ApprovalResponse | Promise<ApprovalResponse> => {
     if (flags.yes) {
       view.pause();
@@ -219,7 +222,18 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       if (request.kind === 'call') unapproved++;
       return false;
     }
-    const hooks = { before: () => view.pause(), after: () => view.resume() };
+    // No call starts while a person reads and answers: dispatch pauses, and says so.
+    const hooks = {
+      before: () => {
+        view.pause();
+        handle?.pause();
+        if (request.kind === 'call') io.stderr.write(`${paint(PAUSED_LINE, color, 'dim')}\n`);
+      },
+      after: () => {
+        handle?.resume();
+        view.resume();
+      },
+    };
     if (request.kind === 'plan') {
       const listing = `${formatPlanListing(plan, format)}${formatPlanSimulation(plan, { ...format, source: compiled.document?.source ?? null })}`;
       const askLine = (question: string) => prompter.askLine(question, hooks);
@@ -240,7 +254,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
   let result: RunResult;
   exitGuard.arm();
   try {
-    result = await run(plan, {
+    handle = startRunListened(plan, {
       tools: plan.tools!,
       ...(inputs.options.limits && { limits: inputs.options.limits }),
       ...(inputs.options.input && { input: inputs.options.input }),
@@ -257,6 +271,7 @@ export async function runCommand(file: string, flags: RunFlags, io: CliIo): Prom
       ...(dispatcher && { remote: dispatcher.invoke }),
       ...(otlp && { tracing: otlp.tracing }),
     });
+    result = await handle.result;
   } finally {
     exitGuard.disarm();
     await Promise.all([dispatcher?.close(), otlp?.close()]);

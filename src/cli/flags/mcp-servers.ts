@@ -1,16 +1,19 @@
 /**
- * `--mcp "<command line>"` (repeatable): MCP servers started over stdio for the length of one
- * command. Their tools join those of --tools; the servers are closed (and their processes ended)
- * when the command ends, however it ends.
+ * `--mcp "[name=]<command line>"` (repeatable): MCP servers started over stdio for the length of
+ * one command. Their tools join those of --tools; the servers are closed (and their processes
+ * ended) when the command ends, however it ends. A server's name (the one given before `=`, or
+ * else its command line) is the group its tools share when `--rate` or `--tool-concurrency`
+ * names it: one quota for all its tools together.
  */
 import { isMcpServerError, type McpServerConnection } from '../../adapters/mcp-stdio.js';
 import type { Tool } from '../../tools/tool.js';
 import { CliInputError } from '../cli-input-error.js';
 import { asMissingDependencyUsage } from './missing-dependency.js';
 import type { CliIo } from '../io.js';
+import { type QuotaFlags, quotaNames } from './quota-flags.js';
 
-export interface McpFlags {
-  /** Command lines of MCP servers to start over stdio. */
+export interface McpFlags extends QuotaFlags {
+  /** Command lines of MCP servers to start over stdio, each optionally named (`name=command line`). */
   readonly mcp?: readonly string[];
   /**
    * Believe the servers' annotations (readOnlyHint) in plan mode.
@@ -42,15 +45,22 @@ export async function withMcpServers<F extends McpFlags, T>(
   if (lines.length === 0) return body(flags);
   const { connectMcpServer } = await import('../../adapters/mcp-stdio.js');
   const connections: McpServerConnection[] = [];
+  const names: string[] = [];
   try {
     // One at a time: a failure names its server, and nothing is left starting behind it.
-    for (const line of lines) {
+    for (const written of lines) {
+      const { name, line } = namedServer(written);
       if (line.trim() === '')
         throw new CliInputError('--mcp needs a command line, e.g. --mcp "npx -y my-mcp-server"');
+      if (name !== undefined && names.includes(name))
+        throw new CliInputError(`two --mcp servers are named '${name}'; give each its own name`);
       try {
-        connections.push(
-          await connectMcpServer(line, { env: io.env, trustAnnotations: flags.trustMcpAnnotations === true }),
-        );
+        const connection = await connectMcpServer(line, {
+          env: io.env,
+          trustAnnotations: flags.trustMcpAnnotations === true,
+        });
+        connections.push(connection);
+        names.push(name ?? connection.name);
       } catch (error) {
         if (isMcpServerError(error)) throw new CliInputError(error.message);
         throw asMissingDependencyUsage(error, '--mcp');
@@ -58,8 +68,14 @@ export async function withMcpServers<F extends McpFlags, T>(
     }
     const tools: Tool[] = [];
     const from = new Map<string, string>();
-    for (const connection of connections) {
+    const limited = quotaNames(flags);
+    for (const [k, connection] of connections.entries()) {
+      const group = limited.has(names[k]!) ? names[k]! : undefined;
       for (const tool of connection.tools) {
+        if (group !== undefined && limited.has(tool.name))
+          throw new CliInputError(
+            `--rate/--tool-concurrency name both the MCP server '${group}' and its tool '${tool.name}'; a server's quota holds for all its tools together: set one of the two`,
+          );
         const other = from.get(tool.name);
         if (other !== undefined) {
           throw new CliInputError(
@@ -67,13 +83,23 @@ export async function withMcpServers<F extends McpFlags, T>(
           );
         }
         from.set(tool.name, connection.name);
-        tools.push(tool);
+        // The server's quota: every tool of it in one group, named for the server.
+        tools.push(group === undefined ? tool : { ...tool, quotaGroup: group });
       }
     }
     return await body({ ...flags, mcpTools: tools });
   } finally {
     await Promise.all(connections.map((c) => c.close()));
   }
+}
+
+/**
+ * `files=npx -y server /tmp`: the name before `=` and the command line after it. A command line
+ * whose first word is not a plain name followed by `=` has no name.
+ */
+export function namedServer(written: string): { name?: string; line: string } {
+  const match = /^\s*([A-Za-z_][\w.-]*)=(?=\S)/.exec(written);
+  return match === null ? { line: written } : { name: match[1]!, line: written.slice(match[0].length) };
 }
 
 /**

@@ -17,6 +17,26 @@ export interface QuotaFlags {
   readonly toolConcurrency?: readonly string[];
 }
 
+const RATE_PAIR = /^\s*([^=\s][^=]*?)\s*=\s*(\d+)\s*\/\s*(\d+)\s*$/;
+const CONCURRENCY_PAIR = /^\s*([^=\s][^=]*?)\s*=\s*(\d+)\s*$/;
+
+/**
+ * The names the flags set quotas for (a pair of another form is left to {@link quotaFlags}, which
+ * refuses it): an `--mcp` server named here puts all its tools in one group of that name.
+ */
+export function quotaNames(flags: QuotaFlags): Set<string> {
+  const names = new Set<string>();
+  for (const pair of flags.rate ?? []) {
+    const match = RATE_PAIR.exec(pair);
+    if (match !== null) names.add(match[1]!);
+  }
+  for (const pair of flags.toolConcurrency ?? []) {
+    const match = CONCURRENCY_PAIR.exec(pair);
+    if (match !== null) names.add(match[1]!);
+  }
+  return names;
+}
+
 /**
  * A limiter with the flags' quotas over the tools' own, or undefined when no flag is given.
  * @throws {CliInputError} (exit 2) naming the flag, the pair and the form it takes.
@@ -27,7 +47,7 @@ export function quotaFlags(flags: QuotaFlags): Limiter | undefined {
   const quotas = new Map<string, { concurrency?: number; rateLimit?: RateLimit }>();
   const quotaOf = (name: string) => quotas.get(name) ?? quotas.set(name, {}).get(name)!;
   for (const pair of flags.rate ?? []) {
-    const match = /^\s*([^=\s][^=]*?)\s*=\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(pair);
+    const match = RATE_PAIR.exec(pair);
     if (match === null)
       throw new CliInputError(
         `--rate '${pair}' is not name=limit/ms; write, for example, --rate search=5/1000 (at most 5 calls of search start in any 1000 ms)`,
@@ -35,7 +55,7 @@ export function quotaFlags(flags: QuotaFlags): Limiter | undefined {
     quotaOf(match[1]!).rateLimit = { limit: Number(match[2]), intervalMs: Number(match[3]) };
   }
   for (const pair of flags.toolConcurrency ?? []) {
-    const match = /^\s*([^=\s][^=]*?)\s*=\s*(\d+)\s*$/.exec(pair);
+    const match = CONCURRENCY_PAIR.exec(pair);
     if (match === null)
       throw new CliInputError(
         `--tool-concurrency '${pair}' is not name=N; write, for example, --tool-concurrency search=4 (at most 4 calls of search at once)`,

@@ -4,12 +4,15 @@
  * call's node opens onto its plan's graph, drawn once per workflow into a `<template>` the
  * page's script shows on demand (a workflow inside it opens the same way).
  *
- * A RunResult keeps no reports of the calls a workflow ran inside it, so a workflow's graph is
- * its compiled plan without statuses. Workflows are walked with an explicit stack, each drawn
- * once however often it is called, and at most MAX_DRAWN_CALLS calls in all are drawn.
+ * Given a run, a workflow call whose report carries its sub-run (CallReport.workflow) opens onto
+ * a graph of its own, each call in the colour of how it ended there; a workflow call without one
+ * (a dry run, a `_forEach` over a workflow, a call that never ran) opens onto its workflow's
+ * plan, drawn once however often it is called, without statuses. Workflows are walked with an
+ * explicit stack, and at most MAX_DRAWN_CALLS calls in all are drawn.
  */
 import type { CompiledPlan } from '../../compile/types.js';
 import type { CallReport } from '../../run/types.js';
+import { runStatusOf } from './status.js';
 import { elementCounts, elementSummary, workflowPlanOf } from '../workflow-plan.js';
 import { renderGraphSvg } from './graph-svg.js';
 
@@ -70,6 +73,14 @@ export interface WorkflowGraphs {
 export interface WorkflowGraphOptions {
   readonly engine: 'auto' | 'dagre' | 'layered';
   readonly dagreLimit: number;
+  /** The run's reports of the top plan's calls; undefined for a dry run. */
+  readonly reports?: readonly CallReport[];
+}
+
+/** A graph to draw: a workflow's plan, with the reports of its calls when a run gave them. */
+interface Pending {
+  readonly plan: CompiledPlan;
+  readonly reports: readonly CallReport[] | undefined;
 }
 
 export function workflowGraphs(top: CompiledPlan, o: WorkflowGraphOptions): WorkflowGraphs {
@@ -78,39 +89,47 @@ export function workflowGraphs(top: CompiledPlan, o: WorkflowGraphOptions): Work
   const templates: string[] = [];
   let budget = MAX_DRAWN_CALLS;
   let left = 0;
-  /** The graph of call i's workflow in `plan`: numbered when first met, drawn when popped. */
-  const number = (plan: CompiledPlan, i: number, pending: CompiledPlan[]): number | null => {
+  /**
+   * The graph of call i's workflow in `plan`: numbered when first met, drawn when popped. With
+   * the call's sub-run report, a graph of its own; without, the workflow's, shared by its calls.
+   */
+  const number = (plan: CompiledPlan, i: number, report: CallReport | undefined): number | null => {
     const call = plan.calls[i]!;
-    if (index.has(call.tool)) return index.get(call.tool)!;
+    const ran = report?.id === call.id ? report.workflow?.calls : undefined;
+    if (ran === undefined && index.has(call.tool)) return index.get(call.tool)!;
     const inner = workflowPlanOf(plan, call);
     if (inner === undefined) return null;
     if (inner.calls.length > budget) {
-      index.set(call.tool, null);
+      if (ran === undefined) index.set(call.tool, null);
       left++;
       return null;
     }
     budget -= inner.calls.length;
     const k = graphs.length;
-    index.set(call.tool, k);
+    if (ran === undefined) index.set(call.tool, k);
     graphs.push({ tool: call.tool, calls: inner.calls.length });
-    pending.push(inner);
+    pending.push({ plan: inner, reports: ran });
     return k;
   };
-  const pending: CompiledPlan[] = [];
-  const byCall = top.calls.map((_, i) => number(top, i, pending));
-  // Each workflow is drawn once: the pending list only grows by workflows not met before.
+  const pending: Pending[] = [];
+  const byCall = top.calls.map((_, i) => number(top, i, o.reports?.[i]));
+  // A workflow without reports is drawn once: the list grows by those not met before.
   for (let k = 0; k < pending.length; k++) {
-    const plan = pending[k]!;
-    const inner = plan.calls.map((_, i) => number(plan, i, pending));
+    const { plan, reports } = pending[k]!;
+    const reportOf = (i: number) => (reports?.[i]?.id === plan.calls[i]!.id ? reports[i] : undefined);
+    const inner = plan.calls.map((_, i) => number(plan, i, reportOf(i)));
     const svg = renderGraphSvg({
       plan,
-      statuses: plan.calls.map(() => 'static'),
+      statuses: plan.calls.map((_, i) => {
+        const report = reportOf(i);
+        return report === undefined ? 'static' : runStatusOf(report);
+      }),
       branches: plan.calls.map(() => null),
       criticalPath: [],
       engine: o.engine,
       dagreLimit: o.dagreLimit,
       direction: 'auto',
-      notes: plan.calls.map((_, i) => nodeNotes(plan, i)),
+      notes: plan.calls.map((_, i) => nodeNotes(plan, i, reportOf(i))),
       svgId: `wf-svg-${k}`,
       nodeAttributes: (i) => (inner[i] === null ? '' : ` data-wf="${inner[i]}"`),
     });

@@ -128,7 +128,7 @@ const CSP = [
  */
 function workflowView(templates: string): string {
   return `<section class="view" id="wf-view" hidden>
-<div class="bar-head"><h2 id="wf-title">Workflow</h2><span class="note">its plan as compiled, without statuses: a report keeps none of the calls inside a workflow; a workflow in it opens the same way</span>
+<div class="bar-head"><h2 id="wf-title">Workflow</h2><span class="note">in a run, each call as it ended in this call's sub-run; in a dry run (or for a call that ran no sub-run of its own), its plan as compiled, without statuses; a workflow in it opens the same way</span>
 <span class="tools"><button type="button" data-wf-back title="the workflow this one was opened from">back</button><button type="button" data-wf-close>close</button></span></div>
 <div id="wf-graph" class="scroll"></div>
 ${templates}

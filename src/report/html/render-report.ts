@@ -128,7 +128,11 @@ function renderRun(plan: CompiledPlan, result: RunResult, o: Options): string {
     direction: o.direction,
     notes: plan.calls.map((_, i) => nodeNotes(plan, i, result.calls[i])),
   });
-  const workflows = workflowGraphs(plan, { engine: o.layout, dagreLimit: o.dagreLimit });
+  const workflows = workflowGraphs(plan, {
+    engine: o.layout,
+    dagreLimit: o.dagreLimit,
+    reports: result.calls,
+  });
   const timeline = runTimeline(result, statuses, new Set(cp));
   const t0 = Date.parse(result.startedAt);
   const calls = plan.calls.map((call, i) => {

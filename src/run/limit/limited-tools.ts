@@ -10,6 +10,7 @@ import type { ToolRegistry } from '../../tools/registry.js';
 import type { Tool, ToolContext } from '../../tools/tool.js';
 import { callPriority } from './call-priority.js';
 import { createLimiter, type Limiter } from './limiter.js';
+import { checkNestedGroups } from './nested-groups.js';
 
 /** What the wrapping needs of the run: its plan as it stands when a call asks. */
 export interface LimitedRun {
@@ -32,12 +33,14 @@ export interface LimitedTools {
 
 /**
  * @throws {TypeError} when a group is given two quotas (by two tools of one MCP server, or by
- *   this run and an earlier one sharing the limiter).
+ *   this run and an earlier one sharing the limiter), or when a workflow and a tool its plan
+ *   calls share a group with a concurrency (see nested-groups.ts).
  */
 export function limitedTools(options: LimitedToolsOptions): LimitedTools {
   const { tools, run } = options;
   let limiter = options.limiter;
   const replaced = new Map<string, Tool>();
+  const groups = new Map<string, { group: string; quota: Quota }>();
   for (const name of tools.names()) {
     const tool = tools.get(name)!.tool;
     const declared = declaredQuota(tool);
@@ -47,9 +50,11 @@ export function limitedTools(options: LimitedToolsOptions): LimitedTools {
     const quota = limiter.quotaFor(group, declared);
     if (quota === undefined || typeof tool.execute !== 'function') continue;
     limiter.claim(group, quota);
+    groups.set(name, { group, quota });
     replaced.set(name, limitedTool(tool, limiter, group, quota, run));
   }
   if (replaced.size === 0) return { tools, limiter: options.limiter };
+  checkNestedGroups(tools, limiter!, (name) => groups.get(name));
   return { tools: tools.withTools(replaced), limiter };
 }
 

@@ -6,7 +6,8 @@ import type { RunJournal } from '../journal/index.js';
 import type { RunEventDraft } from '../run-event.js';
 import type { RunState } from '../state/index.js';
 import type { StreamState } from './streamed-plan.js';
-import type { CallReport, RunOptions, RunResult, RunStatus } from '../types.js';
+import type { CallReport, ParentRun, RunOptions, RunResult, RunStatus } from '../types.js';
+import { SubRuns } from './sub-run-results.js';
 
 /** What the run's result is made from (the Runner is one). */
 export interface ResultHost {
@@ -21,6 +22,8 @@ export interface ResultHost {
   readonly approvalsPending: number;
   readonly approvalSince: number;
   readonly approvalWaitMs: number;
+  /** What the run's workflow calls hand their sub-runs; `subRuns` holds what those did. */
+  readonly asParent: ParentRun;
   event(event: RunEventDraft): void;
 }
 
@@ -58,7 +61,8 @@ export function runResult(run: ResultHost, status: RunStatus): RunResult {
   };
   // The reports are made when first read, once: a caller that wants the state only (a long-lived
   // service running plan after plan) pays for no object per call. The records no longer change.
-  const source: ReportSource = { calls: run.calls, records: run.records, reports: undefined };
+  const subRuns = run.asParent.subRuns instanceof SubRuns ? run.asParent.subRuns : null;
+  const source: ReportSource = { calls: run.calls, records: run.records, subRuns, reports: undefined };
   Object.defineProperty(result, SOURCE, { value: source });
   Object.defineProperty(result, 'calls', CALLS);
   if (run.journal) addJournalNotes(result, run.journal);
@@ -80,6 +84,7 @@ function addJournalNotes(
 interface ReportSource {
   readonly calls: readonly CompiledCall[];
   readonly records: readonly CallRecord[];
+  readonly subRuns: SubRuns | null;
   reports: readonly CallReport[] | undefined;
 }
 
@@ -97,13 +102,21 @@ const SOURCE = Symbol('planmode.callReports');
 function callsOfResult(this: { [SOURCE]?: ReportSource }): readonly CallReport[] {
   const source = this[SOURCE];
   if (source === undefined) throw new TypeError('Expected a run result as the receiver of calls');
-  return (source.reports ??= callReports(source.calls, source.records));
+  if (source.reports === undefined) {
+    const reports = callReports(source.calls, source.records);
+    source.subRuns?.addTo(reports);
+    source.reports = reports;
+  }
+  return source.reports;
 }
 
 const CALLS: PropertyDescriptor = { enumerable: true, configurable: true, get: callsOfResult };
 
 /** Every call's report, from its record. */
-function callReports(calls: readonly CompiledCall[], records: readonly CallRecord[]): CallReport[] {
+function callReports(
+  calls: readonly CompiledCall[],
+  records: readonly CallRecord[],
+): { -readonly [K in keyof CallReport]: CallReport[K] }[] {
   // Calls start and end in bursts within one millisecond: each distinct time is converted once.
   const isoByTime = new Map<number, string>();
   const iso = (t: number | null) => {

@@ -5,6 +5,7 @@
 import { ToolRegistry } from '../../tools/registry.js';
 import { type LimitedRun, limitedTools } from '../limit/index.js';
 import type { ParentRun, RunEvent, RunOptions } from '../types.js';
+import { SubRuns } from './sub-run-results.js';
 
 /**
  * The run's tools, limited (see limitedTools), and what a workflow's sub-run takes from
@@ -23,5 +24,6 @@ export function runTools(options: {
     run: options.run,
   });
   const parentOptions = limiter === given.limiter ? given : { ...given, limiter };
-  return { tools, asParent: Object.freeze({ options: parentOptions, emit: options.emit }) };
+  const subRuns = new SubRuns(options.run);
+  return { tools, asParent: Object.freeze({ options: parentOptions, emit: options.emit, subRuns }) };
 }

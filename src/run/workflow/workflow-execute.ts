@@ -51,6 +51,8 @@ export function workflowExecute(
         );
       throw e;
     }
+    // The call's report tells what its sub-plan's calls did (see runner/sub-run-results.ts).
+    parent?.subRuns.ended(context.toolCallId, context.element, result);
     if (result.status === 'rejected') throw rejection(name, result);
     if (result.status !== 'succeeded') throw failure(name, result);
     return fillOutput(output, { input: args as JsonObject, state: result.state }, name);
