@@ -302,6 +302,15 @@ export interface RunOptions {
    */
   readonly maxEditRetries?: number;
   /**
+   * Fills the `default` a tool's `inputSchema` declares for a property into the arguments of a
+   * call that leaves it out, before the call is approved, checked and run (nested object
+   * properties, objects in arrays and `allOf` members too, as ajv's `useDefaults`; see
+   * docs/tools.md). The plan and the state are never changed: what is filled is the call's own
+   * copy. false: arguments run as the plan resolves them.
+   * @default true
+   */
+  readonly applyDefaults?: boolean;
+  /**
    * Produces latent tools' results (the model). Without it a latent call with no `_output` fails.
    * @default undefined
    */

@@ -215,6 +215,8 @@ class ElementLoop {
     let elementArgs: JsonObject;
     try {
       elementArgs = argumentsFor(this.args, run.calls[i]!.forEach!.loopArguments, this.array[k], k);
+      // Per element, once `†item` is in: an item may bring an object whose defaults are filled.
+      if (real.defaults && run.options.applyDefaults !== false) elementArgs = real.defaults.fill(elementArgs);
     } catch (e) {
       // A selection in a †item path past its budget (run-selection.ts): planmode's failure, not the tool's.
       if (e instanceof SelectionLimitError) throw run.failure(i, `element ${k}: ${e.message}`, 'LIMIT');
@@ -340,7 +342,7 @@ type MutableContext = { -readonly [K in keyof ToolContext]: ToolContext[K] };
  * call then fails as it starts, as runElements says).
  */
 export function elementArguments(
-  run: Pick<ForEachHost, 'calls' | 'limits'>,
+  run: Pick<ForEachHost, 'calls' | 'limits' | 'tools' | 'options'>,
   i: number,
   args: JsonObject,
 ): JsonObject[] | undefined {
@@ -349,7 +351,12 @@ export function elementArguments(
   const { loopArguments } = run.calls[i]!.forEach!;
   const withoutLoop: JsonObject = { ...args };
   delete withoutLoop._forEach;
-  return array.map((item, k) => argumentsFor(withoutLoop, loopArguments, item, k));
+  // With the defaults each element will run with, as the elements' own attempts fill them.
+  const defaults = run.options.applyDefaults === false ? null : run.tools.get(run.calls[i]!.tool)?.defaults;
+  return array.map((item, k) => {
+    const elementArgs = argumentsFor(withoutLoop, loopArguments, item, k);
+    return defaults ? defaults.fill(elementArgs) : elementArgs;
+  });
 }
 
 /** The call's arguments for element `item` at `index`: a copy with its loop arguments filled in. */
