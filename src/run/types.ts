@@ -4,6 +4,7 @@ import type { JsonObject } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
+import type { LoopEnding } from '../tools/end-loop.js';
 import type { Approve } from './approval.js';
 import type { RemoteInvoker } from './remote-types.js';
 import type { EarlierVersionReport, StaleJournalLock } from './resume-types.js';
@@ -113,6 +114,13 @@ export interface RunResult {
    * took over. Absent when there were none.
    */
   readonly staleLocks?: readonly StaleJournalLock[];
+  /**
+   * Set when a tool ended the loop (it threw or returned `endLoop(reason)`): which tool, in
+   * which call, and why. That call ended `succeeded` with nothing written; no call started after
+   * it (those running finished; the rest ended `cancelled`, which alone does not make the run
+   * `cancelled`). Absent otherwise.
+   */
+  readonly endedBy?: LoopEnding;
 }
 
 export type {

@@ -31,7 +31,8 @@ import type { JournalParts, RunJournal } from '../journal/index.js';
 import { parentRunFor } from './journal-parent.js';
 import type { ToolErrorCode, ToolExecutionError } from '../../errors.js';
 import { toCallError } from './call-error.js';
-import { contractError, isRejection } from './error-origin.js';
+import { contractError, endsAttempts } from './error-origin.js';
+import { isEndLoopSignal } from '../../tools/end-loop.js';
 
 type Registered = NonNullable<ReturnType<ToolRegistry['get']>>;
 
@@ -231,7 +232,7 @@ class ElementLoop {
     }
     const retries = retriesOf(tool);
     const retry = (error: unknown): unknown => {
-      if (attempt > retries.limit || this.context.abortSignal.aborted || isRejection(error)) throw error;
+      if (attempt > retries.limit || this.context.abortSignal.aborted || endsAttempts(error)) throw error;
       return sleep(retryDelay(retries, attempt), this.context.abortSignal).then(() =>
         this.#attempt(k, attempt + 1),
       );
@@ -286,6 +287,7 @@ class ElementLoop {
   }
 
   #checked(k: number, value: unknown): unknown {
+    if (isEndLoopSignal(value)) throw value; // as thrown: the element's decision ends the loop
     const { validateOutput } = this.real;
     if (validateOutput && !validateOutput(value)) {
       throw this.run.failure(
