@@ -32,7 +32,7 @@ describe('planTodos history', () => {
     });
     const given = structuredClone(history);
     const plan = await planTodos('measure', { provider, tools: [search], history: given });
-    given[0]!.content = 'changed afterwards';
+    (given[0] as { content: string }).content = 'changed afterwards';
     await plan.execute();
     expect(provider.requests).toHaveLength(3);
     for (const request of provider.requests) {

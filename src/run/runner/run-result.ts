@@ -2,7 +2,7 @@
 import { rememberPlan } from '../../compile/plan-of.js';
 import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
 import type { CallRecord } from '../call-record.js';
-import { loopEndingOf } from '../call/loop-ending.js';
+import { loopEndingOf } from '../call/index.js';
 import type { LoopEnding } from '../../tools/end-loop.js';
 import type { RunJournal } from '../journal/index.js';
 import type { RunEventDraft } from '../run-event.js';
