@@ -57,8 +57,12 @@ export { planSchema, type PlanSchemaOptions } from './compile/plan-schema/index.
 export {
   defineTool,
   type JsonSchema,
+  endLoop,
+  EndLoopSignal,
+  isEndLoopSignal,
   loadToolsFile,
   type LoadToolsFileOptions,
+  type LoopEnding,
   type PlanOrigin,
   type Quota,
   type RateLimit,

@@ -8,6 +8,7 @@
 import type { AgentEventListener, AgentPhase } from './agent-events.js';
 import type { Message, ModelProvider, ModelToolDefinition } from './model.js';
 import { ConversationSize } from './conversation-size.js';
+import type { LoopEnding } from '../tools/end-loop.js';
 import { answerTurn, type TurnBounds } from './conversation-turn.js';
 import type { AnswerTool } from './turn-answers.js';
 import {
@@ -68,6 +69,8 @@ export interface ConverseOptions {
 export interface ConverseResult {
   /** `answered`: a turn without tool calls; `stopped`: a tool ended it; `max_turns`: out of turns. */
   readonly status: 'answered' | 'stopped' | 'max_turns';
+  /** With `stopped`: the tool that ended the loop with `endLoop()` (the first in the turn), if one did. */
+  readonly endedBy?: LoopEnding;
   /** The text of the last turn. */
   readonly text: string;
   readonly turns: number;
@@ -109,6 +112,8 @@ export async function converse(options: ConverseOptions): Promise<ConverseResult
     const { message, answers } = await answerTurn(options, bounds, size);
     text = message.content;
     if (answers.length === 0) return { status: 'answered', text, turns };
+    const endedBy = answers.find((answer) => answer.endedBy !== undefined)?.endedBy;
+    if (endedBy) return { status: 'stopped', text, turns, endedBy };
     if (answers.some((answer) => answer.stop === true)) return { status: 'stopped', text, turns };
     options.signal?.throwIfAborted();
   }

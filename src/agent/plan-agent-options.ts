@@ -3,6 +3,7 @@
  * may change, and what plan() and execute() end with. Apart from the class so that a reader
  * (and the docs) can find the agent's whole contract in one place.
  */
+import type { LoopEnding } from '../tools/end-loop.js';
 import { optionKeys } from '../language/option-keys.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
@@ -106,9 +107,12 @@ export interface PlanOutcome {
   /**
    * `planned`: the model submitted a plan, with exit_plan (exit_plan_mode under `planMode`) or
    * as its plain-text answer (approved when `approvePlan` is set), and the latch left planning; `answered`: it ended
-   * with an empty turn, so there is no plan; `max_turns`: it ran out of turns while planning.
+   * with an empty turn, so there is no plan; `max_turns`: it ran out of turns while planning;
+   * `ended`: a tool ended the loop (`endLoop()`, see `endedBy`) before a plan came.
    */
-  readonly status: 'planned' | 'answered' | 'max_turns';
+  readonly status: 'planned' | 'answered' | 'max_turns' | 'ended';
+  /** With `ended`: which tool ended the loop, in which call, and why. */
+  readonly endedBy?: LoopEnding;
   /** The plan submitted, or null. */
   readonly plan: string | null;
   /**
@@ -124,7 +128,13 @@ export interface PlanOutcome {
 }
 
 export interface ExecuteOutcome {
-  readonly status: 'answered' | 'max_turns';
+  /**
+   * `answered`: the model answered without tools; `max_turns`: out of turns; `ended`: a tool
+   * ended the loop (`endLoop()`): the turn it was in was answered whole, and no request followed.
+   */
+  readonly status: 'answered' | 'max_turns' | 'ended';
+  /** With `ended`: which tool ended the loop, in which call, and why. */
+  readonly endedBy?: LoopEnding;
   readonly text: string;
   readonly messages: Message[];
 }

@@ -149,7 +149,8 @@ export class PlanAgent {
     let submittedWith: PlanOutcome['submittedWith'] = null;
     let turnsLeft = this.#maxTurns;
     let text = '';
-    while (submitted === null && turnsLeft > 0) {
+    let endedBy: PlanOutcome['endedBy'];
+    while (submitted === null && turnsLeft > 0 && !endedBy) {
       const result = await this.#converse('plan', messages, {
         maxTurns: turnsLeft,
         // With the plan tools installed, exit_plan_mode ends planning (approved by a person):
@@ -185,7 +186,7 @@ export class PlanAgent {
         },
       });
       turnsLeft -= result.turns;
-      text = result.text;
+      ({ text, endedBy } = result);
       // A plain-text answer is the plan, as an exit_plan call with no arguments would submit it.
       if (result.status !== 'answered' || text.trim() === '') break;
       const verdict = await this.#askAboutPlan(text, 'plan');
@@ -200,10 +201,11 @@ export class PlanAgent {
         });
       }
     }
-    const status = submitted !== null ? 'planned' : turnsLeft <= 0 ? 'max_turns' : 'answered';
+    const status =
+      submitted !== null ? 'planned' : endedBy ? 'ended' : turnsLeft <= 0 ? 'max_turns' : 'answered';
     this.#unfinishedPlan = this.latch.isPlanning;
     this.#emit({ type: 'done', phase: 'plan', status });
-    return { status, plan: submitted, submittedWith, text, messages };
+    return { status, plan: submitted, submittedWith, text, messages, ...(endedBy && { endedBy }) };
   }
 
   /**
@@ -224,9 +226,10 @@ export class PlanAgent {
       tools: () => this.#guarded.definitions(),
       answer: (call) => this.#callTool(call),
     });
-    const status = result.status === 'max_turns' ? 'max_turns' : 'answered';
+    const { endedBy } = result;
+    const status = endedBy ? 'ended' : result.status === 'max_turns' ? 'max_turns' : 'answered';
     this.#emit({ type: 'done', phase: 'execute', status });
-    return { status, text: result.text, messages };
+    return { status, text: result.text, messages, ...(endedBy && { endedBy }) };
   }
 
   /**
@@ -310,6 +313,7 @@ export class PlanAgent {
       message: result.message,
       outcome: result.status,
       ...(result.denial && { denial: result.denial }),
+      ...(result.endedBy && { endedBy: result.endedBy }),
     };
   }
 

@@ -6,6 +6,7 @@
  * the one being answered is awaited (never abandoned mid-effect), the ones waiting behind it
  * never run.
  */
+import type { LoopEnding } from '../tools/end-loop.js';
 import type { ModelToolCall, ToolResultMessage } from './model.js';
 import type { PermissionDenial } from '../errors.js';
 import type { ToolCallOutcome } from './agent-events.js';
@@ -18,6 +19,8 @@ export interface ToolAnswer {
   readonly stop?: boolean;
   /** The refusal as data, when the call was denied or rejected (passed on in the event). */
   readonly denial?: PermissionDenial;
+  /** The tool ended the loop (`endLoop()`): the loop ends once the whole turn is answered. */
+  readonly endedBy?: LoopEnding;
 }
 
 /** What an answer knows of the turn it belongs to, which is still being written. */

@@ -55,7 +55,7 @@ export class PlanModeTransitionError extends PlanError {
 export class PlanAlreadyExecutedError extends PlanError {
   override name = 'PlanAlreadyExecutedError';
   constructor(
-    readonly state: 'running' | 'completed' | 'failed' | 'max_iterations',
+    readonly state: 'running' | 'completed' | 'failed' | 'max_iterations' | 'ended',
     message = state === 'running'
       ? 'the todo plan is running already: wait for the execute() or step() in progress to end'
       : `the todo plan has already been executed (it ended ${state}); make a new one with planTodos()`,

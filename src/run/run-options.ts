@@ -39,6 +39,7 @@ const RUN_OPTIONS = optionKeys<RunOptions>({
   limits: true,
   tracing: true,
   limiter: true,
+  applyDefaults: true,
 });
 
 /** RunOptions.maxEditRetries' default. */
@@ -83,7 +84,7 @@ export function checkRunOptions(options: RunOptions): CheckedRunOptions {
       throw new TypeError(`Expected ${key} to be a function, got ${describeValue(value)}`);
     }
   }
-  for (const key of ['failFast', 'resume', 'strict', 'haltOnInvalidCall'] as const) {
+  for (const key of ['failFast', 'resume', 'strict', 'haltOnInvalidCall', 'applyDefaults'] as const) {
     const value = options[key];
     if (value !== undefined && typeof value !== 'boolean') {
       throw new TypeError(`Expected ${key} to be true or false, got ${describeValue(value)}`);

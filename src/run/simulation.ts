@@ -138,6 +138,13 @@ export interface Simulation {
   readonly workflows: Readonly<Record<string, WorkflowCallSimulation>>;
   /** Per `_forEach` call that runs in the baseline (by id): its elements and duration. */
   readonly forEach: Readonly<Record<string, ForEachSimulation>>;
+  /**
+   * Per call that runs in the baseline (by id) and leaves out a property its tool's
+   * `inputSchema` gives a `default`: the defaults the run fills in, by JSON pointer inside the
+   * arguments (`{"/depth": "moderate"}`). A `_forEach` call's are those of its arguments before
+   * `†item`. Absent when no default is filled (or `applyDefaults` is false).
+   */
+  readonly defaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** The compile warnings, then one `E_SIM_ARGS` error per distinct argument error. */
   readonly diagnostics: readonly Diagnostic[];
 }

@@ -4,6 +4,7 @@ import type { JsonObject } from '../language/document.js';
 import type { Limits } from '../language/limits.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
+import type { LoopEnding } from '../tools/end-loop.js';
 import type { Approve } from './approval.js';
 import type { RemoteInvoker } from './remote-types.js';
 import type { EarlierVersionReport, StaleJournalLock } from './resume-types.js';
@@ -124,6 +125,13 @@ export interface RunResult {
    * took over. Absent when there were none.
    */
   readonly staleLocks?: readonly StaleJournalLock[];
+  /**
+   * Set when a tool ended the loop (it threw or returned `endLoop(reason)`): which tool, in
+   * which call, and why. That call ended `succeeded` with nothing written; no call started after
+   * it (those running finished; the rest ended `cancelled`, which alone does not make the run
+   * `cancelled`). Absent otherwise.
+   */
+  readonly endedBy?: LoopEnding;
 }
 
 export type {
@@ -320,6 +328,15 @@ export interface RunOptions {
    * @default 5
    */
   readonly maxEditRetries?: number;
+  /**
+   * Fills the `default` a tool's `inputSchema` declares for a property into the arguments of a
+   * call that leaves it out, before the call is approved, checked and run (nested object
+   * properties, objects in arrays and `allOf` members too, as ajv's `useDefaults`; see
+   * docs/tools.md). The plan and the state are never changed: what is filled is the call's own
+   * copy. false: arguments run as the plan resolves them.
+   * @default true
+   */
+  readonly applyDefaults?: boolean;
   /**
    * Produces latent tools' results (the model). Without it a latent call with no `_output` fails.
    * @default undefined

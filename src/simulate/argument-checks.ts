@@ -24,11 +24,14 @@ export class ArgumentChecker {
     private readonly plan: CompiledPlan,
     private readonly tools: ToolRegistry | undefined,
     private readonly cache: boolean,
+    /** SimulateOptions.applyDefaults: the arguments are checked as the run fills them. */
+    private readonly applyDefaults: boolean,
   ) {}
 
   check(i: number, resolved: readonly ResolvedArgument[]): readonly ArgumentError[] {
     const call = this.plan.calls[i]!;
-    const validate = this.tools?.get(call.tool)?.validateInput;
+    const registered = this.tools?.get(call.tool);
+    const validate = registered?.validateInput;
     if (!validate) return [];
     // With one walk only (no branching calls) nothing is seen twice: no keys, no cache.
     let key = '';
@@ -36,7 +39,8 @@ export class ArgumentChecker {
     let byKey = this.cache ? this.#seen.get(i) : undefined;
     const known = byKey?.get(key);
     if (known) return known;
-    const args = buildArguments(call, resolved);
+    let args = buildArguments(call, resolved);
+    if (this.applyDefaults && registered!.defaults && !call.forEach) args = registered!.defaults.fill(args);
     let errors: ErrorObject[] = [];
     try {
       if (!validate(args)) errors = validate.errors ?? [];

@@ -19,6 +19,7 @@ import { positionDiagnostics } from '../language/parse/index.js';
 import type { SourceText } from '../language/text/index.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { ArgumentChecker } from './argument-checks.js';
+import { ShownDefaults } from './shown-defaults.js';
 import { branchGroups } from './branch-groups.js';
 import {
   type CriticalPath,
@@ -75,6 +76,7 @@ const SIMULATE_OPTIONS = optionKeys<SimulateOptions>({
   forEachSamples: true,
   concurrency: true,
   limits: true,
+  applyDefaults: true,
 });
 
 function checkOptions(options: SimulateOptions): void {
@@ -135,8 +137,10 @@ export function simulateCompiled(
   // The checker's cache keys a value by the call that wrote it and its choice: a workflow's or a
   // _forEach call's sample also depends on its own arguments, so with one of them it checks anew.
   const dynamic = walkPlan.workflows !== null || walkPlan.forEach.present;
-  const checker = new ArgumentChecker(plan, tools, groups.length > 0 && !dynamic);
-  const subPlans = new SubPlanSimulator({ tools, sampler, forEach });
+  const applyDefaults = options.applyDefaults !== false;
+  const checker = new ArgumentChecker(plan, tools, groups.length > 0 && !dynamic, applyDefaults);
+  const defaults = new ShownDefaults(plan, applyDefaults ? tools : undefined);
+  const subPlans = new SubPlanSimulator({ tools, sampler, forEach, applyDefaults });
 
   const scenarios: Scenario[] = [];
   // The plan's critical path and widest level are the largest of any scenario's: calls in
@@ -145,10 +149,12 @@ export function simulateCompiled(
   let widest: WidestLevel = { level: 0, calls: [] };
   const runScenario = (choices: ReadonlyMap<number, number>, empty?: ReadonlySet<number>): Walk => {
     const errors: ArgumentError[] = [];
+    const first = scenarios.length === 0;
     const steps = walk(
       walkPlan,
       choices,
       (i, resolved) => {
+        if (first) defaults.remember(i, resolved);
         for (const e of checker.check(i, resolved)) errors.push(e);
       },
       empty,
@@ -216,6 +222,7 @@ export function simulateCompiled(
         { elements, lanes: concurrency, weight: baseline.weights![i]! },
       ]),
     ),
+    ...defaults.shown(baseline.ran),
     diagnostics: diagnosticsOf(plan, scenarios, source, refusedSamples(plan, sampler.refused)),
   };
   return rememberPlan(simulation, plan);

@@ -28,6 +28,8 @@ export interface SubPlanOptions {
   readonly tools: ToolRegistry | undefined;
   readonly sampler: OutputSampler;
   readonly forEach: ForEachModel;
+  /** SimulateOptions.applyDefaults. */
+  readonly applyDefaults: boolean;
 }
 
 /** One walk under way: the simulated plan's (the bottom of the stack) or a workflow's. */
@@ -118,7 +120,7 @@ export class SubPlanSimulator {
           input: {},
           keys: false,
         }),
-        checker: new ArgumentChecker(plan, tools, false),
+        checker: new ArgumentChecker(plan, tools, false, this.options.applyDefaults),
       };
       this.#plans.set(name, setup);
     }

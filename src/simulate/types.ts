@@ -68,4 +68,10 @@ export interface SimulateOptions {
    * @default 16
    */
   readonly concurrency?: number;
+  /**
+   * Checks (and shows, in `Simulation.defaults`) the arguments with the `default`s their tools'
+   * `inputSchema`s fill in, as a run does unless told otherwise (RunOptions.applyDefaults).
+   * @default true
+   */
+  readonly applyDefaults?: boolean;
 }

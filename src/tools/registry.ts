@@ -12,6 +12,7 @@ import {
   type SchemaValidate,
 } from './schema-validator.js';
 import { followsProgramOrder } from './effects.js';
+import { ArgumentDefaults } from './schema-defaults.js';
 import type { JsonSchema, Tool } from './tool.js';
 import { delayProblem, retriesProblems } from './tool-values.js';
 import { quotaProblems } from './quota.js';
@@ -40,6 +41,8 @@ export interface RegisteredTool {
   readonly validateOutput: SchemaValidate | null;
   /** Its calls follow program order: it declares effects and is not `independent` (see effects.ts). */
   readonly programOrder: boolean;
+  /** The `default`s its `inputSchema` fills into arguments, or null when it declares none (see schema-defaults.ts). */
+  readonly defaults: ArgumentDefaults | null;
 }
 
 export class ToolRegistry {
@@ -70,7 +73,14 @@ export class ToolRegistry {
       const validateOutput = compileSchema(compiler, tool, 'outputSchema', problems);
       const order = readsProgramOrder(tool, problems);
       if (order !== null) this.#programOrderKey += `${JSON.stringify(name)}:${order},`;
-      this.#tools.set(name, { tool, validateInput, validateOutput, programOrder: order === 'effect' });
+      const defaults = validateInput === null ? null : ArgumentDefaults.of(tool.inputSchema);
+      this.#tools.set(name, {
+        tool,
+        validateInput,
+        validateOutput,
+        programOrder: order === 'effect',
+        defaults,
+      });
       if (isWorkflowDefinition(tool)) workflows.push(name);
     }
     if (problems.length === 0 && workflows.length > 0) {

@@ -17,7 +17,16 @@ import { SESSION_SNAPSHOT_VERSION, type SolveSnapshot } from './session.js';
  */
 const ENVELOPE_DEPTH = 4;
 
-const STATUSES = ['done', 'max_iterations', 'invalid', 'rejected', 'cancelled', 'budget_exceeded', 'stalled'];
+const STATUSES = [
+  'done',
+  'max_iterations',
+  'invalid',
+  'rejected',
+  'cancelled',
+  'budget_exceeded',
+  'stalled',
+  'ended',
+];
 const COUNT = { type: 'integer', minimum: 0 };
 const OBJECT = { type: 'object' };
 

@@ -4,6 +4,7 @@
  * solve.ts, so the loop's helpers (where it starts, what the model is shown, latent answers)
  * can name them without importing the loop they serve.
  */
+import type { LoopEnding } from '../../tools/end-loop.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
 import type { JsonObject } from '../../language/document.js';
 import type { Limits } from '../../language/limits.js';
@@ -168,10 +169,21 @@ export interface SolveResult {
    * solution, or to a call (that run is the last of `runs`, the call `rejected` in it);
    * cancelled: aborted; budget_exceeded: a budget ran out (`budget.exceeded` says which; calls
    * running then were cancelled, the state they wrote is kept); stalled: the model gave a plan
-   * that had already run from the same state, again after being told so.
+   * that had already run from the same state, again after being told so; ended: a tool ended
+   * the loop (`endLoop()`, see `endedBy`): its run started nothing after that call, what ran is
+   * kept in `state` and `runs`, and the model was not asked again.
    */
   readonly status:
-    'done' | 'max_iterations' | 'invalid' | 'rejected' | 'cancelled' | 'budget_exceeded' | 'stalled';
+    | 'done'
+    | 'max_iterations'
+    | 'invalid'
+    | 'rejected'
+    | 'cancelled'
+    | 'budget_exceeded'
+    | 'stalled'
+    | 'ended';
+  /** With `ended`: which tool ended the loop, in which call of the last run, and why. */
+  readonly endedBy?: LoopEnding;
   readonly output: unknown;
   readonly state: JsonObject;
   /** Solutions asked for. */

@@ -140,7 +140,9 @@ async function loop(
     meter.end();
     // A cancelled loop keeps its last snapshot: resumed, it goes on from the turn before.
     if (status !== 'cancelled') await save(iterations, { status, output });
-    return { status, output, state, iterations, runs, diagnostics, budget: meter.report() };
+    const endedBy = status === 'ended' ? runs[runs.length - 1]?.endedBy : undefined;
+    const result = { status, output, state, iterations, runs, diagnostics, budget: meter.report() };
+    return endedBy ? { ...result, endedBy } : result;
   };
   if (resumed?.ended) {
     meter.end();
@@ -317,6 +319,8 @@ async function loop(
     // The state the cancelled run wrote is kept: it is what the calls that finished did.
     if (meter.exceeded) return end('budget_exceeded', iteration);
     if (result.status === 'cancelled' && deps.signal?.aborted) return end('cancelled', iteration);
+    // A tool ended the loop: what ran is kept, and the model is not asked again.
+    if (result.endedBy) return end('ended', iteration);
     // A person turned a call down: the loop stops there, as after a plain no to a plan.
     if (hasRejectedCall(result)) return end('rejected', iteration);
     failures = result.calls

@@ -27,6 +27,7 @@ import {
 } from '../../errors.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import type { Tool, ToolContext } from '../../tools/tool.js';
+import { type EndLoopSignal, isEndLoopSignal, type LoopEnding } from '../../tools/end-loop.js';
 import { type Approve, type CallApprovalRequest, readApproval } from '../../run/approval.js';
 import { contractError } from '../../run/call/index.js';
 import { describeValue } from '../../language/describe-value.js';
@@ -94,6 +95,8 @@ export interface GuardedCallResult {
   readonly error?: unknown;
   /** When `denied` or `rejected`: the refusal as data. */
   readonly denial?: PermissionDenial;
+  /** The tool threw or returned `endLoop(reason)`: the loop ends after this turn (status `succeeded`). */
+  readonly endedBy?: LoopEnding;
 }
 
 export interface GuardedTools {
@@ -282,7 +285,10 @@ export function guardTools(
     if (modelCall.argumentsError !== undefined) {
       return fail(`The arguments of '${name}' could not be read: ${modelCall.argumentsError}`);
     }
-    const args = modelCall.arguments;
+    // The schema's defaults, as a run fills them (RunOptions.applyDefaults): on a copy.
+    const args = registered.defaults
+      ? registered.defaults.fill({ ...modelCall.arguments })
+      : modelCall.arguments;
     const decision = policy.check(name, args, registered.tool);
     if (decision.behavior === 'deny')
       return refuse(denied(name, decision.reason, decision.cause ?? 'policy'));
@@ -310,12 +316,14 @@ export function guardTools(
         outputPaths: [],
         context: callOptions.context,
       });
+      if (isEndLoopSignal(output)) return endedLoop(modelCall, name, output);
       return {
         status: 'succeeded',
         output,
         message: { role: 'tool', toolCallId: modelCall.id, name, content: outputText(output) },
       };
     } catch (error) {
+      if (isEndLoopSignal(error)) return endedLoop(modelCall, name, error);
       if (isPermissionDeniedError(error) || isApprovalRejectedError(error)) return refuse(error);
       return fail(`'${name}' failed: ${messageOf(error)}`, error);
     }
@@ -373,4 +381,14 @@ function describeSchemaErrors(
     return `${where} ${e.message ?? 'is invalid'}`;
   });
   return list.length > 0 ? list.join('; ') : 'they do not match the inputSchema';
+}
+
+/** A call whose tool ended the loop: succeeded, and its result tells the model why. */
+function endedLoop(call: ModelToolCall, name: string, signal: EndLoopSignal): GuardedCallResult {
+  const content = `'${name}' ended the loop: ${signal.reason}`;
+  return {
+    status: 'succeeded',
+    message: { role: 'tool', toolCallId: call.id, name, content },
+    endedBy: { tool: name, callId: call.id, reason: signal.reason },
+  };
 }

@@ -8,6 +8,7 @@ export { TODO_PLAN_HOOK_NAMES, type TodoPlanEvent, type TodoPlanListener } from 
 export { MAX_TODOS_CEILING, TODO_PLAN_DEFAULTS } from './todo-plan-options.js';
 export { TODO_EXECUTOR_PROMPT, TODO_PLANNER_PROMPT, TODO_REFLECTOR_PROMPT } from './todo-plan-prompts.js';
 export { MAX_GOAL_LENGTH } from './todo-plan-snapshot.js';
+export { TODO_PLAN_MESSAGE_TYPES, type TodoPlanMessage } from './todo-plan-messages.js';
 export {
   PLANNED_TODO_STATUSES,
   type PlannedTodo,

@@ -95,6 +95,8 @@ export async function planTodos(goal: string, options: TodoPlanOptions): Promise
       history: [createExchange(messages)],
     });
     runtime.emit({ type: 'todos-created', todos });
+    const ids = todos.map((todo) => todo.id).join(', ');
+    await runtime.hooks.onMessage?.(plan, { type: 'system', todo: null, text: `todos created: ${ids}` });
     await runtime.hooks.onCreated?.(plan);
     return plan;
   }

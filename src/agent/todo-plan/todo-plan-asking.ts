@@ -12,7 +12,7 @@ import type { TodoPlanExchange } from './todo-plan-types.js';
 /** What asking needs of a plan's runtime: the model, the signal and the bounds. */
 export type AskingRuntime = Pick<
   TodoPlanRuntime<unknown>,
-  'provider' | 'signal' | 'maxRepairs' | 'systemPrompt'
+  'provider' | 'signal' | 'maxRepairs' | 'systemPrompt' | 'history'
 >;
 
 /**
@@ -40,12 +40,14 @@ export async function ask<T>(
   }
 }
 
+/** What every request of the plan starts with: the system messages, then the `history` option's. */
 export function systemMessages(runtime: AskingRuntime, prompt: string): Message[] {
   return [
     ...(runtime.systemPrompt === undefined
       ? []
       : [{ role: 'system' as const, content: runtime.systemPrompt }]),
     { role: 'system', content: prompt },
+    ...runtime.history,
   ];
 }
 

@@ -11,6 +11,7 @@
  */
 import type { AgentEvent } from '../agent-events.js';
 import type { PlannedTodo, ReflectionAction, TodoChange, TodoPlanState } from './todo-plan-types.js';
+import type { TodoPlanMessage } from './todo-plan-messages.js';
 
 export type TodoPlanEvent =
   /** The todos were made (and approved, when someone approves plans). */
@@ -27,7 +28,7 @@ export type TodoPlanEvent =
       readonly changes: readonly TodoChange[];
       readonly todos: readonly PlannedTodo[];
     }
-  /** The plan ended: completed, failed or out of iterations. */
+  /** The plan ended: completed, failed, out of iterations, or ended by a tool. */
   | {
       readonly type: 'todo-plan-done';
       readonly state: TodoPlanState;
@@ -70,6 +71,12 @@ export interface TodoPlanHooksOf<Plan> {
    * @default none
    */
   readonly onCompleted?: (plan: Plan, result: string | null) => void | Promise<void>;
+  /**
+   * gollem's message hook: every step as a typed message (`system`, `response`, `action`,
+   * `thought`) tagged with its todo's id (see todo-plan-messages.ts), in order.
+   * @default none
+   */
+  readonly onMessage?: (plan: Plan, message: TodoPlanMessage) => void | Promise<void>;
 }
 
 export const TODO_PLAN_HOOK_NAMES = [
@@ -78,4 +85,5 @@ export const TODO_PLAN_HOOK_NAMES = [
   'onTodoDone',
   'onRevised',
   'onCompleted',
+  'onMessage',
 ] as const;

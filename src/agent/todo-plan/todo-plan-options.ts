@@ -15,7 +15,8 @@ import {
   guardTools,
   PlanModeContext,
 } from '../plan-mode/index.js';
-import type { ModelProvider } from '../model.js';
+import type { Message, ModelProvider } from '../model.js';
+import { readHistoryOption } from './todo-plan-snapshot.js';
 import type { PermissionPolicyOptions } from '../permissions/index.js';
 import {
   TODO_PLAN_HOOK_NAMES,
@@ -65,6 +66,13 @@ export interface TodoPlanOptionsOf<Plan> {
    * @default none
    */
   readonly systemPrompt?: string;
+  /**
+   * Messages the plan starts from (gollem's WithPlanHistory): an earlier conversation, sent after
+   * the system messages and before planmode's own in every request of the plan (making the
+   * todos, each todo's turn, each reflection). Checked and copied as a snapshot's messages are.
+   * @default none
+   */
+  readonly history?: readonly Message[];
   /**
    * Most todos in the plan at any time (the model's list, and after each revision).
    * @default 20
@@ -118,6 +126,8 @@ export interface TodoPlanRuntime<Plan> {
   readonly ownsLatch: boolean;
   readonly approvePlan: Approve<PlanApprovalRequest<string>> | undefined;
   readonly systemPrompt: string | undefined;
+  /** The `history` option, checked and copied: sent in every request. */
+  readonly history: readonly Message[];
   readonly maxTodos: number;
   readonly maxIterations: number;
   readonly maxTurnsPerTodo: number;
@@ -184,6 +194,9 @@ export function resolveTodoPlanOptions<Plan>(
     }
     return value;
   };
+  const limits =
+    options.limits === undefined ? DEFAULT_LIMITS : resolveLimits(options.limits, `${where}: limits`);
+  const history = options.history === undefined ? [] : readHistoryOption(options.history, where, limits);
   const registry = ToolRegistry.from(tools);
   const ownsLatch = context === undefined;
   const planContext = context ?? defaultPlanModeContext(registry, options.permissions);
@@ -196,11 +209,12 @@ export function resolveTodoPlanOptions<Plan>(
     ownsLatch,
     approvePlan: options.approvePlan,
     systemPrompt,
+    history,
     maxTodos: count('maxTodos', 1, MAX_TODOS_CEILING),
     maxIterations: count('maxIterations', 1),
     maxTurnsPerTodo: count('maxTurnsPerTodo', 1),
     maxRepairs: count('maxRepairs', 0),
-    limits: options.limits === undefined ? DEFAULT_LIMITS : resolveLimits(options.limits, `${where}: limits`),
+    limits,
     hooks: readHooks(options.hooks, where),
     signal,
     emit: (event) => {

@@ -75,6 +75,7 @@ export function readTodoPlanJson(json: unknown, bounds: SnapshotBounds): TodoPla
     'result',
     'error',
     'history',
+    'endedBy',
   ]);
   if (snapshot.version !== 1) fail(`"version" must be 1, not ${show(snapshot.version)}`);
   text(snapshot.goal, 'goal', MAX_GOAL_LENGTH);
@@ -100,6 +101,7 @@ export function readTodoPlanJson(json: unknown, bounds: SnapshotBounds): TodoPla
   const error = nullableText(snapshot.error, 'error');
   list(snapshot.history, 'history').forEach((exchange, i) => readExchange(exchange, `history[${i}]`));
   checkConsistent(state, snapshot, todos as PlannedTodo[], result, error);
+  readEnding(snapshot.endedBy, state);
 
   const copy = cloneJson(snapshot) as unknown as TodoPlanJson;
   return {
@@ -233,6 +235,40 @@ function readMessage(value: unknown, at: string): Message {
       fail(`${at}.role must be system, user, assistant or tool, not ${show(role)}`);
   }
   return value as Message;
+}
+
+/** `endedBy`: set (tool, callId, reason) exactly when the state is ended; absent in older snapshots. */
+function readEnding(value: unknown, state: TodoPlanState): void {
+  if (value === undefined || value === null) {
+    if (state === 'ended') fail('"endedBy" must say which tool ended the loop when the state is ended');
+    return;
+  }
+  if (state !== 'ended') fail(`"endedBy" must be null when the state is ${state}`);
+  const ending = object(value, 'endedBy', ['tool', 'callId', 'reason']);
+  for (const key of ['tool', 'callId', 'reason'] as const) string(ending[key], `endedBy.${key}`);
+}
+
+/**
+ * The `history` option of planTodos() and TodoPlan.from(): messages the plan starts from,
+ * checked as a snapshot's are (within the limits, each a message) and copied.
+ * @throws {TypeError} naming the option, the place and what is wrong there.
+ */
+export function readHistoryOption(value: unknown, where: string, limits: Limits): Message[] {
+  if (!Array.isArray(value)) {
+    throw new TypeError(`${where}: history must be an array of messages, not ${show(value)}`);
+  }
+  try {
+    const checked = checkJson(value, { limits });
+    if ('problem' in checked) {
+      const { pointer, message } = checked.problem;
+      fail(`history${placeOf(pointer).replace(/^the snapshot$/, '')} ${message}`);
+    }
+    value.forEach((message, i) => readMessage(message, `history[${i}]`));
+  } catch (error) {
+    const message = (error as Error).message.replace(`${WHERE}: `, '');
+    throw new TypeError(`${where}: ${message}`);
+  }
+  return cloneJson(value) as Message[];
 }
 
 /** A plain object, with only the `keys` given (when given). */

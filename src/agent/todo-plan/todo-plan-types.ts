@@ -4,6 +4,7 @@
  * value here is plain JSON data, so a plan serializes as it is.
  */
 import type { Message } from '../model.js';
+import type { LoopEnding } from '../../tools/end-loop.js';
 
 export const PLANNED_TODO_STATUSES = ['pending', 'executing', 'completed', 'failed', 'skipped'] as const;
 /**
@@ -15,18 +16,27 @@ export const PLANNED_TODO_STATUSES = ['pending', 'executing', 'completed', 'fail
  */
 export type PlannedTodoStatus = (typeof PLANNED_TODO_STATUSES)[number];
 
-export const TODO_PLAN_STATES = ['created', 'running', 'completed', 'failed', 'max_iterations'] as const;
+export const TODO_PLAN_STATES = [
+  'created',
+  'running',
+  'completed',
+  'failed',
+  'max_iterations',
+  'ended',
+] as const;
 /**
  * - `created`: the todos are made and approved; nothing ran yet;
  * - `running`: todos are being carried out (also between `step()` calls);
  * - `completed`: the reflection finished the plan with a result;
  * - `failed`: the model's todo list or reflection could not be read, even after repairs;
- * - `max_iterations`: the reflections ran out before the model finished.
+ * - `max_iterations`: the reflections ran out before the model finished;
+ * - `ended`: a tool of a todo ended the loop (`endLoop()`): that todo is completed, no reflection
+ *   followed, and the todos still pending stay pending (`endedBy` says which tool, and why).
  */
 export type TodoPlanState = (typeof TODO_PLAN_STATES)[number];
 
 /** The states a plan ends in: running one again is a PlanAlreadyExecutedError. */
-export const FINISHED_STATES: readonly TodoPlanState[] = ['completed', 'failed', 'max_iterations'];
+export const FINISHED_STATES: readonly TodoPlanState[] = ['completed', 'failed', 'max_iterations', 'ended'];
 
 /** How one tool call of a todo's turn ended. */
 export type TodoToolCallOutcome = 'succeeded' | 'failed' | 'denied' | 'rejected';
@@ -101,6 +111,8 @@ export interface TodoPlanJson {
   readonly error: string | null;
   /** Every conversation, in order. */
   readonly history: readonly TodoPlanExchange[];
+  /** When `ended`: which tool ended the loop, in which call, and why (absent in older snapshots). */
+  readonly endedBy?: LoopEnding | null;
 }
 
 /** Longest description or intent of a todo; a longer one is a model rambling, not a step. */
@@ -121,4 +133,19 @@ export function isTodoId(id: unknown): id is string {
     if (!alnum && (i === 0 || (c !== 95 && c !== 46 && c !== 45))) return false;
   }
   return true;
+}
+
+/** How a plan's `execute()` ended. */
+export interface TodoPlanOutcome {
+  /** completed, failed, max_iterations or ended. */
+  readonly state: TodoPlanState;
+  /** The final result, when completed. */
+  readonly result: string | null;
+  /** Why it failed, when failed. */
+  readonly error: string | null;
+  readonly todos: readonly PlannedTodo[];
+  /** Reflections made. */
+  readonly iterations: number;
+  /** When ended: which tool ended the loop (`endLoop()`), in which call, and why; else null. */
+  readonly endedBy: LoopEnding | null;
 }

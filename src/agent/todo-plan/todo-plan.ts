@@ -33,26 +33,16 @@ import {
 } from './todo-plan-prompts.js';
 import { historyMessages, ToolCallRecorder } from './todo-plan-record.js';
 import { readTodoPlanJson } from './todo-plan-snapshot.js';
+import { type TodoPlanMessage, TodoTurnMessages } from './todo-plan-messages.js';
+import type { LoopEnding } from '../../tools/end-loop.js';
 import {
   FINISHED_STATES,
   type PlannedTodo,
   type TodoPlanExchange,
   type TodoPlanJson,
+  type TodoPlanOutcome,
   type TodoPlanState,
 } from './todo-plan-types.js';
-
-/** How a plan's `execute()` ended. */
-export interface TodoPlanOutcome {
-  /** completed, failed or max_iterations. */
-  readonly state: TodoPlanState;
-  /** The final result, when completed. */
-  readonly result: string | null;
-  /** Why it failed, when failed. */
-  readonly error: string | null;
-  readonly todos: readonly PlannedTodo[];
-  /** Reflections made. */
-  readonly iterations: number;
-}
 
 /** The options of planTodos() and TodoPlan.from(): TodoPlanOptionsOf, its hooks given a TodoPlan. */
 export type TodoPlanOptions = TodoPlanOptionsOf<TodoPlan>;
@@ -66,6 +56,8 @@ export type TodoPlanHooks = TodoPlanHooksOf<TodoPlan>;
 export let construct: (runtime: TodoPlanRuntime<TodoPlan>, json: TodoPlanJson) => TodoPlan;
 export let announceEnd: (plan: TodoPlan) => Promise<void>;
 
+export type { TodoPlanOutcome } from './todo-plan-types.js';
+
 export class TodoPlan {
   readonly #runtime: TodoPlanRuntime<TodoPlan>;
   readonly #goal: string;
@@ -76,6 +68,7 @@ export class TodoPlan {
   #result: string | null;
   #error: string | null;
   readonly #history: TodoPlanExchange[];
+  #endedBy: LoopEnding | null;
   #busy = false;
 
   static {
@@ -93,6 +86,7 @@ export class TodoPlan {
     this.#result = json.result;
     this.#error = json.error;
     this.#history = [...json.history];
+    this.#endedBy = json.endedBy ?? null;
   }
 
   /**
@@ -137,6 +131,11 @@ export class TodoPlan {
     return this.#error;
   }
 
+  /** When the plan `ended`: which tool ended the loop, in which call, and why; else null. */
+  get endedBy(): LoopEnding | null {
+    return this.#endedBy;
+  }
+
   /** Reflections so far. */
   get iterations(): number {
     return this.#iterations;
@@ -174,6 +173,7 @@ export class TodoPlan {
       error: this.#error,
       todos: this.#todos,
       iterations: this.#iterations,
+      endedBy: this.#endedBy,
     };
   }
 
@@ -205,12 +205,19 @@ export class TodoPlan {
       result: this.#result,
       error: this.#error,
       history: this.#history,
+      ...(this.#endedBy && { endedBy: this.#endedBy }),
     });
   }
 
   /** Tells the listener and the hook that the plan ended. */
   async #announceEnd(): Promise<void> {
     this.#emit({ type: 'todo-plan-done', state: this.#state, result: this.#result, error: this.#error });
+    const ending = this.#endedBy ? `: '${this.#endedBy.tool}' ended the loop (${this.#endedBy.reason})` : '';
+    await this.#tell({
+      type: 'system',
+      todo: this.#endedBy ? this.#lastTodo() : null,
+      text: `plan ${this.#state}${ending}`,
+    });
     await this.#runtime.hooks.onCompleted?.(this, this.#result);
   }
 
@@ -229,6 +236,8 @@ export class TodoPlan {
       const next = this.#todos.find((todo) => todo.status === 'pending');
       // With nothing pending (a revision removed the rest), the reflection decides what now.
       if (next) await this.#runTodo(next);
+      // A tool ended the loop in that todo: the plan ended with it, and nothing reflects.
+      if (this.finished) return;
     }
     await this.#reflect();
   }
@@ -243,8 +252,14 @@ export class TodoPlan {
       { role: 'user', content: todoText(this.#goal, executing, this.#todos) },
     ];
     const recorder = new ToolCallRecorder(runtime.limits);
+    const said = new TodoTurnMessages(todo.id, (message) => this.#tell(message));
     let outcome;
     try {
+      await this.#tell({
+        type: 'system',
+        todo: todo.id,
+        text: `todo ${todo.id} started: ${todo.description}`,
+      });
       await runtime.hooks.onTodoStart?.(this, executing);
       outcome = await converse({
         provider: runtime.provider,
@@ -253,13 +268,22 @@ export class TodoPlan {
         answer: async (call) => {
           const result = await runtime.guarded.call(call, runtime.signal ? { signal: runtime.signal } : {});
           recorder.record(call, result);
-          return { message: result.message, outcome: result.status };
+          await said.action(call, result.status, result.message.content);
+          return {
+            message: result.message,
+            outcome: result.status,
+            ...(result.endedBy && { endedBy: result.endedBy }),
+          };
         },
         maxTurns: runtime.maxTurnsPerTodo,
         phase: 'execute',
-        emit: (event) => this.#emit(event),
+        emit: (event) => {
+          said.observe(event);
+          this.#emit(event);
+        },
         ...(runtime.signal && { signal: runtime.signal }),
       });
+      await said.flush();
     } catch (error) {
       // Nothing the plan knows of happened: the todo runs again from its start next time.
       this.#replace(todo);
@@ -285,7 +309,14 @@ export class TodoPlan {
     this.#reflectionDue = true;
     this.#history.push({ phase: 'todo', todo: todo.id, messages: historyMessages(messages, runtime.limits) });
     this.#emit({ type: 'todo-done', todo: done });
+    await this.#tell({ type: 'system', todo: todo.id, text: `todo ${todo.id} ${done.status}` });
     await runtime.hooks.onTodoDone?.(this, done);
+    if (outcome.endedBy) {
+      // What ran is kept (the todo's result above); the todos still pending stay pending.
+      this.#endedBy = outcome.endedBy;
+      this.#reflectionDue = false;
+      await this.#end('ended', null, null);
+    }
   }
 
   async #reflect(): Promise<void> {
@@ -311,6 +342,8 @@ export class TodoPlan {
       return this.#end('failed', null, error);
     }
     this.#emit({ type: 'reflected', iteration, action: reflection.action });
+    const answer = messages[messages.length - 1]!.content;
+    await this.#tell({ type: 'thought', todo: this.#lastTodo(), action: reflection.action, text: answer });
     if (reflection.action === 'finish') return this.#end('completed', reflection.result, null);
     if (reflection.action === 'revise') {
       this.#todos = Object.freeze([...reflection.todos]);
@@ -336,12 +369,22 @@ export class TodoPlan {
 
   /** The todo the due reflection is about: the last one carried out, when one was. */
   #lastRun(): PlannedTodo | undefined {
-    if (!this.#reflectionDue) return undefined;
+    const id = this.#reflectionDue ? this.#lastTodo() : null;
+    return id === null ? undefined : this.#todos.find((todo) => todo.id === id);
+  }
+
+  /** The id of the last todo carried out, or null. */
+  #lastTodo(): string | null {
     for (let i = this.#history.length - 1; i >= 0; i--) {
       const exchange = this.#history[i]!;
-      if (exchange.phase === 'todo') return this.#todos.find((todo) => todo.id === exchange.todo);
+      if (exchange.phase === 'todo') return exchange.todo;
     }
-    return undefined;
+    return null;
+  }
+
+  /** Hands a message to `hooks.onMessage` (awaited: a throw stops the plan, as any hook's). */
+  async #tell(message: TodoPlanMessage): Promise<void> {
+    await this.#runtime.hooks.onMessage?.(this, message);
   }
 
   #replace(todo: PlannedTodo): void {

@@ -11,6 +11,7 @@ import { toRunJson } from './run.js';
 export function solveExitCode(result: SolveResult): number {
   switch (result.status) {
     case 'done':
+    case 'ended': // a tool ended the loop on purpose (endLoop())
       return ExitCode.OK;
     case 'invalid':
       return ExitCode.INVALID;
@@ -51,6 +52,10 @@ export function giveUpText(result: SolveResult, color: boolean): string {
       `the plan loop's budget ${exceeded} (${budget[exceeded]}) ran out after ${used[exceeded]}: what was running then was cancelled, and the state so far is kept; raise it with --budget ${exceeded}=<n>`,
       { color },
     );
+  } else if (result.status === 'ended' && result.endedBy) {
+    const { tool, callId, reason } = result.endedBy;
+    // Not an error: a tool decided the loop was over.
+    text += `plan: the tool '${tool}' (call ${callId}) ended the loop: ${reason}\n`;
   } else if (result.status === 'stalled') {
     text += formatCliError(
       'stalled: the model gave a plan that had already run from the same state, again after being told so; nothing new would happen',
@@ -76,5 +81,6 @@ export function solveJson(result: SolveResult): Record<string, unknown> {
     runs: result.runs.map(toRunJson),
     diagnostics: result.diagnostics,
     budget: result.budget,
+    ...(result.endedBy && { endedBy: result.endedBy }),
   };
 }

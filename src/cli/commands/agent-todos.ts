@@ -114,7 +114,7 @@ export async function runTodoFlow(goal: string, io: CliIo, options: TodoFlowOpti
   if (!plan.finished) await plan.execute();
   if (options.json) io.stdout.write(`${JSON.stringify(plan)}\n`);
   else if (plan.result !== null) io.stdout.write(`${plan.result}\n`);
-  return plan.state === 'completed' ? ExitCode.OK : ExitCode.RUN_FAILED;
+  return plan.state === 'completed' || plan.state === 'ended' ? ExitCode.OK : ExitCode.RUN_FAILED;
 }
 
 function reflections(max: number = TODO_PLAN_DEFAULTS.maxIterations): string {

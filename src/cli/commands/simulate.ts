@@ -63,6 +63,8 @@ export interface SimulateJson {
   readonly branchGroups: Simulation['branchGroups'];
   readonly workflows: Simulation['workflows'];
   readonly forEach: Simulation['forEach'];
+  /** Per call of the baseline, the defaults its tool fills into its arguments (see Simulation.defaults). */
+  readonly defaults: NonNullable<Simulation['defaults']>;
   readonly diagnostics: Simulation['diagnostics'];
 }
 
@@ -118,6 +120,7 @@ const EMPTY = {
   branchGroups: [],
   workflows: {},
   forEach: {},
+  defaults: {},
 };
 
 export function toSimulateJson(simulation: Simulation): SimulateJson {
@@ -138,6 +141,7 @@ export function toSimulateJson(simulation: Simulation): SimulateJson {
     branchGroups: simulation.branchGroups,
     workflows: simulation.workflows,
     forEach: simulation.forEach,
+    defaults: simulation.defaults ?? {},
     diagnostics: simulation.diagnostics,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * A dry run on the terminal: one line per scenario (its choices, how many calls run, which
  * are skipped), the argument errors as `file:line:col: error E_SIM_ARGS: ...` lines, then the
- * critical path and the widest level. Used by `plan simulate` and before a lazy plan's prompt.
+ * critical path and the widest level, the defaults filled into calls' arguments. Used by `plan simulate` and before a lazy plan's prompt.
  */
 import type { Simulation } from '../../simulate/types.js';
 import { formatDiagnostics, paint, plural } from './format.js';
@@ -53,6 +53,11 @@ export function formatSimulation(simulation: Simulation, options: SimulationSumm
   out += `  max parallelism: ${simulation.maxParallelism} (level ${simulation.widestLevel.level}: ${ids(simulation.widestLevel.calls, maxIds)})\n`;
   for (const [id, each] of Object.entries(simulation.forEach ?? {}))
     out += `  for-each ${id}: ${plural(each.elements, 'element')} sampled, ${each.lanes} at once (weight ${each.weight})\n`;
+  // The defaults a call's tool fills in: what it will run with that the plan does not say.
+  for (const [id, filled] of Object.entries(simulation.defaults ?? {})) {
+    const shown = Object.entries(filled).map(([at, value]) => `${at}=${JSON.stringify(value)}`);
+    out += `  defaults ${id}: ${ids(shown, maxIds)}\n`;
+  }
   for (const [id, sub] of Object.entries(simulation.workflows ?? {})) {
     const inner = sub.tooDeep
       ? 'not walked (too deep)'

@@ -39,7 +39,8 @@ export function checkTool(
     );
     return undefined;
   }
-  if (registered.validateInput) checkLiteralArguments(spec, spec.tool!, registered.validateInput, pending);
+  if (registered.validateInput)
+    checkLiteralArguments(spec, spec.tool!, registered.validateInput, pending, registered.defaults);
   if (mode === 'eager' && registered.tool.latent && !spec.hasOutput) {
     // Nothing would give the result: an eager plan runs without asking the model again.
     pending.push(

@@ -13,6 +13,7 @@ import {
 import type { JsonObject } from '../../language/document.js';
 import { joinPointer, splitPointer } from '../../language/pointer.js';
 import type { SchemaValidate } from '../../tools/schema-validator.js';
+import type { ArgumentDefaults } from '../../tools/schema-defaults.js';
 import { cloneJson } from '../../language/json/index.js';
 import { nearest } from '../nearest.js';
 import type { CallSpec } from '../read/index.js';
@@ -44,9 +45,13 @@ export function checkLiteralArguments(
   tool: string,
   validate: SchemaValidate,
   diagnostics: DiagnosticSink,
+  defaults: ArgumentDefaults | null = null,
 ): void {
   try {
-    const args = call.literals.length > 0 ? unescapeLiterals(call.args, call.literals) : call.args;
+    let args = call.literals.length > 0 ? unescapeLiterals(call.args, call.literals) : call.args;
+    // A property the schema gives a default is there when the call runs (RunOptions.applyDefaults,
+    // on unless turned off): a required one the plan leaves out is no error. The copy is checked.
+    if (defaults !== null) args = defaults.fill({ ...args });
     if (validate(args)) return;
   } catch (e) {
     // A recursive schema ($ref: '#') makes ajv recurse as deep as the arguments go; past the

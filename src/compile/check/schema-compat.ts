@@ -65,9 +65,15 @@ interface Node {
 }
 
 const cache = new WeakMap<object, WeakMap<object, Compat>>();
+const filledCache = new WeakMap<object, WeakMap<object, Compat>>();
 
-/** The verdict for one pair of schemas (see the file header for what is understood). */
-export function schemaCompat(a: JsonSchema, b: JsonSchema): Compat {
+/**
+ * The verdict for one pair of schemas (see the file header for what is understood).
+ * @param filled B is part of a tool's inputSchema whose `default`s the run fills in
+ *   (RunOptions.applyDefaults): a property B requires and gives a `default` is there whether
+ *   or not A has it.
+ */
+export function schemaCompat(a: JsonSchema, b: JsonSchema, filled = false): Compat {
   if (b === true) return 'always';
   if (a === false) return 'always'; // nothing arrives, nothing fails
   if (b === false) return 'never';
@@ -76,16 +82,17 @@ export function schemaCompat(a: JsonSchema, b: JsonSchema): Compat {
   if (!isObject(b)) return 'sometimes';
   if (a === true) return isEmptySchema(b as Schema) ? 'always' : 'sometimes';
   if (!isObject(a)) return isEmptySchema(b as Schema) ? 'always' : 'sometimes';
-  let byB = cache.get(a);
+  const verdicts = filled ? filledCache : cache;
+  let byB = verdicts.get(a);
   const known = byB?.get(b);
   if (known) return known;
-  const verdict = evaluate(a, b);
-  if (!byB) cache.set(a, (byB = new WeakMap()));
+  const verdict = evaluate(a, b, filled);
+  if (!byB) verdicts.set(a, (byB = new WeakMap()));
   byB.set(b, verdict);
   return verdict;
 }
 
-function evaluate(rootA: JsonSchema, rootB: JsonSchema): Compat {
+function evaluate(rootA: JsonSchema, rootB: JsonSchema, filled: boolean): Compat {
   const nodes: Node[] = [];
   const add = (a: JsonSchema, b: JsonSchema, soft: boolean): number => {
     nodes.push({ a, b, own: 'always', mode: 'all', children: [], soft });
@@ -95,7 +102,7 @@ function evaluate(rootA: JsonSchema, rootB: JsonSchema): Compat {
   // Expand breadth-first; a child always has a larger index than its parent.
   for (let i = 0; i < nodes.length; i++) {
     if (nodes.length > MAX_NODES) return 'sometimes';
-    expand(nodes[i]!, add);
+    expand(nodes[i]!, add, filled);
   }
   // Children before parents: walk backwards.
   const verdicts: Compat[] = new Array<Compat>(nodes.length);
@@ -127,7 +134,11 @@ function combine(mode: Mode, kids: Compat[], own: Compat): Compat {
   return kids.every((k) => k === 'always') ? own : 'sometimes';
 }
 
-function expand(node: Node, add: (a: JsonSchema, b: JsonSchema, soft: boolean) => number): void {
+function expand(
+  node: Node,
+  add: (a: JsonSchema, b: JsonSchema, soft: boolean) => number,
+  filled: boolean,
+): void {
   const { a, b } = node;
   if (b === true) return;
   if (a === false) return;
@@ -176,13 +187,13 @@ function expand(node: Node, add: (a: JsonSchema, b: JsonSchema, soft: boolean) =
   node.own = ownVerdict(sa, sb);
   if (node.own === 'never') return;
   if (Object.hasOwn(sa, 'const') && sa.const !== null && typeof sa.const === 'object') {
-    expandValue(node, sa.const, sb, add);
+    expandValue(node, sa.const, sb, add, filled);
     return;
   }
   const typesA = typesOf(sa);
   const onlyObjects = typesA.length === 1 && typesA[0] === 'object';
   const onlyArrays = typesA.length === 1 && typesA[0] === 'array';
-  if (onlyObjects) expandObject(node, sa, sb, add);
+  if (onlyObjects) expandObject(node, sa, sb, add, filled);
   else if (onlyArrays) expandArray(node, sa, sb, add);
   else if (hasStructure(sb) && (typesA.includes('object') || typesA.includes('array')))
     node.own = worse(node.own);
@@ -193,6 +204,7 @@ function expandObject(
   sa: Schema,
   sb: Schema,
   add: (a: JsonSchema, b: JsonSchema, soft: boolean) => number,
+  filled: boolean,
 ): void {
   const propsA = isObject(sa.properties) ? (sa.properties as Schema) : {};
   const propsB = isObject(sb.properties) ? (sb.properties as Schema) : {};
@@ -201,7 +213,7 @@ function expandObject(
   if (Array.isArray(sb.required)) {
     for (const name of sb.required as unknown[]) {
       if (typeof name !== 'string') continue;
-      if (requiredA.has(name)) continue;
+      if (requiredA.has(name) || (filled && hasDefault(propsB, name))) continue;
       if (closedA && !Object.hasOwn(propsA, name)) {
         node.own = 'never';
         return;
@@ -230,6 +242,7 @@ function expandValue(
   value: object,
   sb: Schema,
   add: (a: JsonSchema, b: JsonSchema, soft: boolean) => number,
+  filled: boolean,
 ): void {
   if (Array.isArray(value)) {
     const itemsB = sb.items;
@@ -243,15 +256,15 @@ function expandValue(
     return;
   }
   const record = value as Schema;
+  const propsB = isObject(sb.properties) ? (sb.properties as Schema) : {};
   if (Array.isArray(sb.required)) {
     for (const name of sb.required as unknown[]) {
-      if (typeof name === 'string' && !Object.hasOwn(record, name)) {
-        node.own = 'never';
-        return;
-      }
+      if (typeof name !== 'string' || Object.hasOwn(record, name)) continue;
+      if (filled && hasDefault(propsB, name)) continue;
+      node.own = 'never';
+      return;
     }
   }
-  const propsB = isObject(sb.properties) ? (sb.properties as Schema) : {};
   for (const name of Object.keys(propsB)) {
     if (Object.hasOwn(record, name))
       node.children.push(add({ const: record[name] as never }, propsB[name] as JsonSchema, false));
@@ -277,4 +290,10 @@ function expandArray(
   }
   const nonEmpty = typeof sa.minItems === 'number' && sa.minItems >= 1;
   node.children.push(add(itemsA as JsonSchema, itemsB as JsonSchema, !nonEmpty));
+}
+
+/** B gives property `name` a `default`, which the run fills in when the value lacks it. */
+function hasDefault(propsB: Schema, name: string): boolean {
+  const schema = Object.hasOwn(propsB, name) ? propsB[name] : undefined;
+  return isObject(schema) && Object.hasOwn(schema as Schema, 'default');
 }

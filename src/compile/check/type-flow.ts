@@ -74,8 +74,12 @@ export function checkCallTypes(
   diagnostics: DiagnosticSink,
 ): void {
   if (call.refCount === 0 || call.tool === null) return;
-  const inputSchema = options.tools.get(call.tool)?.tool.inputSchema;
+  const registered = options.tools.get(call.tool);
+  const inputSchema = registered?.tool.inputSchema;
   if (!inputSchema || typeof inputSchema !== 'object') return;
+  // The run fills the schema's defaults in (RunOptions.applyDefaults): a value that lacks a
+  // defaulted property fits.
+  const filled = registered!.defaults !== null;
   // Reads per reference, found once per call (a call's reads are in its refs' order).
   let readsByRef: Map<Reference, ReadBinding> | undefined;
   let closed: Set<Reference> | null = null;
@@ -100,7 +104,7 @@ export function checkCallTypes(
     const found = arrivalsOf(argument, readsByRef, calls, options, closed);
     if (!found || found.arrivals.length === 0) continue;
     const { arrivals } = found;
-    const fits = arrivals.map((a) => schemaCompat(a.schema, parameter));
+    const fits = arrivals.map((a) => schemaCompat(a.schema, parameter, filled));
     const never = fits.filter((f) => f === 'never').length;
     if (never > 0) {
       reportNever(call, argument, parameter, arrivals, fits, never, diagnostics);

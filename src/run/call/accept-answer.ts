@@ -8,6 +8,7 @@ import { describeValue } from '../../language/describe-value.js';
 import { formatPath } from '../../language/paths.js';
 import { BRANCH_KEY, isBranchJson, isBranchValue } from './branch.js';
 import { toCallError } from './call-error.js';
+import { isEndLoopSignal } from '../../tools/end-loop.js';
 
 /** What an answer's acceptance needs of the run (the Runner is one). */
 export interface AnswerHost {
@@ -36,6 +37,8 @@ export interface Accepted {
  *   part.
  */
 export function acceptAnswer(run: AnswerHost, i: number, answer: unknown, jsonBranches: boolean): Accepted {
+  // Returned rather than thrown, `endLoop()` is the same decision: it takes the failure's way.
+  if (isEndLoopSignal(answer)) throw answer;
   const call = run.calls[i]!;
   const output = call.outputPath;
   const errorAlternative = call.errorAlternative;

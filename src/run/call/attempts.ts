@@ -8,7 +8,7 @@ import type { ToolRegistry } from '../../tools/registry.js';
 import { acceptAnswer, type Accepted, type AnswerHost } from './accept-answer.js';
 import { toCallError } from './call-error.js';
 import type { CallRecord } from '../call-record.js';
-import { contractError, isContractError, isRejection } from './error-origin.js';
+import { contractError, endsAttempts, isContractError } from './error-origin.js';
 import { retriesOf, retryDelay, sleep } from '../retry.js';
 import type { RunEventDraft } from '../run-event.js';
 import { describeSchemaErrors } from '../schema-errors.js';
@@ -187,7 +187,7 @@ export function attemptFailed(
   const retries = retriesOf(registered.tool);
   // A remote invoker has made the retries already.
   // A person's no (from inside a workflow) is an answer, not a fault: asking again is not retrying.
-  if (attempt > retries.limit || (run.remote && !registered.tool.latent) || isRejection(error)) {
+  if (attempt > retries.limit || (run.remote && !registered.tool.latent) || endsAttempts(error)) {
     // Only the final failure is routed: the tool's own error (its throw, its latent function's,
     // its worker's) may go to a declared error alternative; planmode's own never does.
     run.fail(i, error, !isContractError(error));

@@ -10,6 +10,8 @@
 import { jsonSize } from '../../language/json/index.js';
 import { toCallError } from './call-error.js';
 import { isRejection } from './error-origin.js';
+import { endLoopAt } from './loop-ending.js';
+import { isEndLoopSignal } from '../../tools/end-loop.js';
 import type { CallRecord } from '../call-record.js';
 import type { CallStatus, RunOptions } from '../types.js';
 import { alternativesOf, type StateWriteHost, writeOutput } from '../state/index.js';
@@ -29,6 +31,7 @@ export interface FailureHost extends StateWriteHost {
 export function failCall(run: FailureHost, i: number, error: unknown, toolsOwn: boolean): void {
   const call = run.calls[i]!;
   const record = run.records[i]!;
+  if (isEndLoopSignal(error)) return endLoopAt(run, i, error);
   record.error = toCallError(error);
   // A person's no from inside a workflow: the call is rejected, as one turned down here is.
   if (isRejection(error)) return run.end(i, 'rejected');

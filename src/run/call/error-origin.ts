@@ -12,6 +12,8 @@
  * reason, say) passes on a contract error.
  */
 
+import { isEndLoopSignal } from '../../tools/end-loop.js';
+
 const contractErrors = new WeakSet<object>();
 
 /** Marks `error` as made by planmode around a tool (not by the tool), and returns it. */
@@ -45,4 +47,12 @@ export function rejectionError<T extends object>(error: T): T {
 /** True for an error marked by {@link rejectionError}. */
 export function isRejection(error: unknown): boolean {
   return typeof error === 'object' && error !== null && rejections.has(error);
+}
+
+/**
+ * True when no further attempt follows `error`: a person's no, or a tool's `endLoop()` signal
+ * (a decision, not a fault: asking again is not retrying).
+ */
+export function endsAttempts(error: unknown): boolean {
+  return isRejection(error) || isEndLoopSignal(error);
 }

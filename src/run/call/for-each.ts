@@ -31,7 +31,8 @@ import type { JournalParts, RunJournal } from '../journal/index.js';
 import { parentRunFor } from './journal-parent.js';
 import type { ToolErrorCode, ToolExecutionError } from '../../errors.js';
 import { toCallError } from './call-error.js';
-import { contractError, isRejection } from './error-origin.js';
+import { contractError, endsAttempts } from './error-origin.js';
+import { isEndLoopSignal } from '../../tools/end-loop.js';
 
 type Registered = NonNullable<ReturnType<ToolRegistry['get']>>;
 
@@ -215,6 +216,8 @@ class ElementLoop {
     let elementArgs: JsonObject;
     try {
       elementArgs = argumentsFor(this.args, run.calls[i]!.forEach!.loopArguments, this.array[k], k);
+      // Per element, once `†item` is in: an item may bring an object whose defaults are filled.
+      if (real.defaults && run.options.applyDefaults !== false) elementArgs = real.defaults.fill(elementArgs);
     } catch (e) {
       // A selection in a †item path past its budget (run-selection.ts): planmode's failure, not the tool's.
       if (e instanceof SelectionLimitError) throw run.failure(i, `element ${k}: ${e.message}`, 'LIMIT');
@@ -229,7 +232,7 @@ class ElementLoop {
     }
     const retries = retriesOf(tool);
     const retry = (error: unknown): unknown => {
-      if (attempt > retries.limit || this.context.abortSignal.aborted || isRejection(error)) throw error;
+      if (attempt > retries.limit || this.context.abortSignal.aborted || endsAttempts(error)) throw error;
       return sleep(retryDelay(retries, attempt), this.context.abortSignal).then(() =>
         this.#attempt(k, attempt + 1),
       );
@@ -284,6 +287,7 @@ class ElementLoop {
   }
 
   #checked(k: number, value: unknown): unknown {
+    if (isEndLoopSignal(value)) throw value; // as thrown: the element's decision ends the loop
     const { validateOutput } = this.real;
     if (validateOutput && !validateOutput(value)) {
       throw this.run.failure(
@@ -340,7 +344,7 @@ type MutableContext = { -readonly [K in keyof ToolContext]: ToolContext[K] };
  * call then fails as it starts, as runElements says).
  */
 export function elementArguments(
-  run: Pick<ForEachHost, 'calls' | 'limits'>,
+  run: Pick<ForEachHost, 'calls' | 'limits' | 'tools' | 'options'>,
   i: number,
   args: JsonObject,
 ): JsonObject[] | undefined {
@@ -349,7 +353,12 @@ export function elementArguments(
   const { loopArguments } = run.calls[i]!.forEach!;
   const withoutLoop: JsonObject = { ...args };
   delete withoutLoop._forEach;
-  return array.map((item, k) => argumentsFor(withoutLoop, loopArguments, item, k));
+  // With the defaults each element will run with, as the elements' own attempts fill them.
+  const defaults = run.options.applyDefaults === false ? null : run.tools.get(run.calls[i]!.tool)?.defaults;
+  return array.map((item, k) => {
+    const elementArgs = argumentsFor(withoutLoop, loopArguments, item, k);
+    return defaults ? defaults.fill(elementArgs) : elementArgs;
+  });
 }
 
 /** The call's arguments for element `item` at `index`: a copy with its loop arguments filled in. */

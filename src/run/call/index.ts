@@ -24,3 +24,4 @@ export { toCallError } from './call-error.js';
 export { failCall } from './call-failure.js';
 export { contractError, isContractError, isRejection, rejectionError } from './error-origin.js';
 export { type SelectionHost, WildcardReads } from './wildcard-reads.js';
+export { endLoopAt, loopEndingOf } from './loop-ending.js';

@@ -2,6 +2,8 @@
 import { rememberPlan } from '../../compile/plan-of.js';
 import type { CompiledCall, CompiledPlan } from '../../compile/types.js';
 import type { CallRecord } from '../call-record.js';
+import { loopEndingOf } from '../call/index.js';
+import type { LoopEnding } from '../../tools/end-loop.js';
 import type { RunJournal } from '../journal/index.js';
 import type { RunEventDraft } from '../run-event.js';
 import type { RunState } from '../state/index.js';
@@ -30,7 +32,8 @@ export interface ResultHost {
 /**
  * The run's status: `succeeded` unless a call ended otherwise. When several apply: an aborted
  * run is `cancelled`; otherwise an unhandled failure makes it `failed` (calls that fail-fast
- * cancelled are its consequence); then `rejected`, then `cancelled`.
+ * cancelled are its consequence); then `rejected`, then `cancelled` (but not the calls a tool's
+ * `endLoop()` left unstarted).
  */
 export function runStatus(run: ResultHost): RunStatus {
   if (run.options.signal?.aborted) return 'cancelled';
@@ -44,6 +47,8 @@ export function runStatus(run: ResultHost): RunStatus {
       failed = true;
     }
   }
+  // A tool that ended the loop (endLoop()) cancelled what had not started: that is its decision.
+  if (cancelled && loopEndingOf(run) !== undefined) cancelled = false;
   return failed ? 'failed' : rejected ? 'rejected' : cancelled ? 'cancelled' : 'succeeded';
 }
 
@@ -66,6 +71,8 @@ export function runResult(run: ResultHost, status: RunStatus): RunResult {
   Object.defineProperty(result, SOURCE, { value: source });
   Object.defineProperty(result, 'calls', CALLS);
   if (run.journal) addJournalNotes(result, run.journal);
+  const ending = loopEndingOf(run);
+  if (ending) (result as { endedBy?: LoopEnding }).endedBy = ending;
   // A streamed plan has no order or levels to draw: its result is not tied to a plan.
   return run.stream ? result : rememberPlan(result, run.plan);
 }

@@ -280,12 +280,15 @@ export class Runner {
       this.records[i]!.missing = args.missing.map((ref) => ref.text);
       return this.end(i, failedWriter ? 'upstream_failed' : 'skipped');
     }
+    const registered = this.tools.get(call.tool);
+    if (registered?.defaults && !call.forEach && this.options.applyDefaults !== false)
+      args = registered.defaults.fill(args);
     const record = this.records[i]!;
     record.args = args;
     // An eager call's _output is the plan's own: the journal's copy of it is never needed.
     const done = call.hasOutput && this.mode === 'eager' ? undefined : this.journal?.resultFor(call.id, args);
     if (done) return replay(this, i, done);
-    const tool = this.tools.get(call.tool)?.tool;
+    const tool = registered?.tool;
     // A latent result the model wrote into the plan: written, nothing runs.
     if (call.hasOutput && this.mode === 'eager') return writePlannedOutput(this, i);
     if (tool && this.reuseHook && askReuse(this, i, tool, args)) return;

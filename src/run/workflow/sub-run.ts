@@ -1,7 +1,7 @@
 /**
  * The options of a workflow call's sub-run, from the run its call is in (ToolContext.run): the
  * options that bound what any run may do (`strict`, `limits`, `failFast`, `timeoutMs`,
- * `concurrency`, `maxEditRetries`), what it runs with (`latent`, `context`), its cancellation
+ * `concurrency`, `maxEditRetries`), whether defaults are filled (`applyDefaults`), what it runs with (`latent`, `context`), its cancellation
  * (the call's abortSignal), and its approver and listeners, which see where in the chain of
  * workflow calls a request or an event comes from (`parent`).
  *
@@ -65,6 +65,7 @@ export function subRunOptions(request: SubRunRequest): RunOptions {
     ...(given?.limits !== undefined && { limits: given.limits }),
     ...(given?.failFast !== undefined && { failFast: given.failFast }),
     ...(given?.maxEditRetries !== undefined && { maxEditRetries: given.maxEditRetries }),
+    ...(given?.applyDefaults !== undefined && { applyDefaults: given.applyDefaults }),
     ...(approve !== undefined && {
       approve: (asked: ApprovalRequest) => approve({ ...asked, parent: chain }),
     }),
