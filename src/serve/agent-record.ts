@@ -6,13 +6,15 @@
  */
 import { type Message, PlanAgent, type PlanModeSetup } from '../agent/index.js';
 import type { ApprovalResponse } from '../run/index.js';
+import type { LoopEnding } from '../tools/index.js';
 import type { ApprovalDesk } from './approval-desk.js';
 import { callRequestFields, markdownPlanFields } from './approval-views.js';
 import { HttpError } from './http-error.js';
 import type { ResolvedServeOptions } from './serve-options.js';
 
 /** Where an agent is: its loop's phase, or how it ended. */
-export type AgentStatus = 'planning' | 'executing' | 'answered' | 'max_turns' | 'failed' | 'cancelled';
+export type AgentStatus =
+  'planning' | 'executing' | 'answered' | 'max_turns' | 'ended' | 'failed' | 'cancelled';
 
 /** The reason an exit asked for over the API gives. */
 export const API_EXIT_REASON = 'plan mode exit asked for over the API: carry out this plan?';
@@ -22,6 +24,8 @@ export class AgentRecord {
   status: AgentStatus = 'planning';
   text = '';
   error: string | undefined;
+  /** Which tool ended the loop (`endLoop()`), when one did: the status is then `ended`. */
+  endedBy: LoopEnding | undefined;
   readonly #agent: PlanAgent;
   readonly #setup: PlanModeSetup;
   readonly #abort = new AbortController();
@@ -63,6 +67,7 @@ export class AgentRecord {
       this.text = planned.text;
       if (planned.status !== 'planned') {
         this.status = planned.status;
+        this.endedBy = planned.endedBy;
         return;
       }
       this.status = 'executing';
@@ -70,6 +75,7 @@ export class AgentRecord {
       const executed = await this.#agent.execute(messages);
       this.text = executed.text;
       this.status = executed.status;
+      this.endedBy = executed.endedBy;
     } catch (error) {
       this.status = this.#abort.signal.aborted ? 'cancelled' : 'failed';
       this.error = error instanceof Error ? error.message : String(error);
@@ -129,6 +135,7 @@ export class AgentRecord {
       planFile: { path: this.#setup.planFile.path, content: planFile },
       todos: this.#setup.todos.items,
       text: this.text,
+      ...(this.endedBy !== undefined && { endedBy: this.endedBy }),
       ...(this.error !== undefined && { error: this.error }),
     };
   }
