@@ -3,7 +3,7 @@
  * may change, and what plan() and execute() end with. Apart from the class so that a reader
  * (and the docs) can find the agent's whole contract in one place.
  */
-import { optionKeys } from '../language/option-keys.js';
+import { optionKeys, type OptionSpec } from '../language/option-keys.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../run/approval.js';
@@ -162,3 +162,11 @@ export const PLAN_AGENT_OPTIONS = optionKeys<PlanAgentOptions>({
   signal: true,
   budget: true,
 });
+
+/** Every key of PlanAgentChildOptions; maxTurns is checked again by the child's constructor. */
+export const PLAN_AGENT_CHILD_OPTIONS: OptionSpec<PlanAgentChildOptions> = {
+  tools: 'any',
+  provider: 'any',
+  policy: 'any',
+  maxTurns: 'count',
+};

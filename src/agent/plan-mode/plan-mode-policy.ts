@@ -20,6 +20,8 @@ import {
   type ToolClassifierOptions,
 } from '../permissions/index.js';
 import { isPlanModeLatch as isLatch, type PlanMode } from './plan-mode.js';
+import { checkOptions } from '../../language/option-keys.js';
+import { PLAN_MODE_POLICY_OPTIONS } from './option-specs.js';
 
 export type PlanModePolicyOptions = Omit<ToolClassifierOptions, 'edits'>;
 
@@ -36,6 +38,7 @@ export class PlanModePolicy implements PermissionChecker {
    * @throws {TypeError} for a bad base, latch or option, or a base that denies exit_plan_mode.
    */
   constructor(base: PermissionChecker, latch: PlanMode, options: PlanModePolicyOptions = {}) {
+    checkOptions('PlanModePolicy', options, PLAN_MODE_POLICY_OPTIONS);
     if (!isPermissionChecker(base)) {
       throw new TypeError(
         `PlanModePolicy: the base policy must have a check() method, not ${describeValue(base)}`,

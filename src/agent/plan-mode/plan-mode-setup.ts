@@ -25,6 +25,8 @@ import { DEFAULT_PLANS_DIR, planTools } from './plan-tools.js';
 import { todoReminder } from './todo-reminder.js';
 import { TodoList } from './todos.js';
 import { defaultPlanModeContext } from './default-context.js';
+import { checkOptions } from '../../language/option-keys.js';
+import { PLAN_MODE_SETUP_OPTIONS } from './option-specs.js';
 
 export interface PlanModeSetupOptions {
   /**
@@ -130,6 +132,7 @@ export function setupPlanMode(options: PlanModeSetupOptions): PlanModeSetup {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${where}: options must be an object, not ${describeValue(options)}`);
   }
+  checkOptions(where, options, PLAN_MODE_SETUP_OPTIONS);
   const {
     tools = [],
     approve,

@@ -12,6 +12,8 @@ import { PlanFile } from './plan-file.js';
 import { isPlanModeLatch, type PlanMode } from './plan-mode.js';
 import { markPlanTool } from '../permissions/index.js';
 import { type Todo, TODO_STATUSES, TodoList } from './todos.js';
+import { checkOptions } from '../../language/option-keys.js';
+import { PLAN_TOOLS_OPTIONS } from './option-specs.js';
 
 export interface PlanToolsOptions {
   /** The latch the tools flip. Required. */
@@ -79,6 +81,7 @@ export function planTools(options: PlanToolsOptions): PlanToolList {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`planTools: options must be an object, not ${describeValue(options)}`);
   }
+  checkOptions('planTools', options, PLAN_TOOLS_OPTIONS);
   const {
     latch,
     plansDir = DEFAULT_PLANS_DIR,

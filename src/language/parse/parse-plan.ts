@@ -6,6 +6,7 @@ import { readJsonText, textTooLong } from './json-text.js';
 import { SourceText } from '../text/index.js';
 import { checkJson } from '../json/index.js';
 import { type Limits, MAX_DEPTH_CEILING, resolveLimits } from '../limits.js';
+import { checkOptions, type OptionSpec } from '../option-keys.js';
 
 export interface ParsePlanOptions {
   /**
@@ -45,11 +46,18 @@ export function parseContext(input: string | unknown, options: ParsePlanOptions 
   return parseWith(input, options, readRequestOrContext);
 }
 
+/** limits has its own check (resolveLimits). */
+const PARSE_PLAN_OPTIONS: OptionSpec<ParsePlanOptions> = {
+  source: 'string',
+  limits: 'any',
+};
+
 function parseWith(
   input: string | unknown,
   options: ParsePlanOptions,
   read: typeof readDocument,
 ): ParsePlanResult {
+  checkOptions('parsePlan', options, PARSE_PLAN_OPTIONS);
   const limits = resolveLimits(options.limits);
   const pending: PendingDiagnostic[] = [];
   let value: unknown;

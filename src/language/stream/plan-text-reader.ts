@@ -19,6 +19,7 @@ import { SourceText } from '../text/index.js';
 import { BoundaryScanner, type ClosedElement } from './boundary-scanner.js';
 import { TextChunks } from './text-chunks.js';
 import { valueEnd } from './value-end.js';
+import { checkOptions, type OptionSpec } from '../option-keys.js';
 
 export interface PlanTextReaderOptions {
   /**
@@ -90,6 +91,12 @@ type Recorded = ClosedElement[];
  * out before that, and anything else the whole text says, is in `end().parsed`, which is the
  * authority: a consumer that ran calls early checks it.
  */
+const PLAN_TEXT_READER_OPTIONS: OptionSpec<PlanTextReaderOptions> = {
+  shape: { oneOf: ['any', 'solution'] },
+  source: 'string',
+  limits: 'any',
+};
+
 export class PlanTextReader {
   readonly #limits: Limits;
   readonly #name: string;
@@ -114,6 +121,7 @@ export class PlanTextReader {
   #diverged = false;
 
   constructor(options: PlanTextReaderOptions = {}) {
+    checkOptions('PlanTextReader', options, PLAN_TEXT_READER_OPTIONS);
     this.#limits = resolveLimits(options.limits);
     this.#name = options.source ?? '<input>';
     this.#scanner = new BoundaryScanner((options.shape ?? 'any') === 'any');
