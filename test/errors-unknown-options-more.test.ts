@@ -191,9 +191,9 @@ describe('obviously bad option values are refused by name', () => {
       /option shape must be one of "any", "solution", not "calls"/,
     ],
     [
-      'a boolean that is text',
-      () => setupPlanMode({ tools: [], approve, reminders: 'yes' as never }),
-      /setupPlanMode: option reminders must be a boolean, not "yes"/,
+      'a name that is not text',
+      () => readPlanModeSnapshot({}, { where: 3 as never }),
+      /^readPlanModeSnapshot: option where must be a string, not number 3$/,
     ],
     [
       'a flag that is text',

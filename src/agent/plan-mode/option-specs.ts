@@ -39,7 +39,7 @@ export const PLAN_MODE_SETUP_OPTIONS = {
   planFile: 'any',
   todos: 'any',
   maxPlanLength: 'any',
-  reminders: 'boolean',
+  reminders: 'any',
 } as const satisfies Spec;
 export const READ_PLAN_MODE_SNAPSHOT_OPTIONS = {
   maxPlanLength: 'any',

@@ -38,7 +38,6 @@ export class PlanModePolicy implements PermissionChecker {
    * @throws {TypeError} for a bad base, latch or option, or a base that denies exit_plan_mode.
    */
   constructor(base: PermissionChecker, latch: PlanMode, options: PlanModePolicyOptions = {}) {
-    checkOptions('PlanModePolicy', options, PLAN_MODE_POLICY_OPTIONS);
     if (!isPermissionChecker(base)) {
       throw new TypeError(
         `PlanModePolicy: the base policy must have a check() method, not ${describeValue(base)}`,
@@ -53,6 +52,7 @@ export class PlanModePolicy implements PermissionChecker {
     if ('edits' in options) {
       throw new TypeError(`PlanModePolicy: edits belongs to the base PermissionPolicy (acceptEdits mode)`);
     }
+    checkOptions('PlanModePolicy', options, PLAN_MODE_POLICY_OPTIONS);
     const given =
       options.tools !== undefined || options.readOnly !== undefined || options.trustAnnotations !== undefined;
     if (base instanceof PermissionPolicy && given && base.classifier.configured) {
