@@ -2,7 +2,9 @@
  * The plan loop (PlanAgent.solve) on two worked examples of the plan language, fed plans as a
  * person writes them by hand, `//` comments and all.
  *
- * 1. Planning one step ahead: a customer asks for a refund. The model's first solution checks
+ * 1. Planning one step ahead: a customer asks for a refund. The request, as written (a comment
+ *    line, the reply's schema and the context), is solve()'s context: the loop starts from its
+ *    input, and the answer is held to its schema's `output`. The model's first solution checks
  *    the billing history and issues the refund; its second, shown the plan with how each call
  *    ended and what it returned, lists the refund again and gives the answer. The billing
  *    history has no `_outputPath`, so nothing of it is in the state: the model sees it only as
@@ -19,12 +21,11 @@ import { PlanAgent, ScriptedProvider } from '../src/agent/index.js';
 import type { AgentEvent } from '../src/agent/agent-events.js';
 import type { CallReport, Diagnostic, Tool } from '../src/index.js';
 import type { JsonObject } from '../src/language/document.js';
-import { blankJsonExtensions } from '../src/language/text/json-extensions.js';
 import type { Example, ExampleOptions, ExampleOutcome } from './example.js';
 
 const SEED = '004';
 
-/** The refund request's context and state schema, as written by hand (its first line is a comment). */
+/** The refund request (the answer's schema and the context), as written by hand (its first line is a comment). */
 const REFUND_REQUEST = `// Agent.Request(config, schema, context)
 {
   "schema": {
@@ -132,13 +133,6 @@ const TRANSLATION_SOLUTION = `{
 /** The loop's closing turn (the solution above leaves `output` null): the answer, from the state. */
 const TRANSLATION_ANSWER = '{"calls": [], "output": "Hello world"}';
 
-/** JSON as people write it: comments read as space. */
-function readCommentedJson(text: string): unknown {
-  const blanked = blankJsonExtensions(text);
-  if ('unterminatedComment' in blanked) throw new Error('a comment never ends');
-  return JSON.parse(blanked.text);
-}
-
 function refundDesk() {
   const refunds: JsonObject[] = [];
   const escalations: JsonObject[] = [];
@@ -223,19 +217,14 @@ function warningLine(d: Diagnostic): string {
 }
 
 async function refundWalkthrough(lines: string[]) {
-  const request = readCommentedJson(REFUND_REQUEST) as {
-    schema: { properties: { output: JsonObject } };
-    context: JsonObject[];
-  };
   const desk = refundDesk();
   const provider = new ScriptedProvider({
     turns: [{ text: REFUND_SOLUTION_1 }, { text: REFUND_SOLUTION_2 }],
   });
   const agent = new PlanAgent({ provider, tools: desk.tools });
-  const result = await agent.solve(
-    {},
-    { context: request.context, outputSchema: request.schema.properties.output },
-  );
+  // The request as written, comment line and all: its context is where the loop starts, and its
+  // schema's `output` is what the final answer must match.
+  const result = await agent.solve({}, { context: REFUND_REQUEST });
   lines.push('Planning one step ahead (refund):');
   result.runs.forEach((run, k) => {
     lines.push(` turn ${k + 1}: run ${run.status}`);
@@ -244,6 +233,13 @@ async function refundWalkthrough(lines: string[]) {
   // What the model was shown before its second solution: the plan, each call marked with how it
   // ended and what it returned (the history's result too, though no _outputPath kept it).
   const second = provider.requests[1]!.messages.at(-1)!.content;
+  // The reply format the model was given: its `output` is the request's answer schema (or null).
+  const format = provider.requests[0]!.responseFormat!.schema as {
+    properties: { output: { anyOf: unknown[] } };
+  };
+  const answerSchema = format.properties.output.anyOf.find(
+    (schema) => (schema as { type?: unknown }).type !== 'null',
+  );
   const marks = second.split('\n').filter((line) => /^\/\/ (call|result|error)\b/.test(line.trimStart()));
   lines.push(' shown in turn 2:', ...marks.map((line) => `  ${line.trim()}`));
   lines.push(
@@ -267,6 +263,7 @@ async function refundWalkthrough(lines: string[]) {
       })),
     ),
     shownInTurn2: marks.map((line) => line.trim()),
+    answerSchema,
     output: result.output,
   };
 }

@@ -23,6 +23,7 @@ export {
   type PathSegment,
   type PlanDocument,
   type PlanInput,
+  type PlanRequest,
   type PlanTextEnd,
   PlanTextReader,
   type PlanTextReaderOptions,

@@ -13,6 +13,7 @@
  */
 import type { JsonSchema, Tool, ToolContext } from '../tools/tool.js';
 import { describeValue } from '../language/describe-value.js';
+import { checkOptions, type OptionSpec } from '../language/option-keys.js';
 
 /** The part of an AI SDK `Tool` this adapter uses. */
 export interface AiSdkToolLike {
@@ -77,6 +78,9 @@ export async function fromAiSdkTools(
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`fromAiSdkTools: options must be an object, not ${describeValue(options)}`);
   }
+  checkOptions('fromAiSdkTools', options, {
+    messages: 'function',
+  } satisfies OptionSpec<FromAiSdkToolsOptions>);
   if (options.messages !== undefined && typeof options.messages !== 'function') {
     throw new TypeError(
       `fromAiSdkTools: messages must be a function, not ${describeValue(options.messages)}`,

@@ -12,6 +12,7 @@ import type { Tool } from '../tools/tool.js';
 import { describeValue } from '../language/describe-value.js';
 import { type FromMcpClientOptions, fromMcpClient, type McpClientLike } from './mcp.js';
 import { joinCommandLine, splitCommandLine } from './shell-words.js';
+import { checkOptions, type OptionSpec } from '../language/option-keys.js';
 
 export { isMcpServerError, McpServerError } from '../errors.js';
 
@@ -74,6 +75,18 @@ const STDERR_TAIL = 4096;
  * @throws {TypeError} for a bad option.
  * @throws {MissingDependencyError} when `@modelcontextprotocol/sdk` is not installed.
  */
+/** The timeouts have their own checks (numbers > 0). */
+const CONNECT_MCP_SERVER_OPTIONS: OptionSpec<ConnectMcpServerOptions> = {
+  env: 'object',
+  cwd: 'string',
+  startTimeoutMs: 'any',
+  onStderr: 'function',
+  trustAnnotations: 'boolean',
+  prefix: 'string',
+  parseJson: 'boolean',
+  requestTimeoutMs: 'any',
+};
+
 export async function connectMcpServer(
   server: McpServerCommand,
   options: ConnectMcpServerOptions = {},
@@ -82,6 +95,7 @@ export async function connectMcpServer(
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`connectMcpServer: options must be an object, not ${describeValue(options)}`);
   }
+  checkOptions('connectMcpServer', options, CONNECT_MCP_SERVER_OPTIONS);
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   if (!(typeof startTimeoutMs === 'number' && Number.isFinite(startTimeoutMs) && startTimeoutMs > 0)) {
     throw new TypeError(

@@ -18,6 +18,7 @@
 import type { JsonSchema, Tool, ToolAnnotations, ToolContext } from '../tools/tool.js';
 import { describeValue } from '../language/describe-value.js';
 import { quotaProblems, type RateLimit } from '../tools/quota.js';
+import { optionKeys, rejectUnknownOptions } from '../language/option-keys.js';
 
 /** A tool as `tools/list` describes it (the fields planmode uses). */
 export interface McpToolDefinition {
@@ -207,10 +208,23 @@ export async function fromMcpClient(
   });
 }
 
+const FROM_MCP_CLIENT_OPTIONS = optionKeys<FromMcpClientOptions>({
+  trustAnnotations: true,
+  server: true,
+  prefix: true,
+  parseJson: true,
+  requestTimeoutMs: true,
+  closedReason: true,
+  signal: true,
+  concurrency: true,
+  rateLimit: true,
+});
+
 function checkOptions(options: FromMcpClientOptions): void {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`fromMcpClient: options must be an object, not ${describeValue(options)}`);
   }
+  rejectUnknownOptions('fromMcpClient', options, FROM_MCP_CLIENT_OPTIONS);
   for (const key of ['trustAnnotations', 'parseJson'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean') {
       throw new TypeError(`fromMcpClient: ${key} must be a boolean, not ${describeValue(options[key])}`);

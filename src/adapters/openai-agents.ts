@@ -14,6 +14,7 @@
  */
 import type { JsonSchema, Tool, ToolContext } from '../tools/tool.js';
 import { describeValue } from '../language/describe-value.js';
+import { checkOptions, type OptionSpec } from '../language/option-keys.js';
 
 /** The part of an Agents SDK `FunctionTool` this adapter uses. */
 export interface OpenAIAgentsToolLike {
@@ -62,6 +63,9 @@ export async function fromOpenAIAgentsTools(
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`fromOpenAIAgentsTools: options must be an object, not ${describeValue(options)}`);
   }
+  checkOptions('fromOpenAIAgentsTools', options, {
+    runContext: 'object',
+  } satisfies OptionSpec<FromOpenAIAgentsToolsOptions>);
   const runContextFor = (context: ToolContext): unknown =>
     typeof options.runContext === 'function'
       ? (options.runContext as (c: ToolContext) => unknown)(context)

@@ -7,6 +7,7 @@ import {
   DEFAULT_MAX_TOOL_CALLS_PER_TURN,
   ReplyBytes,
 } from './providers/index.js';
+import { checkOptions, type OptionSpec } from '../language/option-keys.js';
 
 export interface CompleteOptions {
   /**
@@ -40,11 +41,19 @@ export interface CompleteOptions {
  * @throws {TooManyToolCallsError} (a ModelProviderError) when it makes more tool calls.
  * @throws {TypeError} for a `maxReplyBytes` or `maxToolCallsPerTurn` that is not a whole number >= 1.
  */
+/** The two bounds have their own checks (whole numbers >= 1). */
+const COMPLETE_OPTIONS: OptionSpec<CompleteOptions> = {
+  maxReplyBytes: 'any',
+  maxToolCallsPerTurn: 'any',
+  onTextDelta: 'function',
+};
+
 export async function complete(
   provider: ModelProvider,
   request: ModelRequest,
   options: CompleteOptions = {},
 ): Promise<AssistantTurn> {
+  checkOptions('complete', options, COMPLETE_OPTIONS);
   const maxToolCalls =
     request.maxToolCalls ??
     checkCountOption(

@@ -4,7 +4,7 @@
  * (and the docs) can find the agent's whole contract in one place.
  */
 import type { LoopEnding } from '../tools/end-loop.js';
-import { optionKeys } from '../language/option-keys.js';
+import { optionKeys, type OptionSpec } from '../language/option-keys.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../run/approval.js';
@@ -181,3 +181,11 @@ export const PLAN_AGENT_OPTIONS = optionKeys<PlanAgentOptions>({
   budget: true,
   limiter: true,
 });
+
+/** Every key of PlanAgentChildOptions; maxTurns is checked again by the child's constructor. */
+export const PLAN_AGENT_CHILD_OPTIONS: OptionSpec<PlanAgentChildOptions> = {
+  tools: 'any',
+  provider: 'any',
+  policy: 'any',
+  maxTurns: 'count',
+};

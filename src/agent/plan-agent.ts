@@ -16,7 +16,7 @@
  * The same message array flows through both phases: each appends to it. Children share the
  * parent's latch and policy, so no subagent can write while the parent plans.
  */
-import { rejectUnknownOptions } from '../language/option-keys.js';
+import { checkOptions, rejectUnknownOptions } from '../language/option-keys.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentEvent } from './agent-events.js';
@@ -47,6 +47,7 @@ import {
 } from './plan-agent-messages.js';
 import {
   type ExecuteOutcome,
+  PLAN_AGENT_CHILD_OPTIONS,
   PLAN_AGENT_OPTIONS,
   type PlanAgentChildOptions,
   type PlanAgentOptions,
@@ -261,6 +262,7 @@ export class PlanAgent {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`PlanAgent.child: options must be an object, not ${describeValue(options)}`);
     }
+    checkOptions('PlanAgent.child', options, PLAN_AGENT_CHILD_OPTIONS);
     return new PlanAgent({
       ...this.#options,
       provider: options.provider ?? this.provider,

@@ -22,6 +22,7 @@ import type { JsonSchema, Tool } from '../tools/tool.js';
 import { keepEdgeLists, keepProgramOrder, Plan } from './compiled-plan.js';
 import { PlanBuilder } from './plan-builder.js';
 import { checkStateSchemaPatterns } from './state-schema.js';
+import { checkOutputSchema } from './output-schema.js';
 import { checkToolMessages } from './check/index.js';
 import type { CompiledCall, CompiledPlan } from './types.js';
 
@@ -178,6 +179,9 @@ export function compile(input: PlanInput, options: CompileOptions = {}): Compile
   });
   if (stateSchema) checkStateSchemaPatterns(stateSchema, stateSchemaPointer, builder.pending);
   if (tools && document.tools) checkToolMessages(document.tools, tools, builder.pending);
+  if (document.schema !== undefined) {
+    checkOutputSchema(document.schema, document.schemaPointer ?? '/schema', builder.pending);
+  }
   // An indexed loop: this function runs once per compile, often before the engine optimises
   // it, and a for-of there made an iterator result per call.
   const rawCalls = document.calls;
@@ -209,6 +213,7 @@ export function compile(input: PlanInput, options: CompileOptions = {}): Compile
     ...(givenInput && { input: givenInput }),
     state,
     ...(stateSchema && { stateSchema }),
+    ...(document.outputSchema !== undefined && { outputSchema: document.outputSchema }),
     ...(tools && { tools }),
     diagnostics,
   });

@@ -15,6 +15,7 @@ export class Plan implements CompiledPlan {
   readonly input?: JsonObject;
   readonly state?: JsonObject;
   readonly stateSchema?: JsonObject;
+  readonly outputSchema?: JsonObject | boolean;
   readonly tools?: ToolRegistry;
   readonly diagnostics!: readonly Diagnostic[];
   #ids: Map<string, number> | undefined;

@@ -148,6 +148,13 @@ export interface CompiledPlan {
   readonly input?: JsonObject;
   readonly state?: JsonObject;
   readonly stateSchema?: JsonObject;
+  /**
+   * What the final answer of the loop must match, from a request document's `schema` (its
+   * `properties.output` when it describes the whole reply); the schema is checked to be a
+   * usable JSON Schema (E_OUTPUT_SCHEMA).
+   * A run has no answer, so run() keeps it here for the caller and checks nothing against it.
+   */
+  readonly outputSchema?: JsonObject | boolean;
   readonly tools?: ToolRegistry;
   /** Warnings found while compiling (a compiled plan has no errors). */
   readonly diagnostics: readonly Diagnostic[];

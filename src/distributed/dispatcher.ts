@@ -22,6 +22,7 @@ import {
   decodeError,
   isCallProgress,
 } from './wire.js';
+import { checkOptions, type OptionSpec } from '../language/option-keys.js';
 
 export interface DispatcherOptions {
   /**
@@ -79,7 +80,19 @@ export interface Dispatcher {
  * @throws {RedisConnectionError} when Redis cannot be reached.
  * @throws {MissingDependencyError} when `bullmq` or `ioredis` is not installed.
  */
+/** The numbers have their own checks (whole numbers within bounds). */
+const DISPATCHER_OPTIONS: OptionSpec<DispatcherOptions> = {
+  redis: 'string',
+  queue: 'string',
+  connectTimeoutMs: 'any',
+  keepCompletedSeconds: 'any',
+  keepFailedSeconds: 'any',
+  maxEvents: 'any',
+  onError: 'function',
+};
+
 export async function createDispatcher(options: DispatcherOptions = {}): Promise<Dispatcher> {
+  checkOptions('createDispatcher', options, DISPATCHER_OPTIONS);
   const { url, connection } = redisOption(options.redis);
   const queue = queueOption(options.queue);
   const timeoutMs = wholeNumberOption('connectTimeoutMs', options.connectTimeoutMs, 1, 5000);

@@ -22,6 +22,7 @@ import { probeRedis } from './probe.js';
 import { loadQueuePackages } from './queue-packages.js';
 import { describeSchemaErrors } from '../run/schema-errors.js';
 import { CANCEL_EVENT, type CallJob, type CallValue, encodeError } from './wire.js';
+import { checkOptions, type OptionSpec } from '../language/option-keys.js';
 
 /** Failures no other attempt can fix: BullMQ is told not to retry them. */
 const FINAL_CODES = new Set(['UNKNOWN_TOOL', 'NOT_EXECUTABLE', 'INVALID_ARGUMENTS']);
@@ -129,7 +130,25 @@ export interface PlanWorker {
  * @throws {RedisConnectionError} when Redis cannot be reached.
  * @throws {MissingDependencyError} when `bullmq` or `ioredis` is not installed.
  */
+/** The numbers, tools, limits and limiter have their own checks. */
+const WORKER_OPTIONS: OptionSpec<WorkerOptions> = {
+  tools: 'any',
+  redis: 'string',
+  queue: 'string',
+  concurrency: 'any',
+  lockDurationMs: 'any',
+  stalledIntervalMs: 'any',
+  maxStalledCount: 'any',
+  connectTimeoutMs: 'any',
+  context: 'object',
+  onJob: 'function',
+  onError: 'function',
+  limits: 'any',
+  limiter: 'any',
+};
+
 export async function startWorker(options: WorkerOptions): Promise<PlanWorker> {
+  checkOptions('startWorker', options, WORKER_OPTIONS);
   if (options?.tools === undefined) throw new TypeError('Expected tools: a registry or tool definitions');
   if (options.limiter !== undefined && !isLimiter(options.limiter))
     throw new TypeError('Expected limiter to be made by createLimiter()');

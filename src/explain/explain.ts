@@ -30,6 +30,7 @@ import type {
   ExplainDependency,
   ExplainOptions,
 } from './types.js';
+import { checkOptions, type OptionSpec } from '../language/option-keys.js';
 
 const DEFAULT_LIMIT = 50;
 
@@ -53,6 +54,7 @@ export class PlanExplainer {
    * @throws {TypeError} when `options.limit` is not a whole number >= 1.
    */
   explain(callId: string, options: ExplainOptions = {}): CallExplanation {
+    checkOptions('PlanExplainer.explain', options, EXPLAIN_OPTIONS);
     const limit = checkLimit(options);
     const plan = this.plan;
     const x = plan.indexOf(callId);
@@ -161,11 +163,15 @@ export class PlanExplainer {
  * @throws {UnknownCallError} when the plan has no such call; its `suggestion` is the nearest id.
  * @throws {TypeError} when `options.limit` is not a whole number >= 1.
  */
+/** limit has its own check (a whole number >= 1). */
+const EXPLAIN_OPTIONS: OptionSpec<ExplainOptions> = { limit: 'any' };
+
 export function explainCall(
   plan: CompiledPlan,
   callId: string,
   options: ExplainOptions = {},
 ): CallExplanation {
+  checkOptions('explainCall', options, EXPLAIN_OPTIONS);
   checkLimit(options);
   return new PlanExplainer(plan).explain(callId, options);
 }

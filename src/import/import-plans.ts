@@ -8,6 +8,7 @@ import { fileError, isSafeId, type ReaderOptions } from './reader/index.js';
 import { importNestful } from './nestful/index.js';
 import { importNestools } from './nestools/index.js';
 import { IMPORT_FORMATS, type ImportFormat, type ImportOptions, type ImportResult } from './types.js';
+import { checkOptions, type OptionSpec } from '../language/option-keys.js';
 
 /** The defaults of `ImportOptions`. */
 export const IMPORT_DEFAULTS = {
@@ -24,7 +25,17 @@ export const IMPORT_DEFAULTS = {
  * @param options The spec (NESTFUL, LLMCompiler), the plans' mode and the size limits.
  * @returns Every sample that imported, with its warnings, and an error per row that did not.
  */
+/** mode, spec and the bounds have their own checks. */
+const IMPORT_OPTIONS: OptionSpec<ImportOptions> = {
+  spec: 'any',
+  mode: 'any',
+  idPrefix: 'string',
+  maxBytes: 'any',
+  maxSamples: 'any',
+};
+
 export function importPlans(format: ImportFormat, text: string, options: ImportOptions = {}): ImportResult {
+  checkOptions('importPlans', options, IMPORT_OPTIONS);
   if (!(IMPORT_FORMATS as readonly string[]).includes(format)) {
     throw new TypeError(`Expected format to be one of ${IMPORT_FORMATS.join(', ')}, got ${String(format)}`);
   }

@@ -44,6 +44,8 @@ export const DIAGNOSTIC_CODES = [
   // A `_forEach` reference whose value can never be an array.
   'E_FOR_EACH_TYPE',
   'E_STATE_SCHEMA',
+  // A request's schema (the reply's, or the answer's) that is not a usable JSON Schema.
+  'E_OUTPUT_SCHEMA',
   // A written value the state schema never allows at its path; W_: only some of its forms.
   'E_STATE_TYPE',
   'W_STATE_TYPE',

@@ -1,14 +1,14 @@
 /**
- * A plan document: the one form the four document shapes (bare call array, plan message,
- * solution, context array) are reduced to, and the small words about JSON values the readers
- * and their diagnostics share. The reading itself is read-document.ts (which shape is it) and
- * context-messages.ts (the messages of a context array); this file imports neither, so every
+ * A plan document: the one form the five document shapes (bare call array, plan message,
+ * solution, context array, request) are reduced to, and the small words about JSON values the readers
+ * and their diagnostics share. The reading itself is read-document.ts (which shape is it),
+ * context-messages.ts (the messages of a context array) and read-request.ts (a request); this file imports neither, so every
  * layer may name a document without pulling the readers in.
  */
 import type { SourceText } from './text/index.js';
 
 export type ExecutionMode = 'eager' | 'lazy';
-export type DocumentShape = 'calls' | 'plan' | 'solution' | 'context';
+export type DocumentShape = 'calls' | 'plan' | 'solution' | 'context' | 'request';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -18,6 +18,20 @@ export type JsonObject = { [key: string]: unknown };
  * shapes). Anything else (undefined, a number) is not a plan and does not type-check.
  */
 export type PlanInput = PlanDocument | string | readonly unknown[] | object;
+
+/**
+ * A request as a caller sends it to the plan loop: the schema its reply (or its final answer)
+ * must match, and the context it starts from. As a plan document, its context is the plan.
+ */
+export interface PlanRequest {
+  /**
+   * JSON Schema of the reply `{"calls": [...], "output": ...}` (then its `properties.output` is
+   * the answer's), or of the answer itself (a schema without `properties.calls`).
+   */
+  readonly schema?: { readonly [key: string]: unknown } | boolean;
+  /** Input, state, tool and plan messages (the plan message may be missing), or calls. */
+  readonly context: readonly unknown[];
+}
 
 /** A parsed plan document: its calls (still raw JSON) and everything around them. */
 export interface PlanDocument {
@@ -43,6 +57,19 @@ export interface PlanDocument {
   readonly tools?: readonly ToolMention[];
   /** A solution's `output`, if the document is a solution. */
   readonly output?: unknown;
+  /**
+   * A request's `schema` as written (`{"schema": ..., "context": [...]}`), with its pointer:
+   * the schema of the loop's reply, checked as a JSON Schema by compile (E_OUTPUT_SCHEMA).
+   */
+  readonly schema?: JsonObject | boolean;
+  readonly schemaPointer?: string;
+  /**
+   * What the loop's final answer must match, from a request's `schema`: its
+   * `properties.output` when the schema describes a whole reply (it has `properties.calls`),
+   * else the schema itself. Absent when the request has no schema, or its reply schema says
+   * nothing about `output`.
+   */
+  readonly outputSchema?: JsonObject | boolean;
   /** The text the document came from, for positions. */
   readonly source: SourceText;
 }

@@ -15,10 +15,11 @@ import type { CompiledPlan, DependencyKind, OrderReason } from '../compile/types
 import type { ExecutionMode } from '../language/document.js';
 import { formatPath } from '../language/paths.js';
 import { edgePaths } from './edge-label.js';
-import type { GraphTextOptions } from './graph-text.js';
+import { GRAPH_TEXT_OPTIONS, type GraphTextOptions } from './graph-text.js';
 import { isWorkflow } from './node-label.js';
 import { type ElementCounts, elementCounts, NestedReports, walkNesting } from './workflow-plan.js';
 import type { CallStatus } from '../run/types.js';
+import { checkOptions } from '../language/option-keys.js';
 
 export { type GraphTextOptions, toDot, toMermaid } from './graph-text.js';
 export type { ElementCounts } from './workflow-plan.js';
@@ -108,6 +109,7 @@ type MutableNode = { -readonly [K in keyof GraphJsonNode]: GraphJsonNode[K] };
  * their plan's graph in `workflowGraph`, nested as deep as `workflowDepth` allows.
  */
 export function toGraphJson(plan: CompiledPlan, options: GraphTextOptions = {}): GraphJson {
+  checkOptions('toGraphJson', options, GRAPH_TEXT_OPTIONS);
   let top: GraphJsonSubgraph | undefined;
   // The nodes of every drawn plan by their picture name (`n0`, `n0_2`): where a workflow's graph goes.
   const byName = new Map<string, MutableNode>();

@@ -13,6 +13,7 @@ import { edgeLabel } from './edge-label.js';
 import { isBranch, isWorkflow, nodeLabel } from './node-label.js';
 import { type NestingOptions, type NestingStep, NestedReports, walkNesting } from './workflow-plan.js';
 import { runStatusOf, STATUS_STYLES } from './call-status.js';
+import { checkOptions, type OptionSpec } from '../language/option-keys.js';
 
 export interface GraphTextOptions extends NestingOptions {
   /**
@@ -24,8 +25,16 @@ export interface GraphTextOptions extends NestingOptions {
   readonly result?: Pick<RunResult, 'calls'>;
 }
 
+/** The keys of {@link GraphTextOptions}, and what each holds. */
+export const GRAPH_TEXT_OPTIONS: OptionSpec<GraphTextOptions> = {
+  result: 'object',
+  workflowDepth: 'count',
+  maxWorkflowCalls: 'count',
+};
+
 /** The graph as a Mermaid flowchart. */
 export function toMermaid(plan: CompiledPlan, options: GraphTextOptions = {}): string {
+  checkOptions('toMermaid', options, GRAPH_TEXT_OPTIONS);
   const lines = [
     `%% planmode ${plan.mode} plan: ${plan.calls.length} calls, ${plan.edgeCount} edges`,
     'flowchart TD',
@@ -82,6 +91,7 @@ export function toMermaid(plan: CompiledPlan, options: GraphTextOptions = {}): s
 
 /** The graph as Graphviz DOT; labels are quoted and escaped. */
 export function toDot(plan: CompiledPlan, options: GraphTextOptions = {}): string {
+  checkOptions('toDot', options, GRAPH_TEXT_OPTIONS);
   const lines = [
     `// planmode ${plan.mode} plan: ${plan.calls.length} calls, ${plan.edgeCount} edges`,
     'digraph plan {',

@@ -12,6 +12,7 @@ import { isArrayValue, showValue, thrownMessage } from './safe-describe.js';
 import { resolveManifestPlans } from './manifest-plans.js';
 import type { Tool } from './tool.js';
 import { MAX_DELAY_MS } from './tool-values.js';
+import { checkOptions, type OptionSpec } from '../language/option-keys.js';
 
 const MANIFEST_EXTENSIONS = new Set(['.json']);
 const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
@@ -252,6 +253,7 @@ function checkEntry(entry: unknown, index: number, source: string): void {
 function loadTimeoutOption(options: LoadToolsFileOptions): number {
   if (options === null || typeof options !== 'object')
     throw new TypeError(`loadToolsFile: options must be an object, not ${showValue(options)}`);
+  checkOptions('loadToolsFile', options, { loadTimeoutMs: 'any' } satisfies OptionSpec<LoadToolsFileOptions>);
   const value = options.loadTimeoutMs;
   if (value === undefined) return DEFAULT_LOAD_TIMEOUT_MS;
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 1 && value <= MAX_DELAY_MS)

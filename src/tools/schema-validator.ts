@@ -140,6 +140,44 @@ export class SchemaCompiler {
   }
 }
 
+/** One thing wrong with a schema: where in it (an RFC 6901 pointer) and what. */
+export interface SchemaProblem {
+  readonly pointer: string;
+  readonly message: string;
+}
+
+/**
+ * What keeps `schema` from being compiled, each problem at its place in the schema (the first
+ * ajv names at each place), or an empty list when it compiles: the meta-schema's verdict, then
+ * what only compiling finds (a `$ref` that resolves nowhere, `nullable` without `type`, a pattern
+ * the linear-time engine cannot take).
+ */
+export function schemaProblems(schema: JsonSchema): SchemaProblem[] {
+  const is2020 =
+    typeof schema === 'object' && typeof schema.$schema === 'string' && DRAFT_2020.test(schema.$schema);
+  const checker = metaChecker(is2020);
+  if (!checker.validateSchema(schema)) {
+    const seen = new Map<string, string>();
+    for (const e of checker.errors ?? []) {
+      if (seen.has(e.instancePath)) continue;
+      const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues;
+      const detail = allowed ? ` (${allowed.map((v) => JSON.stringify(v)).join(', ')})` : '';
+      seen.set(e.instancePath, `${e.message ?? 'is not valid'}${detail}`);
+    }
+    return [...seen].map(([pointer, message]) => ({ pointer, message }));
+  }
+  try {
+    new SchemaCompiler().compile(schema);
+    return [];
+  } catch (cause) {
+    if (cause instanceof SchemaPatternError) {
+      return cause.patterns.map((p) => ({ pointer: p.pointer, message: describeUnsupportedPattern(p) }));
+    }
+    if (cause instanceof PatternBudgetError) return [{ pointer: cause.pointer, message: cause.message }];
+    return [{ pointer: '', message: cause instanceof Error ? cause.message : String(cause) }];
+  }
+}
+
 const checkers: { draft07?: Ajv; draft2020?: Ajv } = {};
 
 /** The process's instance that checks schemas of one draft against its meta-schema. */

@@ -42,6 +42,14 @@ describe('example 004: the Acts plan loop, fed its walkthroughs as written', () 
     ]);
   });
 
+  it("refund: the request, given whole, makes its schema's output the answer's schema", () => {
+    expect(refund.answerSchema).toEqual({
+      type: 'object',
+      nullable: true,
+      properties: { confirmationId: { type: 'string' }, message: { type: 'string' } },
+    });
+  });
+
   it("refund: the loop ends with the model's answer", () => {
     expect(refund).toMatchObject({
       status: 'done',

@@ -22,6 +22,7 @@ import {
   ToolClassifier,
   type ToolClassifierOptions,
 } from './tool-classifier.js';
+import { checkOptions, type OptionSpec } from '../../language/option-keys.js';
 
 export const PERMISSION_MODES = ['default', 'plan', 'acceptEdits', 'bypassPermissions', 'dontAsk'] as const;
 /**
@@ -56,6 +57,18 @@ export interface PermissionPolicyOptions extends ToolClassifierOptions {
   readonly mode?: PermissionMode;
 }
 
+/** mode and the name lists have their own checks; the classifier checks the tool options. */
+const PERMISSION_POLICY_OPTIONS: OptionSpec<PermissionPolicyOptions> = {
+  allow: 'any',
+  ask: 'any',
+  deny: 'any',
+  mode: 'any',
+  tools: 'any',
+  readOnly: 'any',
+  edits: 'any',
+  trustAnnotations: 'any',
+};
+
 export class PermissionPolicy implements PermissionChecker {
   /** The read-only, edit and plan-tool classification the modes use. */
   readonly classifier: ToolClassifier;
@@ -69,6 +82,7 @@ export class PermissionPolicy implements PermissionChecker {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`PermissionPolicy: options must be an object, not ${describeValue(options)}`);
     }
+    checkOptions('PermissionPolicy', options, PERMISSION_POLICY_OPTIONS);
     this.#allow = compileGlobs('PermissionPolicy: allow', options.allow);
     this.#ask = compileGlobs('PermissionPolicy: ask', options.ask);
     this.#deny = compileGlobs('PermissionPolicy: deny', options.deny);

@@ -38,6 +38,7 @@ import { describeValue } from '../../language/describe-value.js';
 import { compileGlobs, firstMatch, type Glob } from './glob.js';
 import { isGenuinePlanTool, isPlanToolName, PLAN_TOOL_NAMES } from './plan-tool-names.js';
 import { originalOf, sameDefinition } from './tool-identity.js';
+import { checkOptions, type OptionSpec } from '../../language/option-keys.js';
 
 export interface ToolClassifierOptions {
   /**
@@ -69,6 +70,13 @@ export interface ToolClassifierOptions {
   readonly trustAnnotations?: boolean | ((tool: Tool) => boolean);
 }
 
+const TOOL_CLASSIFIER_OPTIONS: OptionSpec<ToolClassifierOptions> = {
+  tools: 'any',
+  readOnly: 'any',
+  edits: 'any',
+  trustAnnotations: 'any',
+};
+
 export class ToolClassifier {
   readonly #readOnly: readonly Glob[];
   readonly #edits: readonly Glob[];
@@ -87,6 +95,8 @@ export class ToolClassifier {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`${where}: options must be an object, not ${describeValue(options)}`);
     }
+    // Policies hand their own options on (with keys of theirs): each checks its own.
+    if (where === 'ToolClassifier') checkOptions(where, options, TOOL_CLASSIFIER_OPTIONS);
     const { tools, readOnly, edits, trustAnnotations = true } = options;
     this.#readOnly = compileGlobs(`${where}: readOnly`, readOnly);
     this.#edits = compileGlobs(`${where}: edits`, edits);

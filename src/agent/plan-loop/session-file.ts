@@ -10,6 +10,7 @@ import { SessionError } from '../../errors.js';
 import type { Limits } from '../../language/limits.js';
 import { bad, readSnapshot } from './session-read.js';
 import type { SolveSession, SolveSnapshot } from './session.js';
+import { checkOptions, type OptionSpec } from '../../language/option-keys.js';
 
 /** The largest snapshot file read by default. */
 export const DEFAULT_MAX_SESSION_BYTES = 64 * 1024 * 1024;
@@ -35,9 +36,17 @@ export interface FileSession extends SolveSession {
   load(): Promise<SolveSnapshot | undefined>;
 }
 
+/** maxBytes and limits have their own checks. */
+const FILE_SESSION_OPTIONS: OptionSpec<FileSessionOptions> = {
+  maxBytes: 'any',
+  limits: 'any',
+  allowToolChanges: 'boolean',
+};
+
 export function fileSession(path: string, options: FileSessionOptions = {}): FileSession {
   if (typeof path !== 'string' || path === '')
     throw new TypeError('fileSession: path must be a non-empty string');
+  checkOptions('fileSession', options, FILE_SESSION_OPTIONS);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_SESSION_BYTES;
   let loaded: Promise<SolveSnapshot | undefined> | undefined;
   return {

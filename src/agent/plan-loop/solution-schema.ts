@@ -5,6 +5,7 @@
  */
 import { ToolRegistry } from '../../tools/registry.js';
 import type { JsonSchema, Tool } from '../../tools/tool.js';
+import { checkOptions, type OptionSpec } from '../../language/option-keys.js';
 
 export interface SolutionSchemaOptions {
   /**
@@ -37,6 +38,9 @@ export function solutionSchema(
   tools: ToolRegistry | Iterable<Tool>,
   options: SolutionSchemaOptions = {},
 ): JsonSchema {
+  checkOptions('solutionSchema', options, {
+    outputSchema: 'any',
+  } satisfies OptionSpec<SolutionSchemaOptions>);
   const registry = ToolRegistry.from(tools);
   const calls = registry.tools().map(callSchema);
   const output = withoutDialect(options.outputSchema ?? {});

@@ -12,7 +12,7 @@ import type { Diagnostic } from '../../language/diagnostics.js';
 import type { ExecutionMode, JsonObject } from '../../language/document.js';
 import type { Limits } from '../../language/limits.js';
 import { parseContext } from '../../language/parse/index.js';
-import type { Tool } from '../../tools/tool.js';
+import type { JsonSchema, Tool } from '../../tools/tool.js';
 import { describeValue } from '../../language/describe-value.js';
 import type { Message } from '../model.js';
 import type { SolveOptions } from './solve-types.js';
@@ -27,6 +27,8 @@ export interface SolveStart {
   readonly mode: ExecutionMode;
   /** The tools the context's tool messages name: the model is offered only these. Null: all. */
   readonly toolNames: ReadonlySet<string> | null;
+  /** The final answer's schema: the outputSchema option's, or a request context's. */
+  readonly outputSchema: JsonSchema | undefined;
 }
 
 const WHERE = 'PlanAgent.solve';
@@ -45,6 +47,7 @@ export function solveStart(
   let plan: readonly unknown[] = [];
   let mode: ExecutionMode = 'eager';
   let toolNames: ReadonlySet<string> | null = null;
+  let outputSchema = options.outputSchema;
   if (options.context !== undefined) {
     const parsed = parseContext(options.context, { source: 'context', ...(limits && { limits }) });
     const document = parsed.document;
@@ -52,6 +55,11 @@ export function solveStart(
     if (document.stateSchema && options.stateSchema) {
       throw new TypeError(
         `${WHERE}: the context's state message has a schema, and so does the stateSchema option; give it once`,
+      );
+    }
+    if (document.schema !== undefined && options.outputSchema !== undefined) {
+      throw new TypeError(
+        `${WHERE}: the context is a request with a schema, and the outputSchema option gives one too; give it once`,
       );
     }
     input = { ...document.input, ...taskInput };
@@ -64,13 +72,15 @@ export function solveStart(
     plan = document.calls;
     mode = document.mode;
     if (document.tools) toolNames = new Set(document.tools.map((t) => t.name));
+    // A request's schema was checked by the compile above (E_OUTPUT_SCHEMA).
+    if (document.outputSchema !== undefined) outputSchema = document.outputSchema;
   }
   if (options.stateSchema !== undefined) {
     // Checked as the compiler will check it in every solution: within the limits, its patterns usable.
     const checked = compile([], { stateSchema: options.stateSchema, ...(limits && { limits }) });
     if (!checked.ok) throw new TypeError(problems('the stateSchema option', checked.diagnostics));
   }
-  return { input, state, stateSchema, plan, mode, toolNames };
+  return { input, state, stateSchema, plan, mode, toolNames, outputSchema };
 }
 
 /** Checks solve()'s options. @throws {TypeError} naming the option and the bad value. */
@@ -140,9 +150,14 @@ export function checkSolveOptions(task: unknown, options: SolveOptions): void {
       `${WHERE}: systemPrompt must be a non-empty string, not ${describeValue(systemPrompt)}`,
     );
   }
-  if (context !== undefined && typeof context !== 'string' && !Array.isArray(context)) {
+  if (
+    context !== undefined &&
+    typeof context !== 'string' &&
+    !Array.isArray(context) &&
+    (context === null || typeof context !== 'object')
+  ) {
     throw new TypeError(
-      `${WHERE}: context must be the text or the array of a context ([{"type": "input", ...}, ...]), not ${describeValue(context)}`,
+      `${WHERE}: context must be the text or the array of a context ([{"type": "input", ...}, ...]), or a request {"schema": ..., "context": [...]}, not ${describeValue(context)}`,
     );
   }
   if (history !== undefined) checkHistory(history);

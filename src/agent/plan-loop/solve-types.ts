@@ -6,7 +6,7 @@
  */
 import type { LoopEnding } from '../../tools/end-loop.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
-import type { JsonObject } from '../../language/document.js';
+import type { JsonObject, PlanRequest } from '../../language/document.js';
 import type { Limits } from '../../language/limits.js';
 import type { Approve } from '../../run/approval.js';
 import type { CallError, CallReport, CallStatus, RunOptions, RunResult } from '../../run/types.js';
@@ -86,10 +86,13 @@ export interface SolveOptions {
    * initial state and schema, its plan message is shown as the previous plan, and its tool
    * messages (`{"type": "tool", "tool": "Tool.search"}`) are the tools the model is offered
    * (of those the policy allows). It must compile with the tools: a tool message naming a
-   * tool that does not exist is a TypeError with its line and column.
+   * tool that does not exist is a TypeError with its line and column. A request
+   * `{"schema": ..., "context": [...]}` (as an object or its text) gives its context so, and
+   * its schema is the final answer's (`properties.output` of a schema of the whole reply), as
+   * `outputSchema` would give it (giving both is a TypeError).
    * @default undefined
    */
-  readonly context?: string | readonly unknown[];
+  readonly context?: string | readonly unknown[] | PlanRequest;
   /**
    * Earlier turns of the conversation (user and assistant text, system notes), sent after the
    * system prompt and before the context in every request of the loop. Tool calls and tool

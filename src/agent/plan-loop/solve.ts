@@ -174,7 +174,7 @@ async function loop(
       shape: 'solution',
       mode,
       format: strict ? 'openai-strict' : 'json-schema',
-      ...outputSchemaOf(options),
+      ...(start.outputSchema !== undefined && { outputSchema: start.outputSchema }),
     });
     const format = { name: 'solution', schema };
     const handedOn = new HandedOn();
@@ -360,8 +360,4 @@ class HandedOn {
 /** The limits a session's snapshot is read within: the loop's own. */
 function limitsOf(options: SolveOptions): Limits | undefined {
   return options.limits ? resolveLimits(options.limits, `${WHERE}: limits`) : undefined;
-}
-
-function outputSchemaOf(options: SolveOptions) {
-  return options.outputSchema !== undefined ? { outputSchema: options.outputSchema } : {};
 }

@@ -42,6 +42,8 @@ import {
 } from '../permissions/index.js';
 import { isPlanModeLatch, type PlanMode } from './plan-mode.js';
 import { PLAN_MODE_ADVICE } from '../prompts.js';
+import { checkOptions } from '../../language/option-keys.js';
+import { GUARD_TOOLS_OPTIONS } from './option-specs.js';
 
 export interface GuardToolsOptions {
   /**
@@ -134,6 +136,7 @@ export function guardTools(
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`guardTools: options must be an object, not ${describeValue(options)}`);
   }
+  checkOptions('guardTools', options, GUARD_TOOLS_OPTIONS);
   const { approve, latch = latchOf(policy), planModeAdvice } = options;
   if (approve !== undefined && typeof approve !== 'function') {
     throw new TypeError(`guardTools: approve must be a function, not ${describeValue(approve)}`);

@@ -13,6 +13,8 @@ import { isAbsolute } from 'node:path';
 import { isPlanStoreError, PermissionDeniedError } from '../../errors.js';
 import { describeValue } from '../../language/describe-value.js';
 import { checkStoreKey, LocalFolderStore, type PlanStore } from '../plan-store/index.js';
+import { checkOptions } from '../../language/option-keys.js';
+import { PLAN_FILE_READ_OPTIONS } from './option-specs.js';
 
 /** Temporary names add 18 bytes to the plan file's; most file systems allow 255 in all. */
 const MAX_NAME_BYTES = 200;
@@ -96,6 +98,7 @@ export class PlanFile {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`PlanFile.read: options must be an object, not ${describeValue(options)}`);
     }
+    checkOptions('PlanFile.read', options, PLAN_FILE_READ_OPTIONS);
     const { maxBytes = 1_048_576 } = options;
     if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) {
       throw new TypeError(

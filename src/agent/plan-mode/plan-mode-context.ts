@@ -8,6 +8,8 @@ import { describeValue } from '../../language/describe-value.js';
 import { isPermissionChecker, type PermissionChecker, strictestOf } from '../permissions/index.js';
 import { isPlanModeLatch, type PlanMode } from './plan-mode.js';
 import { PlanModePolicy } from './plan-mode-policy.js';
+import { checkOptions } from '../../language/option-keys.js';
+import { PLAN_MODE_CHILD_OPTIONS, PLAN_MODE_CONTEXT_OPTIONS } from './option-specs.js';
 
 export interface PlanModeContextOptions {
   /** The latch shared by the whole agent tree. Required. */
@@ -33,6 +35,7 @@ export class PlanModeContext {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`PlanModeContext: options must be an object, not ${describeValue(options)}`);
     }
+    checkOptions('PlanModeContext', options, PLAN_MODE_CONTEXT_OPTIONS);
     const { latch, policy } = options;
     if (!isPlanModeLatch(latch)) {
       throw new TypeError(`PlanModeContext: latch must be a PlanMode, not ${describeValue(latch)}`);
@@ -53,6 +56,7 @@ export class PlanModeContext {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`PlanModeContext.child: options must be an object, not ${describeValue(options)}`);
     }
+    checkOptions('PlanModeContext.child', options, PLAN_MODE_CHILD_OPTIONS);
     const { policy } = options;
     if (policy !== undefined && !isPermissionChecker(policy)) {
       throw new TypeError(

@@ -20,6 +20,8 @@ import {
   type ToolClassifierOptions,
 } from '../permissions/index.js';
 import { isPlanModeLatch as isLatch, type PlanMode } from './plan-mode.js';
+import { checkOptions } from '../../language/option-keys.js';
+import { PLAN_MODE_POLICY_OPTIONS } from './option-specs.js';
 
 export type PlanModePolicyOptions = Omit<ToolClassifierOptions, 'edits'>;
 
@@ -50,6 +52,7 @@ export class PlanModePolicy implements PermissionChecker {
     if ('edits' in options) {
       throw new TypeError(`PlanModePolicy: edits belongs to the base PermissionPolicy (acceptEdits mode)`);
     }
+    checkOptions('PlanModePolicy', options, PLAN_MODE_POLICY_OPTIONS);
     const given =
       options.tools !== undefined || options.readOnly !== undefined || options.trustAnnotations !== undefined;
     if (base instanceof PermissionPolicy && given && base.classifier.configured) {

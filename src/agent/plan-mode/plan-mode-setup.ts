@@ -9,7 +9,6 @@ import { ToolRegistry } from '../../tools/registry.js';
 import type { Tool } from '../../tools/tool.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../../run/approval.js';
 import { describeValue } from '../../language/describe-value.js';
-import { optionKeys, rejectUnknownOptions } from '../../language/option-keys.js';
 import type { PlanStore } from '../plan-store/index.js';
 import { type GuardedTools, guardTools } from './guard-tools.js';
 import type { Message } from '../model.js';
@@ -27,6 +26,8 @@ import { DEFAULT_PLANS_DIR, planTools, TODOS_KEY } from './plan-tools.js';
 import { todoReminder } from './todo-reminder.js';
 import { TodoList } from './todos.js';
 import { defaultPlanModeContext } from './default-context.js';
+import { checkOptions } from '../../language/option-keys.js';
+import { PLAN_MODE_SETUP_OPTIONS } from './option-specs.js';
 
 export interface PlanModeSetupOptions {
   /**
@@ -147,20 +148,6 @@ const setups = new WeakSet<object>();
 /** The store key `save()` writes the snapshot under and `load()` reads it from. */
 export const SNAPSHOT_KEY = 'plan-mode.json';
 
-const KEYS = optionKeys<PlanModeSetupOptions>({
-  tools: true,
-  approve: true,
-  approveTool: true,
-  context: true,
-  permissions: true,
-  plansDir: true,
-  store: true,
-  planFile: true,
-  todos: true,
-  maxPlanLength: true,
-  reminders: true,
-});
-
 /** Whether `value` was made by `setupPlanMode()`. */
 export function isPlanModeSetup(value: unknown): value is PlanModeSetup {
   return value !== null && typeof value === 'object' && setups.has(value);
@@ -175,7 +162,7 @@ export function setupPlanMode(options: PlanModeSetupOptions): PlanModeSetup {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${where}: options must be an object, not ${describeValue(options)}`);
   }
-  rejectUnknownOptions(where, options, KEYS);
+  checkOptions(where, options, PLAN_MODE_SETUP_OPTIONS);
   const {
     tools = [],
     approve,

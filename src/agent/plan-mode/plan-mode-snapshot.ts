@@ -15,6 +15,8 @@ import type { PlanFile } from './plan-file.js';
 import { isPlanModeLatch, PlanMode, type PlanModeJson } from './plan-mode.js';
 import { readSavedJson } from './saved-json.js';
 import { MAX_TODO_CONTENT, MAX_TODOS, type Todo, TodoList } from './todos.js';
+import { checkOptions } from '../../language/option-keys.js';
+import { READ_PLAN_MODE_SNAPSHOT_OPTIONS } from './option-specs.js';
 
 /** What `planModeSnapshot()` writes and `restorePlanMode()` reads. */
 export interface PlanModeSnapshot {
@@ -110,6 +112,7 @@ export function readPlanModeSnapshot(
   snapshot: unknown,
   options: ReadPlanModeSnapshotOptions = {},
 ): PlanModeSnapshot {
+  checkOptions('readPlanModeSnapshot', options, READ_PLAN_MODE_SNAPSHOT_OPTIONS);
   const { maxPlanLength = DEFAULT_MAX_PLAN_LENGTH, where = 'readPlanModeSnapshot' } = options;
   checkMaxPlanLength(maxPlanLength, where);
   const value = readSavedJson(snapshot, {

@@ -13,6 +13,8 @@
  */
 import { PlanModeTransitionError } from '../../errors.js';
 import { describeValue } from '../../language/describe-value.js';
+import { checkOptions } from '../../language/option-keys.js';
+import { PLAN_MODE_OPTIONS } from './option-specs.js';
 
 export const PLAN_MODE_STATES = ['off', 'planning', 'executing'] as const;
 export type PlanModeState = (typeof PLAN_MODE_STATES)[number];
@@ -62,6 +64,7 @@ export class PlanMode {
     if (options === null || typeof options !== 'object') {
       throw new TypeError(`PlanMode: options must be an object, not ${describeValue(options)}`);
     }
+    checkOptions('PlanMode', options, PLAN_MODE_OPTIONS);
     const { onObserverError } = options;
     if (onObserverError !== undefined && typeof onObserverError !== 'function') {
       throw new TypeError(

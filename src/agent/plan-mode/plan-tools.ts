@@ -8,12 +8,13 @@ import { resolve } from 'node:path';
 import type { Tool } from '../../tools/tool.js';
 import { type Approve, type PlanApprovalRequest, readApproval } from '../../run/approval.js';
 import { describeValue } from '../../language/describe-value.js';
-import { optionKeys, rejectUnknownOptions } from '../../language/option-keys.js';
 import type { PlanStore } from '../plan-store/index.js';
 import { isPlanStore, PlanFile, storeRefusal } from './plan-file.js';
 import { isPlanModeLatch, type PlanMode } from './plan-mode.js';
 import { markPlanTool } from '../permissions/index.js';
 import { readTodos, type Todo, TODO_STATUSES, TodoList } from './todos.js';
+import { checkOptions } from '../../language/option-keys.js';
+import { PLAN_TOOLS_OPTIONS } from './option-specs.js';
 
 export interface PlanToolsOptions {
   /** The latch the tools flip. Required. */
@@ -66,16 +67,6 @@ export const DEFAULT_PLANS_DIR = 'plans';
 /** The store key `todo_write` keeps the todo list under, as `TodoList.toJSON()` text. */
 export const TODOS_KEY = 'todos.json';
 
-const KEYS = optionKeys<PlanToolsOptions>({
-  latch: true,
-  plansDir: true,
-  store: true,
-  approve: true,
-  planFile: true,
-  todos: true,
-  maxPlanLength: true,
-});
-
 /**
  * The four plan tools, with what they hold. The extra members are not enumerable: the array
  * still looks (and spreads, and serializes) like a plain list of tools.
@@ -102,7 +93,7 @@ export function planTools(options: PlanToolsOptions): PlanToolList {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`planTools: options must be an object, not ${describeValue(options)}`);
   }
-  rejectUnknownOptions('planTools', options, KEYS);
+  checkOptions('planTools', options, PLAN_TOOLS_OPTIONS);
   const {
     latch,
     plansDir = DEFAULT_PLANS_DIR,

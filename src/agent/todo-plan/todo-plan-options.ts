@@ -24,6 +24,8 @@ import {
   type TodoPlanHooksOf,
   type TodoPlanListener,
 } from './todo-plan-events.js';
+import { checkOptions } from '../../language/option-keys.js';
+import { TODO_PLAN_OPTIONS } from './option-specs.js';
 
 /**
  * The options of a todo plan, generic in the plan its hooks are given (see TodoPlanHooksOf):
@@ -160,6 +162,7 @@ export function resolveTodoPlanOptions<Plan>(
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${where}: options must be an object, not ${describeValue(options)}`);
   }
+  checkOptions(where, options, TODO_PLAN_OPTIONS);
   const { provider, tools, context, signal, systemPrompt, onEvent } = options;
   if (provider === null || typeof provider !== 'object' || typeof provider.stream !== 'function') {
     throw new TypeError(`${where}: provider must be a ModelProvider, not ${describeValue(provider)}`);

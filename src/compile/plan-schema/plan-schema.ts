@@ -52,6 +52,7 @@ import {
   STRICT_LIMITS,
   toStrict,
 } from './strict-rewrite.js';
+import { checkOptions, type OptionSpec } from '../../language/option-keys.js';
 
 export { ID_PATTERN, OUTPUT_PATH_PATTERN, REFERENCE_PATTERN } from './plan-schema-patterns.js';
 export { STRICT_LIMITS } from './strict-rewrite.js';
@@ -118,10 +119,19 @@ const ELEMENTS_ONLY_IN_FOR_EACH = {
  * @throws {RangeError} (`openai-strict`) when the tools need more properties or enum values than
  *   strict mode allows, or their schemas are too large to rewrite.
  */
+/** mode, format and shape have their own checks (one of their choices). */
+const PLAN_SCHEMA_OPTIONS: OptionSpec<PlanSchemaOptions> = {
+  mode: 'any',
+  format: 'any',
+  shape: 'any',
+  outputSchema: 'any',
+};
+
 export function planSchema(
   tools: ToolRegistry | Iterable<Tool>,
   options: PlanSchemaOptions = {},
 ): Record<string, unknown> {
+  checkOptions('planSchema', options, PLAN_SCHEMA_OPTIONS);
   const mode = choice('mode', options.mode, PLAN_SCHEMA_MODES, 'eager');
   const format = choice('format', options.format, PLAN_SCHEMA_FORMATS, 'json-schema');
   const shape = choice('shape', options.shape, PLAN_SCHEMA_SHAPES, 'calls');

@@ -6,6 +6,7 @@ import type { EvalResult, SampleScore, ScoreOptions } from './eval-types.js';
 import { DEFAULT_MAX_FILE_BYTES, forEachSampleName, isSafeSampleId, readSample } from './eval-dir.js';
 import { MAX_LISTED_EXTRAS, resolveScoreOptions, scoreOne, summarize } from './score-plans.js';
 import { lostSample } from './score-sample.js';
+import { checkOptions, type OptionSpec } from '../../language/option-keys.js';
 
 /** Options of {@link scoreDirs}. */
 export interface ScoreDirsOptions extends ScoreOptions {
@@ -34,7 +35,21 @@ export const MAX_SAMPLES = 100_000;
  * @throws the file system's error when a folder cannot be listed.
  * @throws {TypeError} for a bad option value.
  */
+/** The numbers have their own checks (resolveScoreOptions). */
+const SCORE_DIRS_OPTIONS: OptionSpec<ScoreDirsOptions> = {
+  gold: 'string',
+  predicted: 'string',
+  maxSamples: 'count',
+  maxFileBytes: 'count',
+  seed: 'any',
+  maxCalls: 'any',
+  runTimeoutMs: 'any',
+  maxDiagnostics: 'any',
+  limits: 'any',
+};
+
 export async function scoreDirs(options: ScoreDirsOptions): Promise<EvalResult> {
+  checkOptions('scoreDirs', options, SCORE_DIRS_OPTIONS);
   const resolved = resolveScoreOptions(options);
   const maxSamples = options.maxSamples ?? MAX_SAMPLES;
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;

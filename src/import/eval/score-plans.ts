@@ -13,6 +13,7 @@ import {
   type ScoreOptions,
 } from './eval-types.js';
 import { lostSample, type ResolvedScoreOptions, scoreSample } from './score-sample.js';
+import { checkOptions, type OptionSpec } from '../../language/option-keys.js';
 
 /** Most predicted ids not in gold that a result lists (the rest are counted). */
 export const MAX_LISTED_EXTRAS = 100;
@@ -35,7 +36,19 @@ export interface ScorePlansOptions extends ScoreOptions {
  *
  * @throws {TypeError} for a bad option value.
  */
+/** The numbers have their own checks (resolveScoreOptions), the samples theirs. */
+const SCORE_PLANS_OPTIONS: OptionSpec<ScorePlansOptions> = {
+  gold: 'any',
+  predicted: 'any',
+  seed: 'any',
+  maxCalls: 'any',
+  runTimeoutMs: 'any',
+  maxDiagnostics: 'any',
+  limits: 'any',
+};
+
 export async function scorePlans(options: ScorePlansOptions): Promise<EvalResult> {
+  checkOptions('scorePlans', options, SCORE_PLANS_OPTIONS);
   const resolved = resolveScoreOptions(options);
   const gold = asMap(options.gold, 'gold');
   const predicted = asMap(options.predicted, 'predicted');

@@ -13,6 +13,7 @@ import { mixSeed, sampleSchema } from '../../simulate/sample-outputs.js';
 import { type JsonSchema, type Tool, type ToolContext, toolsFromManifest } from '../../tools/index.js';
 import type { ToolManifest } from '../types.js';
 import { checkLatency, type MockLatency, mockLatencyMs } from './mock-latency.js';
+import { checkOptions, type OptionSpec } from '../../language/option-keys.js';
 
 /** The defaults of {@link MockToolsOptions}. */
 export const MOCK_DEFAULTS = { seed: 0 } as const;
@@ -48,7 +49,15 @@ export interface MockToolsOptions {
  * @throws {ToolsFileError} when `manifest` is not `{tools: [...]}` of definitions.
  * @throws {TypeError} for a bad option value.
  */
+/** seed, latency and limits have their own checks. */
+const MOCK_TOOLS_OPTIONS: OptionSpec<MockToolsOptions> = {
+  seed: 'any',
+  latency: 'any',
+  limits: 'any',
+};
+
 export function mockTools(manifest: ToolManifest, options: MockToolsOptions = {}): Tool[] {
+  checkOptions('mockTools', options, MOCK_TOOLS_OPTIONS);
   const seed = options.seed ?? MOCK_DEFAULTS.seed;
   if (!Number.isSafeInteger(seed))
     throw new TypeError(`Expected seed to be a whole number, got ${String(seed)}`);

@@ -104,12 +104,17 @@ export function readContextMessages(
   return null;
 }
 
+/**
+ * Reads the messages of a context array at `base` (the document's root, or a request's
+ * `/context`): every pointer, so every position, is the message's place in the whole text.
+ */
 export function readContext(
   messages: unknown[],
   source: SourceText,
   diagnostics: DiagnosticSink,
   limits: Limits,
   planRequired: boolean,
+  base = '',
 ): PlanDocument | null {
   let plan: { mode: ExecutionMode; calls: unknown[]; callsPointer: string } | null = null;
   let planSeen = false;
@@ -120,7 +125,7 @@ export function readContext(
   let stateSchemaPointer: string | undefined;
   messages.forEach((message, index) => {
     const m = message as JsonObject;
-    const pointer = joinPointer('', index);
+    const pointer = joinPointer(base, index);
     switch (m.type) {
       case 'plan':
         if (planSeen) {
@@ -193,11 +198,11 @@ export function readContext(
     source,
   };
   if (!planSeen && !planRequired) {
-    return { shape: 'context', mode: 'eager', calls: [], callsPointer: '', ...extras };
+    return { shape: 'context', mode: 'eager', calls: [], callsPointer: base, ...extras };
   }
   if (!planSeen) {
     diagnostics.push(
-      error('E_SHAPE', '', 'a context array needs a plan message', {
+      error('E_SHAPE', base, 'a context array needs a plan message', {
         hint: 'add {"type": "plan", "plan": [...]}',
       }),
     );

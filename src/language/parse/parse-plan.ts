@@ -1,11 +1,12 @@
 import { compareDiagnostics, type Diagnostic, error, type PendingDiagnostic } from '../diagnostics.js';
-import { readContextMessages } from './context-messages.js';
 import type { PlanDocument } from '../document.js';
 import { readDocument } from './read-document.js';
+import { readRequestOrContext } from './read-request.js';
 import { readJsonText, textTooLong } from './json-text.js';
 import { SourceText } from '../text/index.js';
 import { checkJson } from '../json/index.js';
 import { type Limits, MAX_DEPTH_CEILING, resolveLimits } from '../limits.js';
+import { checkOptions, type OptionSpec } from '../option-keys.js';
 
 export interface ParsePlanOptions {
   /**
@@ -21,7 +22,7 @@ export interface ParsePlanOptions {
 }
 
 export interface ParsePlanResult {
-  /** The document, or null when the text is not JSON or fits none of the four shapes. */
+  /** The document, or null when the text is not JSON or fits none of the five shapes. */
   readonly document: PlanDocument | null;
   readonly diagnostics: Diagnostic[];
 }
@@ -38,17 +39,25 @@ export function parsePlan(input: string | unknown, options: ParsePlanOptions = {
  * Parses a context array (input, state, tool and plan messages) whose plan message may be
  * missing, as the context of a first request is (the plan loop starts from one): input, state
  * and its schema, tool messages, and the plan's calls when there is a plan message (else none).
+ * A request `{"schema": ..., "context": [...]}` is read too, its schema kept on the document.
  * Never throws on bad input.
  */
 export function parseContext(input: string | unknown, options: ParsePlanOptions = {}): ParsePlanResult {
-  return parseWith(input, options, readContextMessages);
+  return parseWith(input, options, readRequestOrContext);
 }
+
+/** limits has its own check (resolveLimits). */
+const PARSE_PLAN_OPTIONS: OptionSpec<ParsePlanOptions> = {
+  source: 'string',
+  limits: 'any',
+};
 
 function parseWith(
   input: string | unknown,
   options: ParsePlanOptions,
   read: typeof readDocument,
 ): ParsePlanResult {
+  checkOptions('parsePlan', options, PARSE_PLAN_OPTIONS);
   const limits = resolveLimits(options.limits);
   const pending: PendingDiagnostic[] = [];
   let value: unknown;

@@ -1,9 +1,10 @@
 /**
- * Which of the four document shapes a parsed JSON value is (bare call array, plan message,
- * solution, context array), read into one {@link PlanDocument}; a value that is none of them is
+ * Which of the five document shapes a parsed JSON value is (bare call array, plan message,
+ * solution, context array, request), read into one {@link PlanDocument}; a value that is none of them is
  * E_SHAPE with the shapes it could have been.
  */
 import { isMessageLike, readContext, readPlanMessage, unknownKeys } from './context-messages.js';
+import { isRequestLike, readRequest } from './read-request.js';
 import { error, type DiagnosticSink } from '../diagnostics.js';
 import { describeJson, isJsonObject, type PlanDocument } from '../document.js';
 import { DEFAULT_LIMITS, type Limits } from '../limits.js';
@@ -11,7 +12,8 @@ import type { SourceText } from '../text/index.js';
 
 const SHAPES_HINT =
   'a plan is an array of calls [{"_tool": ...}], a plan message {"type": "plan", "plan": [...]}, ' +
-  'a solution {"calls": [...], "output": null}, or a context array [{"type": "input", ...}, {"type": "plan", ...}]';
+  'a solution {"calls": [...], "output": null}, a context array [{"type": "input", ...}, {"type": "plan", ...}], ' +
+  'or a request {"schema": {...}, "context": [...]}';
 
 const SOLUTION_KEYS = new Set(['calls', 'output']);
 
@@ -51,6 +53,7 @@ export function readDocument(
         source,
       };
     }
+    if (isRequestLike(value)) return readRequest(value, source, diagnostics, limits);
     if (typeof value.type === 'string') {
       diagnostics.push(
         error('E_SHAPE', '/type', `a lone "${value.type}" message is not a plan`, {

@@ -18,11 +18,14 @@ import {
 import { SourceText } from '../text/index.js';
 import { BoundaryScanner, type ClosedElement } from './boundary-scanner.js';
 import { TextChunks } from './text-chunks.js';
+import { valueEnd } from './value-end.js';
+import { checkOptions, type OptionSpec } from '../option-keys.js';
 
 export interface PlanTextReaderOptions {
   /**
-   * Which documents are read: `any`, the four shapes (bare call array, plan message, solution,
-   * context array), recognised from the text as it comes; `solution`, only a solution
+   * Which documents are read: `any`, the five shapes (bare call array, plan message, solution,
+   * context array, request), recognised from the text as it comes (a request's calls are handed
+   * out at the end, read whole); `solution`, only a solution
    * `{"calls": [...], "output": ...}` (what `solve()` asks a model for): an array's elements or a
    * plan message's calls are then never handed out early.
    * @default 'any'
@@ -88,6 +91,12 @@ type Recorded = ClosedElement[];
  * out before that, and anything else the whole text says, is in `end().parsed`, which is the
  * authority: a consumer that ran calls early checks it.
  */
+const PLAN_TEXT_READER_OPTIONS: OptionSpec<PlanTextReaderOptions> = {
+  shape: { oneOf: ['any', 'solution'] },
+  source: 'string',
+  limits: 'any',
+};
+
 export class PlanTextReader {
   readonly #limits: Limits;
   readonly #name: string;
@@ -112,6 +121,7 @@ export class PlanTextReader {
   #diverged = false;
 
   constructor(options: PlanTextReaderOptions = {}) {
+    checkOptions('PlanTextReader', options, PLAN_TEXT_READER_OPTIONS);
     this.#limits = resolveLimits(options.limits);
     this.#name = options.source ?? '<input>';
     this.#scanner = new BoundaryScanner((options.shape ?? 'any') === 'any');
@@ -260,10 +270,15 @@ export class PlanTextReader {
     const pointers: string[] = [];
     for (let i = this.#handed; i < document.calls.length; i++) pointers.push(`${document.callsPointer}/${i}`);
     const places = document.source.locateAll(pointers.map((pointer) => ({ pointer })));
+    const text = document.source.text;
     pointers.forEach((pointer, k) => {
       const at = places[k]!.offset;
       const value = document.calls[this.#handed + k];
-      out.push({ index: this.#handed + k, value, start: at, end: at, pointer, diagnostics: [] });
+      // Its own slice and the whole parse's diagnostics under it, as a call read from its slice has.
+      const diagnostics = parsed.diagnostics.filter(
+        (d) => d.pointer === pointer || d.pointer.startsWith(`${pointer}/`),
+      );
+      out.push({ index: this.#handed + k, value, start: at, end: valueEnd(text, at), pointer, diagnostics });
     });
     return out;
   }

@@ -18,6 +18,7 @@ import { planOf } from '../../compile/plan-of.js';
 import { explainPanelData } from './explain-data.js';
 import { forEachData, nodeNotes, workflowGraphs } from './composed-calls.js';
 import { stepsNote, widestStepText } from './dry-run-notes.js';
+import { checkOptions as checkOptionSpec, type OptionSpec } from '../../language/option-keys.js';
 
 /** How a run's calls can end, in legend order (the rest of REPORT_STATUSES are the dry run's). */
 const RUN_STATUSES: readonly ReportStatus[] = REPORT_STATUSES.slice(0, REPORT_STATUSES.indexOf('runs'));
@@ -326,9 +327,19 @@ function clipText(s: string, o: Options): string {
     : `${s.slice(0, o.maxValueLength)}\n… ${s.length - o.maxValueLength} more characters not shown`;
 }
 
+/** layout, dagreLimit, direction and maxValueLength have their own checks (below). */
+const REPORT_OPTIONS: OptionSpec<ReportOptions> = {
+  title: 'string',
+  layout: 'any',
+  dagreLimit: 'any',
+  direction: 'any',
+  maxValueLength: 'any',
+};
+
 function checkOptions(options: ReportOptions): Options {
   if (options === null || typeof options !== 'object')
     throw new TypeError(`renderReport: options must be an object, not ${String(options)}`);
+  checkOptionSpec('renderReport', options, REPORT_OPTIONS);
   const layout = options.layout ?? DEFAULTS.layout;
   if (!(REPORT_LAYOUTS as readonly string[]).includes(layout))
     throw new TypeError(

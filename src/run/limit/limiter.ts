@@ -9,6 +9,7 @@ import PQueue from 'p-queue';
 import { describeValue } from '../../language/describe-value.js';
 import { StartWindow } from './start-window.js';
 import { concurrencyProblem, type Quota, rateLimitProblems } from '../../tools/quota.js';
+import { checkOptions, type OptionSpec } from '../../language/option-keys.js';
 
 const LIMITER = Symbol.for('planmode.limiter');
 
@@ -39,6 +40,9 @@ export interface LimitedTaskOptions {
   readonly signal?: AbortSignal;
 }
 
+/** quotas has its own check (each group's quota). */
+const LIMITER_OPTIONS: OptionSpec<LimiterOptions> = { quotas: 'any' };
+
 export class Limiter {
   readonly [LIMITER] = true;
   readonly #overrides: ReadonlyMap<string, Quota>;
@@ -47,6 +51,7 @@ export class Limiter {
   constructor(options: LimiterOptions = {}) {
     if (options === null || typeof options !== 'object')
       throw new TypeError(`Expected limiter options to be an object, got ${describeValue(options)}`);
+    checkOptions('createLimiter', options, LIMITER_OPTIONS);
     const overrides = new Map<string, Quota>();
     const quotas = options.quotas ?? {};
     if (quotas === null || typeof quotas !== 'object' || Array.isArray(quotas))

@@ -30,6 +30,7 @@ const PLAN_TEXTS: { name: string; text: string }[] = [
     .filter((f) => f.endsWith('.json') && !/\.(tools|input|state)\.json$/.test(f))
     .map((f) => join(INVALID, f)),
   ...readdirSync(EXAMPLES).map((dir) => join(EXAMPLES, dir, 'plan.json')),
+  ...readdirSync(join(FIXTURES, 'requests')).map((f) => join(FIXTURES, 'requests', f)),
   ...files(join(FIXTURES, '..', 'test', 'fixtures', 'eval')).filter((f) => f.endsWith('.json')),
 ]
   .map((path) => ({ name: relative(join(FIXTURES, '..'), path), text: readFileSync(path, 'utf8') }))
