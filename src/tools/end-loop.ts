@@ -35,12 +35,17 @@ export function endLoop(reason: string): EndLoopSignal {
 
 /** True for a signal made by {@link endLoop} (by this copy of planmode or another). */
 export function isEndLoopSignal(value: unknown): value is EndLoopSignal {
-  return (
-    value !== null &&
-    typeof value === 'object' &&
-    (value as Record<symbol, unknown>)[BRAND] === true &&
-    typeof (value as { reason?: unknown }).reason === 'string'
-  );
+  if (value === null || typeof value !== 'object') return false;
+  // A tool's answer may be a Proxy whose traps throw: reading it here must not throw in its
+  // stead (the answer's own check names what is wrong with it), so such a value is no signal.
+  try {
+    return (
+      (value as Record<symbol, unknown>)[BRAND] === true &&
+      typeof (value as { reason?: unknown }).reason === 'string'
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** Which tool ended a loop, in which call, and why: a result's `endedBy`. */
