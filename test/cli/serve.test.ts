@@ -14,7 +14,17 @@ import { expectOneLineUsageError, planInProcess } from './in-process.js';
 const WEATHER = join(EXAMPLES, 'weather-branch');
 
 /** Starts `plan serve <args>` in this process; resolves with its first stdout line once written. */
+/**
+ * SIGTERM as the server hears it: its own listener, called directly. `process.emit('SIGTERM')`
+ * would also call every other listener of the test process (vitest's worker, or one an earlier
+ * test file's command left), and one of those may end the process.
+ */
+function terminate(before: ReadonlySet<unknown>): void {
+  for (const listener of process.listeners('SIGTERM')) if (!before.has(listener)) listener('SIGTERM');
+}
+
 function startServe(args: readonly string[], env: Record<string, string> = {}) {
+  const before = new Set(process.listeners('SIGTERM'));
   const out = { stdout: '', stderr: '' };
   let firstLine!: (line: string) => void;
   const listening = new Promise<string>((resolve) => (firstLine = resolve));
@@ -31,7 +41,7 @@ function startServe(args: readonly string[], env: Record<string, string> = {}) {
   });
   // A start that fails ends main before any line: the test sees its exit code instead.
   void exit.then(() => firstLine(''));
-  return { listening, exit, out };
+  return { listening, exit, out, terminate: () => terminate(before) };
 }
 
 describe('plan serve', () => {
@@ -77,7 +87,7 @@ describe('plan serve', () => {
     expect(run.status).toBe('succeeded');
     expect(run.state.suggestion).toBeDefined();
 
-    process.emit('SIGTERM');
+    serve.terminate();
     expect(await serve.exit).toBe(0);
     expect(serve.out.stderr).toContain('plan serve: SIGTERM: cancelling what runs, then stopping');
     await expect(fetch(`${url}/api/runs`)).rejects.toThrow();
@@ -95,7 +105,7 @@ describe('plan serve', () => {
       headers: { authorization: 'Bearer from-env' },
     });
     expect(ok.status).toBe(200);
-    process.emit('SIGTERM');
+    serve.terminate();
     expect(await serve.exit).toBe(0);
   });
 
@@ -147,7 +157,7 @@ describe('plan serve', () => {
       }
       expect(agent.text).toBe('done');
       await feed.cancel();
-      process.emit('SIGTERM');
+      serve.terminate();
       expect(await serve.exit).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -173,7 +183,7 @@ describe('plan serve', () => {
       await planInProcess(['serve', join(WEATHER, 'tools.mjs'), '--port', port]),
       /cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/,
     );
-    process.emit('SIGTERM');
+    first.terminate();
     expect(await first.exit).toBe(0);
   });
 });
