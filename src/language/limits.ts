@@ -111,9 +111,13 @@ export function resolveLimits(given: Partial<Limits> | undefined, where = 'limit
     throw new TypeError(`Expected ${where} to be an object of limits, got ${describeValue(given)}`);
   }
   const limits: Record<string, number> = { ...DEFAULT_LIMITS };
+  // A flag's limit is named as the command line writes it (`--limit maxDepth=…`), an option's
+  // as code does (`limits.maxDepth`).
+  const flag = where.startsWith('--');
+  const named = (key: string) => (flag ? `${where} ${key}` : `${where}.${key}`);
   for (const key of Object.keys(given)) {
     if (!(LIMIT_NAMES as string[]).includes(key)) {
-      throw new TypeError(`Unknown limit ${where}.${key}; the limits are ${LIMIT_NAMES.join(', ')}`);
+      throw new TypeError(`Unknown limit ${named(key)}; the limits are ${LIMIT_NAMES.join(', ')}`);
     }
     const value = (given as Record<string, unknown>)[key];
     if (value === undefined) continue;
@@ -121,7 +125,7 @@ export function resolveLimits(given: Partial<Limits> | undefined, where = 'limit
     const floor = FLOORS[key as keyof Limits] ?? 1;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < floor || value > ceiling) {
       throw new TypeError(
-        `Expected ${where}.${key} to be a whole number from ${floor} to ${ceiling}, got ${describeValue(value)}`,
+        `Expected ${flag ? `${named(key)}=N` : named(key)} to be a whole number from ${floor} to ${ceiling}, got ${describeValue(value)}`,
       );
     }
     limits[key] = value;

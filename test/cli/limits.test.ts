@@ -49,8 +49,8 @@ describe('--limit', () => {
   it.each([
     [['maxDepth'], /--limit 'maxDepth' is not name=value/],
     [['maxDepth=x'], /is not name=value/],
-    [['maxDepht=3'], /Unknown limit --limit\.maxDepht; the limits are maxCalls/],
-    [['maxDepth=0'], /--limit\.maxDepth to be a whole number from 1 to 1000, got number 0/],
+    [['maxDepht=3'], /Unknown limit --limit maxDepht; the limits are maxCalls/],
+    [['maxDepth=0'], /--limit maxDepth=N to be a whole number from 1 to 1000, got number 0/],
     [['maxDepth=5000'], /from 1 to 1000/],
   ])('--limit %j is exit 2 with one line', async (values, pattern) => {
     const args = ['validate', at('plan.json')];

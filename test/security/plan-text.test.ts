@@ -158,7 +158,7 @@ describe('--limit names', () => {
     'refuses --limit %s=5 like any unknown limit name (__proto__ was accepted)',
     async (name) => {
       const result = await planInProcess(['validate', '-', '--limit', `${name}=5`], '[]');
-      expectUsageError(result, new RegExp(`Unknown limit --limit\\.${name}; the limits are maxCalls`));
+      expectUsageError(result, new RegExp(`Unknown limit --limit ${name}; the limits are maxCalls`));
     },
   );
 
