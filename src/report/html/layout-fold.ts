@@ -12,8 +12,14 @@
  * quarter (boxes' sides swapped, then x and y exchanged), as layout.ts turns the layered one.
  */
 import type { CompiledPlan } from '../../compile/types.js';
-import type { Direction, Point } from './edge-geometry.js';
-import type { Box, GraphLayout, PlacedEdge, PlacedNode } from './placed-graph.js';
+import type { Direction } from './edge-geometry.js';
+import {
+  type Box,
+  type GraphLayout,
+  type PlacedEdge,
+  type PlacedNode,
+  turnedQuarter,
+} from './placed-graph.js';
 
 export interface FoldOptions {
   /** Size of each call's box, by call index. */
@@ -56,20 +62,7 @@ export function foldedLayout(plan: CompiledPlan, options: FoldOptions): GraphLay
     options.boxes.map((b) => ({ w: b.h, h: b.w })),
     { ...options, room: { w: options.room.h, h: options.room.w } },
   );
-  const swap = (p: Point): Point => ({ x: p.y, y: p.x });
-  return {
-    ...turned,
-    direction: 'LR',
-    width: turned.height,
-    height: turned.width,
-    nodes: turned.nodes.map((n) => ({ x: n.y, y: n.x, w: n.h, h: n.w })),
-    edges: turned.edges.map((e) => ({
-      ...e,
-      points: e.points.map(swap),
-      labelX: e.labelY,
-      labelY: e.labelX,
-    })),
-  };
+  return turnedQuarter(turned, 'LR');
 }
 
 function foldDown(

@@ -17,7 +17,13 @@ import type { CompiledPlan } from '../../compile/types.js';
 import type { Direction, Point } from './edge-geometry.js';
 import { labelOffset, placeEdgeLabels } from './label-placement.js';
 import { orderedLevels } from './level-order.js';
-import type { Box, GraphLayout, PlacedEdge, PlacedNode } from './placed-graph.js';
+import {
+  type Box,
+  type GraphLayout,
+  type PlacedEdge,
+  type PlacedNode,
+  turnedQuarter,
+} from './placed-graph.js';
 import { foldedLayout } from './layout-fold.js';
 import {
   FIRST_SCREEN_BOX,
@@ -193,20 +199,7 @@ function layeredLayout(plan: CompiledPlan, options: LayoutOptions, direction: Di
     plan,
     options.boxes.map((b) => ({ w: b.h, h: b.w })),
   );
-  const swap = (p: Point): Point => ({ x: p.y, y: p.x });
-  return {
-    engine: 'layered',
-    direction: 'TB',
-    width: turned.height,
-    height: turned.width,
-    nodes: turned.nodes.map((n) => ({ x: n.y, y: n.x, w: n.h, h: n.w })),
-    edges: turned.edges.map((e) => ({
-      ...e,
-      points: e.points.map(swap),
-      labelX: e.labelY,
-      labelY: e.labelX,
-    })),
-  };
+  return turnedQuarter(turned, 'TB');
 }
 
 function layeredLeftToRight(plan: CompiledPlan, boxes: readonly Box[]): GraphLayout {

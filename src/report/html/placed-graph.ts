@@ -46,3 +46,24 @@ export interface GraphLayout {
    */
   readonly bands?: number;
 }
+
+/**
+ * A layout turned a quarter: x and y exchanged, and each box's sides. A layout made the other
+ * way round with swapped boxes, then turned, is the layout in `direction`.
+ */
+export function turnedQuarter(turned: GraphLayout, direction: Direction): GraphLayout {
+  const swap = (p: Point): Point => ({ x: p.y, y: p.x });
+  return {
+    ...turned,
+    direction,
+    width: turned.height,
+    height: turned.width,
+    nodes: turned.nodes.map((n) => ({ x: n.y, y: n.x, w: n.h, h: n.w })),
+    edges: turned.edges.map((e) => ({
+      ...e,
+      points: e.points.map(swap),
+      labelX: e.labelY,
+      labelY: e.labelX,
+    })),
+  };
+}
