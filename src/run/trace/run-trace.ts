@@ -178,12 +178,7 @@ export class RunTrace {
       `execute_tool ${tool}`,
       {
         kind: SpanKind.INTERNAL,
-        attributes: {
-          'gen_ai.operation.name': 'execute_tool',
-          'gen_ai.tool.name': tool,
-          'gen_ai.tool.call.id': id,
-          'gen_ai.tool.type': 'function',
-        },
+        attributes: toolAttributes(tool, id),
         links: this.#linksOf(id),
       },
       this.#runContext,
@@ -209,13 +204,7 @@ export class RunTrace {
       `execute_tool ${tool}`,
       {
         kind: SpanKind.INTERNAL,
-        attributes: {
-          'gen_ai.operation.name': 'execute_tool',
-          'gen_ai.tool.name': tool,
-          'gen_ai.tool.call.id': key,
-          'gen_ai.tool.type': 'function',
-          'planmode.element.index': index,
-        },
+        attributes: { ...toolAttributes(tool, key), 'planmode.element.index': index },
         ...(startTime !== null && { startTime }),
       },
       parent,
@@ -265,4 +254,14 @@ export class RunTrace {
 function failed(span: Span, error: CallError): void {
   span.setAttribute('error.type', error.code ?? '_OTHER');
   span.setStatus({ code: SpanStatusCode.ERROR, message: error.message });
+}
+
+/** The GenAI semantic conventions' attributes of an `execute_tool` span. */
+function toolAttributes(tool: string, callId: string): Record<string, string> {
+  return {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': tool,
+    'gen_ai.tool.call.id': callId,
+    'gen_ai.tool.type': 'function',
+  };
 }
