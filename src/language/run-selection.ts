@@ -8,6 +8,15 @@ import { MAX_DEPTH_CEILING, MAX_SELECTION_NODES } from './limits.js';
 import type { Selection } from './paths.js';
 
 /**
+ * How many distinct selections jsonpath-plus may keep parsed at once. Its cache
+ * (`JSONPath.cache`) is one process-wide object that keeps every path and filter script it ever
+ * parsed: a long-lived process (`plan serve`, an agent) fed plans with ever new filters would
+ * grow without end. Past this many, the cache starts over (parsing again costs microseconds).
+ */
+export const MAX_CACHED_SELECTIONS = 1024;
+const cachedSelections = new Set<string>();
+
+/**
  * A read whose selections would visit more than MAX_SELECTION_NODES values. The run fails the
  * reading call with code `LIMIT`.
  */
@@ -40,6 +49,7 @@ export function runSelection(value: object, selection: Selection, budget: Select
       throw new SelectionLimitError(selection.text, `would descend more than ${MAX_DEPTH_CEILING} levels`);
     spend(budget, visits, selection);
   } else if (selection.form === 'filter') spend(budget, (value as unknown[]).length, selection);
+  keepCacheBounded(selection.jsonPath);
   const selected = JSONPath({
     path: selection.jsonPath,
     json: value,
@@ -50,6 +60,16 @@ export function runSelection(value: object, selection: Selection, budget: Select
   }) as unknown[];
   if (selection.form !== 'descent' && selection.form !== 'filter') spend(budget, selected.length, selection);
   return selected;
+}
+
+function keepCacheBounded(jsonPath: string): void {
+  if (cachedSelections.has(jsonPath)) return;
+  if (cachedSelections.size >= MAX_CACHED_SELECTIONS) {
+    cachedSelections.clear();
+    // A prototype-less object: its keys are path texts, never properties of Object.prototype.
+    JSONPath.cache = Object.create(null) as typeof JSONPath.cache;
+  }
+  cachedSelections.add(jsonPath);
 }
 
 function spend(budget: SelectionBudget, visits: number, selection: Selection): void {

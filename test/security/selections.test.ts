@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compile, run, type Tool } from '../../src/index.js';
+import { JSONPath } from 'jsonpath-plus';
 import { MAX_SELECTION_NODES } from '../../src/language/limits.js';
+import { MAX_CACHED_SELECTIONS } from '../../src/language/run-selection.js';
 
 const TIMEOUT = { timeout: 60_000 };
 
@@ -78,6 +80,28 @@ describe('hostile selections', () => {
         filtered: ['failed', 'LIMIT'],
         sliced: ['succeeded', null],
       });
+    },
+  );
+
+  it(
+    "plans with ever new filters do not grow jsonpath-plus's process-wide cache without end",
+    TIMEOUT,
+    async () => {
+      // A long-lived process (plan serve) fed plans whose filters all differ: jsonpath-plus keeps
+      // each parsed path and filter script in one object, so each plan used to add to it for good.
+      // One plan with that many distinct filters stands for many plans: the cache is the process's.
+      const filters = MAX_CACHED_SELECTIONS * 3;
+      const tools: Tool[] = [{ name: 'sink', execute: (args: { x?: unknown }) => args.x ?? null }];
+      const plan = Array.from({ length: filters }, (_, n) => ({
+        _tool: 'sink',
+        x: `†state.a[?(@.price < ${n})]`,
+        _outputPath: `†state.out${n}`,
+      }));
+      const result = await run(plan, { tools, state: { a: [{ price: 1 }, { price: filters }] } });
+      expect(result.state[`out${filters - 1}`]).toEqual([{ price: 1 }]);
+      expect(result.state.out0).toEqual([]);
+      // Each selection keeps its path and one filter script: twice the bound, plus the constants.
+      expect(Object.keys(JSONPath.cache as object).length).toBeLessThanOrEqual(2 * MAX_CACHED_SELECTIONS + 8);
     },
   );
 });
