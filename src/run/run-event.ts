@@ -11,7 +11,11 @@ let lastIso = '';
 
 /** The time now as ISO text; events come in bursts within one millisecond, so it is made once per millisecond. */
 export function isoNow(): string {
-  const ms = Date.now();
+  return isoAt(Date.now());
+}
+
+/** `ms` as ISO text, made once per millisecond as isoNow's are (the last one is kept). */
+export function isoAt(ms: number): string {
   if (ms !== lastMs) {
     lastMs = ms;
     lastIso = new Date(ms).toISOString();
