@@ -5,6 +5,14 @@
 import type { JsonObject } from '../language/document.js';
 
 /**
+ * The key under which a sub-run's options say that its `signal` is its workflow call's own
+ * abortSignal, which the calling run aborts when it cancels the call or its time runs out. The
+ * sub-run is cancelled only through it, so its attempts share it (see sharedController) instead
+ * of a controller of their own that would only copy it.
+ */
+export const CALLERS_SIGNAL: unique symbol = Symbol('planmode.callersSignal');
+
+/**
  * One workflow call on the way from the run down to a sub-run: a call whose tool is a workflow,
  * in the run (or sub-run) it belongs to. Events and approval requests from inside a workflow
  * carry the chain of these, outermost first; the last is the call whose sub-run it is.

@@ -159,6 +159,39 @@ describe('a workflow call', () => {
     });
     expect(result.status).toBe('cancelled');
   });
+
+  it('aborts the calls inside when its own time runs out, with the workflow call’s timeout as the reason', async () => {
+    let reason: unknown;
+    const hang: Tool = {
+      name: 'hang',
+      execute: (_args, { abortSignal }) =>
+        new Promise((_resolve, reject) => {
+          abortSignal.addEventListener(
+            'abort',
+            () => {
+              reason = abortSignal.reason;
+              reject(new Error('stopped'));
+            },
+            { once: true },
+          );
+        }),
+    };
+    const flow: Tool = {
+      name: 'waits',
+      timeoutMs: 20,
+      plan: [{ _id: 'h', _tool: 'hang', _outputPath: '†state.x' }],
+      output: '†state.x',
+    };
+    const result = await run([{ _id: 'w', _tool: 'waits', _outputPath: '†state.y' }], {
+      tools: [hang, flow],
+    });
+    expect(result.status).toBe('failed');
+    expect(result.calls[0]!.error).toMatchObject({ code: 'TIMEOUT' });
+    // The call inside shares the workflow call's signal: it learns why, not only that, it stopped.
+    expect(reason).toBeInstanceOf(Error);
+    expect((reason as Error).name).toBe('ToolTimeoutError');
+    expect(reason).toMatchObject({ call: 'w', tool: 'waits', timeoutMs: 20 });
+  });
 });
 
 describe('a workflow in a registry', () => {

@@ -15,12 +15,10 @@ import { coveredPath } from '../../language/paths.js';
 import { SelectionLimitError } from '../../language/run-selection.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { runTools } from './run-tools.js';
-import type { Accepted } from '../call/index.js';
-import { type ArgumentSources, argumentSources, MissingValues, resolveArguments } from '../call/index.js';
-import { abortAttempts, executeCall } from '../call/index.js';
+import { abortAttempts, type Accepted, argumentSources, executeCall } from '../call/index.js';
+import { type ArgumentSources, MissingValues, resolveArguments } from '../call/index.js';
 import { approveCall } from './call-approval.js';
 import { CallSlots } from '../schedule/index.js';
-import { failCall } from '../call/index.js';
 import type { CallRecord } from '../call-record.js';
 import { askReuse, replay, writePlannedOutput } from './earlier-results.js';
 import { checkedInitial } from './initial-values.js';
@@ -30,7 +28,7 @@ import { isoNow, type RunEventDraft } from '../run-event.js';
 import { runJournal, sharedController, streamedCalls, wholePlanCalls } from './run-setup.js';
 import { afterPoll } from './event-loop.js';
 import { checkRunOptions } from '../run-options.js';
-import { contractError } from '../call/index.js';
+import { contractError, failCall } from '../call/index.js';
 import { alternativesOf, RunState, writeOutput } from '../state/index.js';
 import type { StreamState } from './streamed-plan.js';
 import { callEndEvent } from './call-end-event.js';
@@ -118,7 +116,7 @@ export class Runner {
   stopping = false;
   readonly controllers = new Set<AbortController>();
   /** The signal of every attempt without a timeout; aborted with the run. */
-  readonly shared = sharedController();
+  readonly shared: AbortController;
   /** Per call, its output paths as written; shared by every run of the same compiled plan. */
   outputPathTexts: (readonly string[] | undefined)[];
   finish: (() => void) | null = null;
@@ -147,6 +145,7 @@ export class Runner {
     this.limits = limits;
     this.concurrency = concurrency;
     this.runId = options.runId ?? randomUUID();
+    this.shared = sharedController(options);
     this.remote = options.remote;
     this.reuseHook = options.reuse;
     ({ tools: this.tools, asParent: this.asParent } = runTools({ options, emit, run: this }));

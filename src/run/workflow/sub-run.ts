@@ -14,7 +14,7 @@
  * from N workflows deep passes through one wrapper, not N.
  */
 import type { Approve, ApprovalRequest } from '../approval.js';
-import type { ParentCall } from '../sub-run-types.js';
+import { CALLERS_SIGNAL, type ParentCall } from '../sub-run-types.js';
 import { traceParentOf } from '../trace/open-trace.js';
 import type { JsonObject } from '../../language/document.js';
 import type { ToolRegistry } from '../../tools/registry.js';
@@ -31,7 +31,7 @@ interface SubRunOrigin {
   readonly emit: ((event: RunEvent) => void) | null;
 }
 
-type SubRunOptions = RunOptions & { readonly [SUB_RUN]?: SubRunOrigin };
+type SubRunOptions = RunOptions & { readonly [SUB_RUN]?: SubRunOrigin; readonly [CALLERS_SIGNAL]?: true };
 
 export interface SubRunRequest {
   /** The workflow's name. */
@@ -76,6 +76,7 @@ export function subRunOptions(request: SubRunRequest): RunOptions {
       },
     }),
     [SUB_RUN]: origin,
+    [CALLERS_SIGNAL]: true,
     // Tracing: the sub-run traces when its calling run does, under the workflow call's span.
     ...traceParentOf(context, name),
   };
