@@ -268,7 +268,7 @@ export class PlanAgent {
     phase: 'plan' | 'execute' | 'solve',
     body: (invocation: TracedInvocation) => Promise<T>,
   ): Promise<T> {
-    const info = { phase, provider: this.provider };
+    const info = { agent: 'PlanAgent', phase, provider: this.provider } as const;
     return traceInvocation(this.#options.tracing, info, body, (result) => result.status);
   }
 

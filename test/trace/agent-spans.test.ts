@@ -8,7 +8,12 @@
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OpenAICompatibleProvider, PlanAgent, type PlanAgentOptions } from '../../src/agent/index.js';
+import {
+  OpenAICompatibleProvider,
+  PlanAgent,
+  type PlanAgentOptions,
+  planTodos,
+} from '../../src/agent/index.js';
 import type { Tool } from '../../src/index.js';
 import { type ChatServer, chatServer, type Play } from '../agent/chat-server.js';
 import { type FakeServer, startServer } from '../agent/providers/fake-server.js';
@@ -214,6 +219,40 @@ describe('PlanAgent with a tracer provider', () => {
       'gen_ai.output.type': 'text',
       'gen_ai.response.finish_reasons': ['stop'],
     });
+  });
+
+  it('gives a todo plan an invoke_agent TodoPlan span for planTodos() and for execute(), a chat span per turn', async () => {
+    const { provider, spans } = memoryProvider();
+    const todoList = { todos: [{ id: 'price', description: 'look up ACME', intent: 'to answer' }] };
+    const chat = await chatServer([
+      { text: JSON.stringify(todoList) },
+      { text: 'ACME costs 42.' },
+      { text: JSON.stringify({ action: 'finish', changes: [], result: 'ACME costs 42' }) },
+    ]);
+    server = chat;
+    const options = {
+      provider: providerAt(chat.url),
+      tools: [lookup],
+      tracing: { tracerProvider: provider },
+    };
+    const plan = await planTodos('Find the price of ACME', options);
+    expect((await plan.execute()).state).toBe('completed');
+    const all = spans();
+    const agents = named(all, 'invoke_agent TodoPlan');
+    expect(
+      agents.map((s) => [
+        s.attributes['gen_ai.agent.name'],
+        s.attributes['planmode.agent.phase'],
+        s.attributes['planmode.agent.status'],
+        s.attributes['planmode.agent.turns'],
+      ]),
+    ).toEqual([
+      ['TodoPlan', 'plan', 'created', 1],
+      ['TodoPlan', 'execute', 'completed', 2],
+    ]);
+    const chats = named(all, 'chat test-model');
+    expect(chats.map((s) => parentOf(s, all))).toEqual([agents[0], agents[1], agents[1]]);
+    expect(chats.map((s) => s.attributes['gen_ai.output.type'])).toEqual(['json', 'text', 'json']);
   });
 
   it('traces under a global tracer provider, and makes no span at all with tracing: false', async () => {

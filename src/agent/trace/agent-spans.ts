@@ -1,6 +1,7 @@
 /**
  * An agent invocation's OpenTelemetry spans, after the GenAI semantic conventions: an
- * `invoke_agent PlanAgent` span (kind INTERNAL) for the whole plan(), execute() or solve(), and
+ * `invoke_agent PlanAgent` span (kind INTERNAL) for the whole plan(), execute() or solve() (or
+ * `invoke_agent TodoPlan` for planTodos(), a todo plan's execute() or step()), and
  * under it a `chat {model}` span (kind CLIENT) per model turn, made by wrapping the agent's
  * provider, so that every place that asks the model (a solution, a repair, a latent answer, a
  * conversation turn) gets one. The runs the invocation starts take its span as their parent
@@ -14,9 +15,6 @@ import type { TracingOptions } from '../../run/trace/tracing-options.js';
 import type { AssistantTurn, ModelProvider, ModelRequest, ModelStreamEvent } from '../model.js';
 import type { InvocationInfo, TracedInvocation } from './invocation.js';
 import { errorType, finishReason, inputMessages, modelOf, outputMessages } from './turn-attributes.js';
-
-/** The agent's name on its spans (`gen_ai.agent.name`). */
-const AGENT_NAME = 'PlanAgent';
 
 export class AgentSpans {
   readonly #api: typeof OpenTelemetry;
@@ -38,12 +36,12 @@ export class AgentSpans {
     this.#tracer = provider.getTracer('planmode') as Tracer;
     this.#model = modelOf(info.provider.name);
     this.#span = this.#tracer.startSpan(
-      `invoke_agent ${AGENT_NAME}`,
+      `invoke_agent ${info.agent}`,
       {
         kind: api.SpanKind.INTERNAL,
         attributes: {
           'gen_ai.operation.name': 'invoke_agent',
-          'gen_ai.agent.name': AGENT_NAME,
+          'gen_ai.agent.name': info.agent,
           'gen_ai.provider.name': this.#model.provider,
           'gen_ai.request.model': this.#model.model,
           'planmode.agent.phase': info.phase,

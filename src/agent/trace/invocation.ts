@@ -12,7 +12,9 @@ export interface TracedInvocation {
 
 /** What the invocation is, for its span. */
 export interface InvocationInfo {
-  /** Which of the agent's methods runs. */
-  readonly phase: 'plan' | 'execute' | 'solve';
+  /** The agent (`gen_ai.agent.name`): a PlanAgent, or a todo plan. */
+  readonly agent: 'PlanAgent' | 'TodoPlan';
+  /** Which of its methods runs: plan() (planTodos() for a todo plan), execute(), solve(), step(). */
+  readonly phase: 'plan' | 'execute' | 'solve' | 'step';
   readonly provider: ModelProvider;
 }
