@@ -161,6 +161,23 @@ describe('PlanAgent with a tracer provider', () => {
     expect(root.attributes['planmode.agent.status']).toBeUndefined();
   });
 
+  it('marks a turn whose reply the agent stopped reading (past maxReplyBytes) ERROR incomplete', async () => {
+    const { provider, spans } = memoryProvider();
+    const agent = await agentAgainst(
+      [{ text: LOOKUP_AND_ANSWER.padEnd(4096, ' ') }, { text: LOOKUP_AND_ANSWER }],
+      {
+        tracing: { tracerProvider: provider },
+      },
+    );
+    const result = await agent.solve({ symbol: 'ACME' }, { maxReplyBytes: 1024 });
+    expect(result.status).toBe('done');
+    const [cut, repaired] = named(spans(), 'chat test-model');
+    expect(cut!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(cut!.attributes['error.type']).toBe('incomplete');
+    expect(cut!.attributes['gen_ai.response.finish_reasons']).toBeUndefined();
+    expect(repaired!.status.code).toBe(SpanStatusCode.UNSET);
+  });
+
   it('records no messages by default, and the request and reply when the tracing option asks', async () => {
     const secretTask = { symbol: 'ACME', password: 'hunter2' };
     const off = memoryProvider();
