@@ -289,6 +289,16 @@ describe('PlanAgent with a tracer provider', () => {
     expect(spans()).toHaveLength(before);
   });
 
+  it('runs untraced when the tracer provider fails: spans are best effort', async () => {
+    const broken = {
+      getTracer: () => {
+        throw new Error('no tracer today');
+      },
+    };
+    const agent = await agentAgainst([{ text: LOOKUP_AND_ANSWER }], { tracing: { tracerProvider: broken } });
+    expect((await agent.solve({ symbol: 'ACME' })).status).toBe('done');
+  });
+
   it('rejects a bad tracing option with a TypeError naming it', () => {
     expect(
       () =>

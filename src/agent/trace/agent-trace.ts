@@ -24,13 +24,19 @@ export async function traceInvocation<T>(
   body: (invocation: TracedInvocation) => Promise<T>,
   statusOf: (result: T) => string,
 ): Promise<T> {
-  if (!wantsTracing(tracing)) {
-    // Runs keep the agent's word: with tracing off, no run traces under a global provider either.
-    return body({ provider: info.provider, runOptions: tracing === false ? { tracing: false } : {} });
-  }
+  // Runs keep the agent's word: with tracing off, no run traces under a global provider either.
+  const untraced = () =>
+    body({ provider: info.provider, runOptions: tracing === false ? { tracing: false } : {} });
+  if (!wantsTracing(tracing)) return untraced();
   const api = await importOptional('@opentelemetry/api', 'tracing', () => import('@opentelemetry/api'));
   const { AgentSpans } = await import('./agent-spans.js');
-  const spans = new AgentSpans(api, tracing || {}, info);
+  let spans: InstanceType<typeof AgentSpans>;
+  try {
+    spans = new AgentSpans(api, tracing || {}, info);
+  } catch {
+    // Spans are best effort: a tracer provider that fails leaves the agent to run untraced.
+    return untraced();
+  }
   try {
     const result = await spans.within(() => body(spans.invocation()));
     spans.end(statusOf(result), undefined);
