@@ -87,12 +87,24 @@ export interface ModelUsage {
   readonly outputTokens: number;
 }
 
+/** What the API said about its reply, as it said it (for traces and logs). */
+export interface ModelResponseInfo {
+  /** The reply's id (`chatcmpl-...`, `msg_...`). */
+  readonly id?: string;
+  /** The model that answered, which may name a version the request did not. */
+  readonly model?: string;
+  /** The API's own word for why the model stopped (`stop`, `end_turn`, `length`, ...). */
+  readonly finishReason?: string;
+}
+
 /** One whole assistant turn, as the stream ends with it. */
 export interface AssistantTurn {
   readonly message: AssistantMessage;
   /** Why the model stopped: it answered, it wants tools run, it ran out of tokens, or another reason. */
   readonly stopReason: 'end' | 'tool_calls' | 'max_tokens' | 'other';
   readonly usage?: ModelUsage;
+  /** The reply's id, model and finish reason, when the API sent them. */
+  readonly response?: ModelResponseInfo;
 }
 
 /**

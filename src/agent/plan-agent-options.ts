@@ -9,6 +9,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { Approve, CallApprovalRequest, PlanApprovalRequest } from '../run/approval.js';
 import type { Limiter } from '../run/limit/index.js';
+import type { TracingOptions } from '../run/trace/tracing-options.js';
 import type { AgentEventListener } from './agent-events.js';
 import type { Message, ModelProvider } from './model.js';
 import type { PermissionChecker, PermissionPolicyOptions } from './permissions/index.js';
@@ -101,6 +102,14 @@ export interface PlanAgentOptions {
    * @default a limiter per run, when a tool declares a quota
    */
   readonly limiter?: Limiter;
+  /**
+   * OpenTelemetry spans of each plan(), execute() and solve(): an `invoke_agent` span with a
+   * `chat` span per model turn and the runs it starts under it (see docs/observability.md).
+   * `recordArguments` records the messages sent, `recordResults` the replies (and, for runs,
+   * calls' arguments and results); `false` turns tracing off for the agent and its runs.
+   * @default traces when a global tracer provider is registered with `@opentelemetry/api`
+   */
+  readonly tracing?: TracingOptions | false;
 }
 
 export interface PlanOutcome {
@@ -180,6 +189,7 @@ export const PLAN_AGENT_OPTIONS = optionKeys<PlanAgentOptions>({
   signal: true,
   budget: true,
   limiter: true,
+  tracing: true,
 });
 
 /** Every key of PlanAgentChildOptions; maxTurns is checked again by the child's constructor. */

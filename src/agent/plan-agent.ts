@@ -16,27 +16,28 @@
  * The same message array flows through both phases: each appends to it. Children share the
  * parent's latch and policy, so no subagent can write while the parent plans.
  */
-import { checkOptions, rejectUnknownOptions } from '../language/option-keys.js';
+import { checkOptions } from '../language/option-keys.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentEvent } from './agent-events.js';
 import { readApproval } from '../run/approval.js';
 import { converse, type ToolAnswer } from './conversation.js';
-import { checkCountOption } from './providers/index.js';
 import { describeValue } from '../language/describe-value.js';
 import {
   defaultPlanModeContext,
   type GuardedTools,
   guardTools,
   PlanMode,
-  PlanModeContext,
+  type PlanModeContext,
   type PlanModeSetup,
 } from './plan-mode/index.js';
 import type { Message, ModelProvider, ModelToolCall } from './model.js';
 import { wirePlanMode } from './plan-agent-plan-mode.js';
 import { EXIT_PLAN_TOOL, PLAN_MODE_ADVICE, PLANNING_PROMPT } from './prompts.js';
-import { resolveBudget, solve, type SolveOptions, type SolveResult } from './plan-loop/index.js';
-import { agentSolveOptions, checkAgentLimiter, classifierOf } from './plan-agent-solve.js';
+import { solve, type SolveOptions, type SolveResult } from './plan-loop/index.js';
+import { agentSolveOptions, classifierOf } from './plan-agent-solve.js';
+import { checkPlanAgentOptions } from './plan-agent-checks.js';
+import { type TracedInvocation, traceInvocation } from './trace/agent-trace.js';
 import {
   checkMessages,
   injectSystemPromptOnce,
@@ -48,7 +49,6 @@ import {
 import {
   type ExecuteOutcome,
   PLAN_AGENT_CHILD_OPTIONS,
-  PLAN_AGENT_OPTIONS,
   type PlanAgentChildOptions,
   type PlanAgentOptions,
   type PlanOutcome,
@@ -73,36 +73,8 @@ export class PlanAgent {
 
   /** @throws {TypeError} naming the bad option value; {@link ToolDefinitionError} for bad tools. */
   constructor(options: PlanAgentOptions) {
-    if (options === null || typeof options !== 'object') {
-      throw new TypeError(`PlanAgent: options must be an object, not ${describeValue(options)}`);
-    }
-    rejectUnknownOptions('PlanAgent', options, PLAN_AGENT_OPTIONS);
+    checkPlanAgentOptions(options);
     const { provider, maxTurns = DEFAULT_MAX_TURNS, planningPrompt = PLANNING_PROMPT } = options;
-    if (provider === null || typeof provider !== 'object' || typeof provider.stream !== 'function') {
-      throw new TypeError(`PlanAgent: provider must be a ModelProvider, not ${describeValue(provider)}`);
-    }
-    if (!Number.isSafeInteger(maxTurns) || maxTurns < 1) {
-      throw new TypeError(`PlanAgent: maxTurns must be a whole number >= 1, not ${describeValue(maxTurns)}`);
-    }
-    if (typeof planningPrompt !== 'string' || planningPrompt.trim() === '') {
-      throw new TypeError(
-        `PlanAgent: planningPrompt must be a non-empty string, not ${describeValue(planningPrompt)}`,
-      );
-    }
-    for (const name of ['approveTool', 'approvePlan', 'onEvent'] as const) {
-      if (options[name] !== undefined && typeof options[name] !== 'function') {
-        throw new TypeError(`PlanAgent: ${name} must be a function, not ${describeValue(options[name])}`);
-      }
-    }
-    if (options.context !== undefined && !(options.context instanceof PlanModeContext)) {
-      throw new TypeError(
-        `PlanAgent: context must be a PlanModeContext, not ${describeValue(options.context)}`,
-      );
-    }
-    resolveBudget(options.budget, 'PlanAgent');
-    checkAgentLimiter(options.limiter);
-    checkCountOption('PlanAgent', 'maxToolCallsPerTurn', options.maxToolCallsPerTurn, 1);
-    checkCountOption('PlanAgent', 'maxConversationBytes', options.maxConversationBytes, 1);
     this.#options = options;
     this.provider = provider;
     this.#registry = ToolRegistry.from(options.tools);
@@ -144,6 +116,10 @@ export class PlanAgent {
    */
   async plan(messages: Message[]): Promise<PlanOutcome> {
     checkMessages(messages, 'plan');
+    return this.#traced('plan', ({ provider }) => this.#plan(messages, provider));
+  }
+
+  async #plan(messages: Message[], provider: ModelProvider): Promise<PlanOutcome> {
     if (!this.latch.isPlanning) this.latch.enter();
     injectSystemPromptOnce(messages, this.#planningPrompt);
     let submitted: string | null = null;
@@ -152,7 +128,7 @@ export class PlanAgent {
     let text = '';
     let endedBy: PlanOutcome['endedBy'];
     while (submitted === null && turnsLeft > 0 && !endedBy) {
-      const result = await this.#converse('plan', messages, {
+      const result = await this.#converse('plan', provider, messages, {
         maxTurns: turnsLeft,
         // With the plan tools installed, exit_plan_mode ends planning (approved by a person):
         // a second way out (the virtual exit_plan) would only confuse the model.
@@ -219,11 +195,15 @@ export class PlanAgent {
    */
   async execute(messages: Message[]): Promise<ExecuteOutcome> {
     checkMessages(messages, 'execute');
+    return this.#traced('execute', ({ provider }) => this.#execute(messages, provider));
+  }
+
+  async #execute(messages: Message[], provider: ModelProvider): Promise<ExecuteOutcome> {
     if (this.#unfinishedPlan && this.latch.isPlanning) {
       this.latch.exit(lastAssistantText(messages, true) || (this.latch.plan ?? ''));
     }
     this.#unfinishedPlan = false;
-    const result = await this.#converse('execute', messages, {
+    const result = await this.#converse('execute', provider, messages, {
       tools: () => this.#guarded.definitions(),
       answer: (call) => this.#callTool(call),
     });
@@ -239,10 +219,19 @@ export class PlanAgent {
    * Without `options.approve`, a call of a tool that needs approval is asked of `approveTool`.
    */
   async solve(input: string | Record<string, unknown>, options: SolveOptions = {}): Promise<SolveResult> {
+    return this.#traced('solve', (invocation) => this.#solve(input, options, invocation));
+  }
+
+  async #solve(
+    input: string | Record<string, unknown>,
+    options: SolveOptions,
+    { provider, runOptions }: TracedInvocation,
+  ): Promise<SolveResult> {
     try {
       const classifier = classifierOf(this.context.policy);
       const result = await solve(input, agentSolveOptions(options, this.#options), {
-        provider: this.provider,
+        provider,
+        runTracing: runOptions,
         tools: () => this.#guarded.tools(),
         // The policy's word on read-only (its allowlist, its trust), not the annotations alone.
         ...(classifier && { isReadOnly: (tool: Tool) => classifier.isReadOnly(tool.name, tool) }),
@@ -274,14 +263,24 @@ export class PlanAgent {
     });
   }
 
+  /** Runs one of the agent's methods in its `invoke_agent` span when the agent traces. */
+  #traced<T extends { status: string }>(
+    phase: 'plan' | 'execute' | 'solve',
+    body: (invocation: TracedInvocation) => Promise<T>,
+  ): Promise<T> {
+    const info = { agent: 'PlanAgent', phase, provider: this.provider } as const;
+    return traceInvocation(this.#options.tracing, info, body, (result) => result.status);
+  }
+
   async #converse(
     phase: 'plan' | 'execute',
+    provider: ModelProvider,
     messages: Message[],
     how: Pick<Parameters<typeof converse>[0], 'tools' | 'answer'> & { readonly maxTurns?: number },
   ) {
     try {
       return await converse({
-        provider: this.provider,
+        provider,
         messages,
         tools: how.tools,
         answer: how.answer,

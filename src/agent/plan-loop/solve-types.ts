@@ -222,6 +222,12 @@ export interface SolveDependencies {
   readonly isReadOnly?: (tool: Tool) => boolean;
   readonly emit: (event: AgentEvent) => void;
   readonly signal?: AbortSignal;
+  /**
+   * Spread into the options of each run the loop starts: the agent's tracing option and the
+   * span the runs nest under (see agent/trace/).
+   * @default nothing: runs trace as their own `tracing` default says
+   */
+  readonly runTracing?: Pick<RunOptions, 'tracing'>;
 }
 
 /** A side effect that ran: a mutating call that succeeded, by its tool and resolved arguments. */

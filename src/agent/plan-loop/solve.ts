@@ -199,6 +199,7 @@ async function loop(
       // Streamed calls are checked as they arrive, by the same rules as a compiled reply.
       ...(streamed && { haltOnInvalidCall: true }),
       ...(options.strict === true && { strict: true }),
+      ...deps.runTracing,
       // The loop's signal: the caller's, and the budgets' (wall time, tokens of latent answers).
       signal: meter.signal,
       onEvent: (event) => {

@@ -36,6 +36,8 @@ export async function* readMessagesStream(
   let inputTokens = 0;
   let outputTokens = 0;
   let stopped = false;
+  let id: string | undefined;
+  let model: string | undefined;
   const toolUses = new Map<number, PartialToolUse>();
   const calls: ModelToolCall[] = [];
   /** The indexes of the tool_use blocks that stopped: at most maxToolCalls of them. */
@@ -44,6 +46,8 @@ export async function* readMessagesStream(
   for await (const event of events) {
     switch (event.type) {
       case 'message_start':
+        if (typeof event.message.id === 'string') id = event.message.id;
+        if (typeof event.message.model === 'string') model = event.message.model;
         inputTokens = event.message.usage?.input_tokens ?? 0;
         outputTokens = event.message.usage?.output_tokens ?? 0;
         break;
@@ -105,6 +109,11 @@ export async function* readMessagesStream(
     message: { role: 'assistant', content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) },
     stopReason: stopReason(stop),
     usage: { inputTokens, outputTokens },
+    response: {
+      ...(id !== undefined && { id }),
+      ...(model !== undefined && { model }),
+      ...(stop !== null && { finishReason: stop }),
+    },
   };
   yield { type: 'done', turn };
 }

@@ -42,11 +42,15 @@ export async function* readChatStream(
   let text = '';
   let finish: string | null = null;
   let usage: ModelUsage | undefined;
+  let id: string | undefined;
+  let model: string | undefined;
   const calls: ModelToolCall[] = [];
   let open: OpenCall | undefined;
   /** The highest index begun: pieces for it or one below it, once it is closed, are refused. */
   let lastIndex = -1;
   for await (const chunk of chunks) {
+    if (typeof chunk.id === 'string' && chunk.id !== '') id ??= chunk.id;
+    if (typeof chunk.model === 'string' && chunk.model !== '') model ??= chunk.model;
     if (chunk.usage) {
       usage = {
         inputTokens: chunk.usage.prompt_tokens ?? 0,
@@ -111,6 +115,11 @@ export async function* readChatStream(
     message: { role: 'assistant', content: text, ...(calls.length > 0 ? { toolCalls: calls } : {}) },
     stopReason: stopReason(finish, calls.length > 0),
     ...(usage ? { usage } : {}),
+    response: {
+      ...(id !== undefined && { id }),
+      ...(model !== undefined && { model }),
+      finishReason: finish,
+    },
   };
   yield { type: 'done', turn };
 }

@@ -22,4 +22,5 @@ export const TODO_PLAN_OPTIONS = {
   hooks: 'any',
   signal: 'any',
   history: 'any',
+  tracing: 'any',
 } as const satisfies Readonly<Record<string, OptionKind>>;

@@ -10,7 +10,8 @@ import { readApproval } from '../../run/approval.js';
 import type { Message } from '../model.js';
 import { readTodoList, TODO_LIST_FORMAT } from './todo-plan-answers.js';
 import { ask, createExchange, systemMessages } from './todo-plan-asking.js';
-import { resolveTodoPlanOptions } from './todo-plan-options.js';
+import { resolveTodoPlanOptions, type TodoPlanRuntime } from './todo-plan-options.js';
+import { traceTodoPlan } from './todo-plan-trace.js';
 import { goalText, TODO_PLANNER_PROMPT, todoListMarkdown } from './todo-plan-prompts.js';
 import { MAX_GOAL_LENGTH } from './todo-plan-snapshot.js';
 import { announceEnd, construct, type TodoPlan, type TodoPlanOptions } from './todo-plan.js';
@@ -36,6 +37,20 @@ export async function planTodos(goal: string, options: TodoPlanOptions): Promise
     );
   }
   const runtime = resolveTodoPlanOptions(options, 'planTodos');
+  return traceTodoPlan(
+    runtime,
+    'plan',
+    (asking) => makeTodos(goal, runtime, asking),
+    (plan) => plan.state,
+  );
+}
+
+/** The todos asked of the model through `asking` (the runtime, its model traced when it traces). */
+async function makeTodos(
+  goal: string,
+  runtime: TodoPlanRuntime<TodoPlan>,
+  asking: TodoPlanRuntime<TodoPlan>,
+): Promise<TodoPlan> {
   const { latch } = runtime.context;
   // The tools the todos will have, before the latch hides the mutating ones for planning.
   const tools = runtime.guarded.definitions();
@@ -47,7 +62,7 @@ export async function planTodos(goal: string, options: TodoPlanOptions): Promise
   const bounds = { maxTodos: runtime.maxTodos, limits: runtime.limits };
   const base = { version: 1, goal, iterations: 0, reflectionDue: false, result: null } as const;
   for (let round = 1; ; round++) {
-    const todos = await ask(runtime, messages, TODO_LIST_FORMAT, (text) => readTodoList(text, bounds));
+    const todos = await ask(asking, messages, TODO_LIST_FORMAT, (text) => readTodoList(text, bounds));
     if (typeof todos === 'string') {
       if (runtime.ownsLatch) latch.reset();
       const error = `the model's todo list could not be read after ${runtime.maxRepairs} repairs: ${todos}`;

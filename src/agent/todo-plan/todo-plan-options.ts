@@ -25,6 +25,7 @@ import {
   type TodoPlanListener,
 } from './todo-plan-events.js';
 import { checkOptions } from '../../language/option-keys.js';
+import { checkTracingOptions, type TracingOptions } from '../../run/trace/tracing-options.js';
 import { TODO_PLAN_OPTIONS } from './option-specs.js';
 
 /**
@@ -117,6 +118,13 @@ export interface TodoPlanOptionsOf<Plan> {
    * @default undefined
    */
   readonly signal?: AbortSignal;
+  /**
+   * OpenTelemetry spans: an `invoke_agent TodoPlan` span for planTodos(), execute() and step(),
+   * with a `chat` span per model turn under it (see docs/observability.md). `recordArguments`
+   * records the messages sent, `recordResults` the replies; `false` turns tracing off.
+   * @default traces when a global tracer provider is registered with `@opentelemetry/api`
+   */
+  readonly tracing?: TracingOptions | false;
 }
 
 /** What a plan runs with, once the options are checked. */
@@ -137,6 +145,7 @@ export interface TodoPlanRuntime<Plan> {
   readonly limits: Limits;
   readonly hooks: TodoPlanHooksOf<Plan>;
   readonly signal: AbortSignal | undefined;
+  readonly tracing: TracingOptions | false | undefined;
   /** Tells the listener; never throws. */
   readonly emit: (event: TodoPlanEvent | AgentEvent) => void;
 }
@@ -188,6 +197,7 @@ export function resolveTodoPlanOptions<Plan>(
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw new TypeError(`${where}: signal must be an AbortSignal, not ${describeValue(signal)}`);
   }
+  checkTracingOptions(options.tracing);
   const count = (name: keyof typeof TODO_PLAN_DEFAULTS, least: number, most = Number.MAX_SAFE_INTEGER) => {
     const value = options[name] ?? TODO_PLAN_DEFAULTS[name];
     if (!Number.isSafeInteger(value) || value < least || value > most) {
@@ -220,6 +230,7 @@ export function resolveTodoPlanOptions<Plan>(
     limits,
     hooks: readHooks(options.hooks, where),
     signal,
+    tracing: options.tracing,
     emit: (event) => {
       if (!onEvent) return;
       try {

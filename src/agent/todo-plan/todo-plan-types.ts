@@ -38,6 +38,15 @@ export type TodoPlanState = (typeof TODO_PLAN_STATES)[number];
 /** The states a plan ends in: running one again is a PlanAlreadyExecutedError. */
 export const FINISHED_STATES: readonly TodoPlanState[] = ['completed', 'failed', 'max_iterations', 'ended'];
 
+/** The todos with each one still pending marked skipped (a plan that completed), frozen. */
+export function pendingSkipped(todos: readonly PlannedTodo[]): readonly PlannedTodo[] {
+  return Object.freeze(
+    todos.map((todo) =>
+      todo.status === 'pending' ? Object.freeze({ ...todo, status: 'skipped' as const }) : todo,
+    ),
+  );
+}
+
 /** How one tool call of a todo's turn ended. */
 export type TodoToolCallOutcome = 'succeeded' | 'failed' | 'denied' | 'rejected';
 

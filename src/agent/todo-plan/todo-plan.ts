@@ -33,10 +33,12 @@ import {
 } from './todo-plan-prompts.js';
 import { historyMessages, ToolCallRecorder } from './todo-plan-record.js';
 import { readTodoPlanJson } from './todo-plan-snapshot.js';
+import { traceTodoPlan } from './todo-plan-trace.js';
 import { type TodoPlanMessage, TodoTurnMessages } from './todo-plan-messages.js';
 import type { LoopEnding } from '../../tools/end-loop.js';
 import {
   FINISHED_STATES,
+  pendingSkipped,
   type PlannedTodo,
   type TodoPlanExchange,
   type TodoPlanJson,
@@ -59,7 +61,8 @@ export let announceEnd: (plan: TodoPlan) => Promise<void>;
 export type { TodoPlanOutcome } from './todo-plan-types.js';
 
 export class TodoPlan {
-  readonly #runtime: TodoPlanRuntime<TodoPlan>;
+  /** The plan's runtime; while it runs, the same with its model traced when the plan traces. */
+  #runtime: TodoPlanRuntime<TodoPlan>;
   readonly #goal: string;
   #state: TodoPlanState;
   #todos: readonly PlannedTodo[];
@@ -161,12 +164,9 @@ export class TodoPlan {
    * @throws {PlanAlreadyExecutedError} when the plan has ended, or is running already.
    */
   async execute(): Promise<TodoPlanOutcome> {
-    this.#claim();
-    try {
+    await this.#running('execute', async () => {
       while (!this.finished) await this.#step();
-    } finally {
-      this.#busy = false;
-    }
+    });
     return {
       state: this.#state,
       result: this.#result,
@@ -184,12 +184,7 @@ export class TodoPlan {
    * @throws {PlanAlreadyExecutedError} when the plan has ended, or is running already.
    */
   async step(): Promise<TodoPlanState> {
-    this.#claim();
-    try {
-      await this.#step();
-    } finally {
-      this.#busy = false;
-    }
+    await this.#running('step', () => this.#step());
     return this.#state;
   }
 
@@ -221,11 +216,24 @@ export class TodoPlan {
     await this.#runtime.hooks.onCompleted?.(this, this.#result);
   }
 
-  #claim(): void {
+  /** Claims the plan for `body`, which runs in the plan's span (its model traced) when it traces. */
+  async #running(phase: 'execute' | 'step', body: () => Promise<void>): Promise<void> {
     if (this.#busy) throw new PlanAlreadyExecutedError('running');
     if (this.finished)
       throw new PlanAlreadyExecutedError(this.#state as 'completed' | 'failed' | 'max_iterations');
     this.#busy = true;
+    const own = this.#runtime;
+    try {
+      await traceTodoPlan(
+        own,
+        phase,
+        (traced) => ((this.#runtime = traced), body()),
+        () => this.#state,
+      );
+    } finally {
+      this.#runtime = own;
+      this.#busy = false;
+    }
   }
 
   async #step(): Promise<void> {
@@ -356,14 +364,8 @@ export class TodoPlan {
     this.#state = state;
     this.#result = result;
     this.#error = error;
-    if (state === 'completed') {
-      // The reflection finished the plan: what was still pending is not needed.
-      this.#todos = Object.freeze(
-        this.#todos.map((todo) =>
-          todo.status === 'pending' ? Object.freeze({ ...todo, status: 'skipped' as const }) : todo,
-        ),
-      );
-    }
+    // The reflection finished the plan: what was still pending is not needed.
+    if (state === 'completed') this.#todos = pendingSkipped(this.#todos);
     await this.#announceEnd();
   }
 

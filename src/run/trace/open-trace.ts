@@ -16,6 +16,7 @@ import type { RunTrace } from './run-trace.js';
 import { type TracingOptions, wantsTracing } from './tracing-options.js';
 
 const TRACE_PARENT: unique symbol = Symbol('planmode.traceParent');
+const SPAN_PARENT: unique symbol = Symbol('planmode.spanParent');
 
 /** The workflow call a sub-run runs for. */
 interface TraceParent {
@@ -44,6 +45,15 @@ export function traceParentOf(context: ToolContext, workflow: string): { [TRACE_
   return { [TRACE_PARENT]: { context, workflow } };
 }
 
+/**
+ * For the options of a run an agent starts (agent/trace/): the OpenTelemetry `Context` of the
+ * agent's span, which the run span starts in instead of the active context, so that the run
+ * nests under the agent whether or not a context manager carries the context across awaits.
+ */
+export function spanParentOf(context: unknown): { [SPAN_PARENT]: unknown } {
+  return { [SPAN_PARENT]: context };
+}
+
 /** Null (nothing to load, nothing to do per call) unless the run traces. */
 export function tracingFor(options: RunOptions): TraceSetup | null {
   const parent = (options as { [TRACE_PARENT]?: TraceParent })[TRACE_PARENT];
@@ -70,9 +80,11 @@ export async function openTrace(
   const { RunTrace } = await import('./run-trace.js');
   const { parent, above } = setup;
   const settings = above?.settings ?? ownSettings(setup.options.tracing || {}, api);
+  const given = (setup.options as { [SPAN_PARENT]?: unknown })[SPAN_PARENT] as
+    ReturnType<typeof api.context.active> | undefined;
   const context =
     parent === null || above === null
-      ? api.context.active()
+      ? (given ?? api.context.active())
       : above.trace.spanContextFor(parent.context.toolCallId, parent.context.element);
   const trace = new RunTrace({
     tracer: settings.tracer as Tracer,

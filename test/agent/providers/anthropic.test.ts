@@ -264,6 +264,8 @@ describe('AnthropicProvider: the stream', () => {
           message: { role: 'assistant', content: 'Hello!' },
           stopReason: 'end',
           usage: { inputTokens: 25, outputTokens: 7 },
+          // What the API said of its reply, for traces (message_start's id and model, stop_reason).
+          response: { id: 'msg_01XFDUDYJgAACzvnptvVoYEL', model: MODEL, finishReason: 'end_turn' },
         },
       },
     ]);
@@ -313,6 +315,7 @@ describe('AnthropicProvider: the stream', () => {
           message: { role: 'assistant', content: 'Two calls.', toolCalls: [a, b, c] },
           stopReason: 'tool_calls',
           usage: { inputTokens: 50, outputTokens: 80 },
+          response: { id: 'msg_01XFDUDYJgAACzvnptvVoYEL', model: MODEL, finishReason: 'tool_use' },
         },
       },
     ]);
@@ -351,6 +354,7 @@ describe('AnthropicProvider: the stream', () => {
       message: { role: 'assistant', content: 'cut sh' },
       stopReason: 'max_tokens',
       usage: { inputTokens: 5, outputTokens: 100 },
+      response: { id: 'msg_01XFDUDYJgAACzvnptvVoYEL', model: MODEL, finishReason: 'max_tokens' },
     });
   });
 

@@ -256,6 +256,8 @@ describe('OpenAICompatibleProvider: the stream', () => {
           message: { role: 'assistant', content: 'Hello, world' },
           stopReason: 'end',
           usage: { inputTokens: 12, outputTokens: 3 },
+          // What the API said of its reply, for traces (the chunks' id and model, its finish_reason).
+          response: { id: 'chatcmpl-9xYz', model: 'gpt-4o-2024-08-06', finishReason: 'stop' },
         },
       },
     ]);
@@ -294,6 +296,7 @@ describe('OpenAICompatibleProvider: the stream', () => {
           message: { role: 'assistant', content: '', toolCalls: [callA, callB] },
           stopReason: 'tool_calls',
           usage: { inputTokens: 40, outputTokens: 22 },
+          response: { id: 'chatcmpl-9xYz', model: 'gpt-4o-2024-08-06', finishReason: 'tool_calls' },
         },
       },
     ]);
