@@ -5,6 +5,7 @@
  * this file knows which API is on the other end.
  */
 import type { JsonSchema } from '../tools/tool.js';
+import type { PLAN_SCHEMA_FORMATS } from '../compile/plan-schema/index.js';
 
 /** A tool call the model asked for. */
 export interface ModelToolCall {
@@ -135,4 +136,14 @@ export interface ModelProvider {
    * @default false
    */
   readonly strictSchemas?: boolean;
+  /**
+   * The form of the plan schema `solve()` sends (planSchema's `format`): `grammar` for a
+   * grammar-based engine behind the API (llama.cpp's `llama-server`, vLLM, ...). With
+   * `openai-strict` or `grammar`, the nulls the model writes for left-out keys are dropped.
+   * @default 'openai-strict' when strictSchemas is true, else 'json-schema'
+   */
+  readonly schemaFormat?: PlanSchemaFormat;
 }
+
+/** The forms of the plan schema (planSchema's `format`). */
+export type PlanSchemaFormat = (typeof PLAN_SCHEMA_FORMATS)[number];

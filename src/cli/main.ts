@@ -285,6 +285,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       '--base-url <url>',
       'the API base URL (vLLM, Ollama, llama.cpp or another OpenAI-compatible server)',
     )
+    .addOption(
+      new Option(
+        '--schema-format <format>',
+        'the plan schema sent to the model: grammar for a grammar-based server (llama.cpp, vLLM); openai: and scripted: only (default: json-schema)',
+      ).choices(PLAN_SCHEMA_FORMATS),
+    )
     .option('--plan-mode', 'investigate with read-only tools, submit a plan for approval, then carry it out')
     .option(
       '--todos',

@@ -17,7 +17,11 @@ export const tools = [
   {
     name: 'lookup',
     description: 'Look up a stock price',
-    inputSchema: { type: 'object', properties: { symbol: { type: 'string' } }, required: ['symbol'] },
+    inputSchema: {
+      type: 'object',
+      properties: { symbol: { type: 'string' }, exchange: { type: 'string' } },
+      required: ['symbol'],
+    },
     outputSchema: { type: 'number' },
     annotations: { readOnlyHint: true },
     execute: ({ symbol }) => (symbol === 'ACME' ? 42 : 7),
@@ -48,6 +52,14 @@ const temp = tempDir({
   'tools.mjs': TOOLS,
   'solve.json': [text(solution), text(answer)],
   'lazy.json': [text(solution)],
+  // What a grammar-constrained engine writes: a null for each optional key left out.
+  'grammar.json': [
+    text({
+      calls: solution.calls.map((call) => ({ ...call, _onError: null, _forEach: null })),
+      output: null,
+    }),
+    text(answer),
+  ],
   'plan-mode.json': [
     { toolCalls: [{ name: 'lookup', arguments: { symbol: 'ACME' } }] },
     { toolCalls: [{ name: 'exit_plan', arguments: { plan: 'Record the ACME price.' } }] },
@@ -179,6 +191,45 @@ describe('plan agent (scripted model)', () => {
     expectUsageError(
       await agent(['x', '--model', 'scripted:solve.json', '--plan-mode', '--max-conversation-bytes', '0']),
       /--max-conversation-bytes/,
+    );
+  });
+
+  it('--schema-format grammar: the plan schema asked for is the grammar one, and its nulls are dropped', async () => {
+    const before = writes();
+    const r = await agent([
+      'ACME',
+      '--model',
+      'scripted:grammar.json',
+      '--schema-format',
+      'grammar',
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ status: 'done', output: { price: 42 }, iterations: 2 });
+    expect(out.runs[0].status).toBe('succeeded');
+    expect(writes().slice(before.length)).toBe('42\n');
+    // Without the flag the same nulls are values the compiler refuses: that solution does not run.
+    const plain = JSON.parse((await agent(['ACME', '--model', 'scripted:grammar.json', '--json'])).stdout);
+    expect(plain.runs[0].status).toBe('failed');
+    expect(plain.runs[0].diagnostics.map((d: { code: string }) => d.code)).toContain('E_ON_ERROR');
+    expect(writes().slice(before.length)).toBe('42\n');
+  });
+
+  it('--schema-format: one of three, for openai: and scripted: models, and for the plan loop only', async () => {
+    expectUsageError(
+      await agent(['x', '--model', 'scripted:solve.json', '--schema-format', 'gbnf']),
+      /--schema-format.*gbnf.*json-schema, openai-strict, grammar/,
+    );
+    expectUsageError(
+      await agent(['x', '--model', 'anthropic:claude-sonnet-4-6', '--schema-format', 'grammar'], {
+        ANTHROPIC_API_KEY: 'k',
+      }),
+      /--schema-format is for openai: and scripted: models/,
+    );
+    expectUsageError(
+      await agent(['x', '--model', 'scripted:solve.json', '--schema-format', 'grammar', '--todos']),
+      /--schema-format is for the plan loop/,
     );
   });
 

@@ -169,11 +169,14 @@ async function loop(
       { role: 'user', content: solveContextText(context) },
     ];
     // Over exactly the tools offered now, so the model cannot name one that does not exist.
-    const strict = deps.provider.strictSchemas === true;
+    const { schemaFormat, strictSchemas } = deps.provider;
+    const schemaForm = schemaFormat ?? (strictSchemas === true ? 'openai-strict' : 'json-schema');
+    // Both rewritten forms make the model write null for each optional key it leaves out.
+    const strict = schemaForm !== 'json-schema';
     const schema = planSchema(registry, {
       shape: 'solution',
       mode,
-      format: strict ? 'openai-strict' : 'json-schema',
+      format: schemaForm,
       ...(start.outputSchema !== undefined && { outputSchema: start.outputSchema }),
     });
     const format = { name: 'solution', schema };

@@ -2,10 +2,12 @@
 import { optionKeys, rejectUnknownOptions } from '../../language/option-keys.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ModelProvider } from '../model.js';
+import { PLAN_SCHEMA_FORMATS } from '../../compile/plan-schema/index.js';
+import type { ModelProvider, PlanSchemaFormat } from '../model.js';
 import { AnthropicProvider } from './anthropic.js';
 import { OpenAICompatibleProvider } from './openai.js';
 import {
+  checkChoice,
   checkInteger,
   checkOptionsObject,
   checkRecord,
@@ -42,6 +44,12 @@ export interface CreateProviderOptions {
    */
   readonly timeoutMs?: number;
   /**
+   * The form of the plan schema `solve()` sends, for `openai:` (`grammar` for llama.cpp's
+   * `llama-server` or vLLM) and `scripted:` (see ModelProvider.schemaFormat).
+   * @default the provider's own: 'json-schema'
+   */
+  readonly schemaFormat?: PlanSchemaFormat;
+  /**
    * The directory a `scripted:` file is resolved from.
    * @default process.cwd()
    */
@@ -70,6 +78,7 @@ const CREATE_PROVIDER_OPTIONS = optionKeys<CreateProviderOptions>({
   env: true,
   maxRetries: true,
   timeoutMs: true,
+  schemaFormat: true,
   cwd: true,
 });
 
@@ -82,6 +91,7 @@ export function createProvider(spec: string, options: CreateProviderOptions = {}
   checkRecord('createProvider', 'env', options.env);
   checkInteger('createProvider', 'maxRetries', options.maxRetries, 0);
   checkInteger('createProvider', 'timeoutMs', options.timeoutMs, 1);
+  checkChoice('createProvider', 'schemaFormat', options.schemaFormat, PLAN_SCHEMA_FORMATS);
   const colon = spec.indexOf(':');
   const provider = (colon < 0 ? spec : spec.slice(0, colon)).trim();
   const model = colon < 0 ? '' : spec.slice(colon + 1).trim();
@@ -108,13 +118,21 @@ export function createProvider(spec: string, options: CreateProviderOptions = {}
     ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   };
+  const { schemaFormat } = options;
   switch (provider) {
     case 'openai':
-      return new OpenAICompatibleProvider({ model, ...common });
+      return new OpenAICompatibleProvider({ model, ...common, ...(schemaFormat && { schemaFormat }) });
     case 'anthropic':
+      // Anthropic's structured outputs take the object form the provider makes itself.
+      if (schemaFormat !== undefined)
+        throw new TypeError(
+          'createProvider: schemaFormat is for openai: and scripted: providers, not anthropic:',
+        );
       return new AnthropicProvider({ model, ...common });
-    default:
-      return new ScriptedProvider({ turns: readTurns(resolve(options.cwd ?? process.cwd(), model)), model });
+    default: {
+      const turns = readTurns(resolve(options.cwd ?? process.cwd(), model));
+      return new ScriptedProvider({ turns, model, ...(schemaFormat && { schemaFormat }) });
+    }
   }
 }
 

@@ -6,12 +6,14 @@ import { optionKeys, rejectUnknownOptions } from '../../language/option-keys.js'
 import type OpenAI from 'openai';
 import { ModelProviderError } from '../../errors.js';
 import { importOptional } from '../../optional-dependencies.js';
-import type { ModelProvider, ModelRequest, ModelStreamEvent } from '../model.js';
+import { PLAN_SCHEMA_FORMATS } from '../../compile/plan-schema/index.js';
+import type { ModelProvider, ModelRequest, ModelStreamEvent, PlanSchemaFormat } from '../model.js';
 import { type ErrorContext, toModelProviderError } from './api-error.js';
 import { boundedFetch, DEFAULT_MAX_RESPONSE_BYTES } from './reply-bytes.js';
 import {
   checkApiKey,
   checkBoolean,
+  checkChoice,
   checkInteger,
   checkOptionsObject,
   checkRecord,
@@ -35,6 +37,7 @@ const OPENAI_OPTIONS = optionKeys<OpenAICompatibleProviderOptions>({
   maxRetries: true,
   timeoutMs: true,
   strict: true,
+  schemaFormat: true,
   maxResponseBytes: true,
   body: true,
   env: true,
@@ -82,6 +85,13 @@ export interface OpenAICompatibleProviderOptions {
    */
   readonly strict?: boolean;
   /**
+   * The form of the plan schema `solve()` sends (see ModelProvider.schemaFormat): `grammar` for
+   * a grammar-based engine behind the API (llama.cpp's `llama-server`, vLLM), which then
+   * enforces every reference pattern. With `strict`, only `openai-strict` may be given.
+   * @default 'openai-strict' with strict, else 'json-schema'
+   */
+  readonly schemaFormat?: PlanSchemaFormat;
+  /**
    * Most bytes of one HTTP response body (the SSE stream, framing included), counted as they
    * come off the socket: a server that streams forever or sends an enormous body is cut there
    * (a ReplyTooLargeError) before the SDK buffers or parses more of it.
@@ -113,6 +123,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
   readonly #errors: Omit<ErrorContext, 'sdk'>;
   #sdk: ErrorContext['sdk'] | undefined;
   readonly #strict: boolean;
+  /** See ModelProvider.schemaFormat. */
+  readonly schemaFormat: PlanSchemaFormat;
   readonly #body: Readonly<Record<string, unknown>>;
 
   /** @throws {ModelProviderError} when a key is required and none is set. */
@@ -127,6 +139,13 @@ export class OpenAICompatibleProvider implements ModelProvider {
     checkInteger(WHERE, 'timeoutMs', options.timeoutMs, 1);
     checkInteger(WHERE, 'maxResponseBytes', options.maxResponseBytes, 1);
     checkBoolean(WHERE, 'strict', options.strict);
+    checkChoice(WHERE, 'schemaFormat', options.schemaFormat, PLAN_SCHEMA_FORMATS);
+    if (options.strict === true && (options.schemaFormat ?? 'openai-strict') !== 'openai-strict') {
+      // OpenAI's strict mode answers 400 to a schema outside its subset (oneOf, unlisted keys).
+      throw new TypeError(
+        `${WHERE}: strict needs schemaFormat 'openai-strict', not '${options.schemaFormat}'; leave out one of them`,
+      );
+    }
     checkRecord(WHERE, 'body', options.body);
     checkRecord(WHERE, 'env', options.env);
     const env = options.env ?? process.env;
@@ -153,6 +172,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     };
     this.#errors = { provider: this.name, baseURL: this.baseURL, timeoutMs, apiKey: apiKey ?? '' };
     this.#strict = options.strict ?? false;
+    this.schemaFormat = options.schemaFormat ?? (this.#strict ? 'openai-strict' : 'json-schema');
     this.#body = { ...options.body };
   }
 

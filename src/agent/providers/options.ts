@@ -41,6 +41,14 @@ export function checkBoolean(where: string, name: string, value: unknown): void 
   }
 }
 
+/** One of `choices`, or undefined. */
+export function checkChoice(where: string, name: string, value: unknown, choices: readonly string[]): void {
+  if (value === undefined || (typeof value === 'string' && choices.includes(value))) return;
+  throw new TypeError(
+    `${where}: ${name} must be ${choices.map((c) => `'${c}'`).join(', ')}, not ${show(value)}`,
+  );
+}
+
 export function checkRecord(where: string, name: string, value: unknown): void {
   if (value === undefined) return;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -12,9 +12,11 @@ import type {
   ModelStreamEvent,
   ModelToolCall,
   ModelUsage,
+  PlanSchemaFormat,
 } from '../model.js';
 import { isPlainObject, parseToolArguments } from './arguments.js';
-import { checkInteger, checkOptionsObject, checkString, show } from './options.js';
+import { PLAN_SCHEMA_FORMATS } from '../../compile/plan-schema/index.js';
+import { checkChoice, checkInteger, checkOptionsObject, checkString, show } from './options.js';
 
 /** A tool call in a {@link ScriptedReply}. */
 export interface ScriptedToolCall {
@@ -61,7 +63,12 @@ export type ScriptedTurn =
 /** A request as the provider received it, deep-copied; the signal is left out. */
 export type RecordedRequest = Omit<ModelRequest, 'signal'>;
 
-const SCRIPTED_OPTIONS = optionKeys<ScriptedProviderOptions>({ turns: true, model: true, delayMs: true });
+const SCRIPTED_OPTIONS = optionKeys<ScriptedProviderOptions>({
+  turns: true,
+  model: true,
+  delayMs: true,
+  schemaFormat: true,
+});
 
 export interface ScriptedProviderOptions {
   /** The turns, answered in order, one per request. A request after the last one throws. */
@@ -77,6 +84,13 @@ export interface ScriptedProviderOptions {
    * @default 0
    */
   readonly delayMs?: number;
+  /**
+   * The form of the plan schema `solve()` asks for (see ModelProvider.schemaFormat), as the
+   * engine the script stands in for would want it: with `openai-strict` or `grammar`, the nulls
+   * the scripted replies hold for left-out keys are dropped.
+   * @default 'json-schema'
+   */
+  readonly schemaFormat?: PlanSchemaFormat;
 }
 
 const WHERE = 'ScriptedProvider';
@@ -87,6 +101,8 @@ export class ScriptedProvider implements ModelProvider {
   readonly requests: RecordedRequest[] = [];
   readonly #turns: readonly ScriptedTurn[];
   readonly #delayMs: number;
+  /** See ModelProvider.schemaFormat. */
+  readonly schemaFormat: PlanSchemaFormat;
 
   constructor(options: ScriptedProviderOptions) {
     checkOptionsObject(WHERE, options);
@@ -97,6 +113,8 @@ export class ScriptedProvider implements ModelProvider {
     options.turns.forEach((turn, index) => checkTurn(turn, `turns[${index}]`));
     checkString(WHERE, 'model', options.model);
     checkInteger(WHERE, 'delayMs', options.delayMs, 0);
+    checkChoice(WHERE, 'schemaFormat', options.schemaFormat, PLAN_SCHEMA_FORMATS);
+    this.schemaFormat = options.schemaFormat ?? 'json-schema';
     this.#turns = [...options.turns];
     this.#delayMs = options.delayMs ?? 0;
     this.name = `scripted:${options.model ?? 'script'}`;

@@ -88,6 +88,7 @@ export class AgentSpans {
       name: inner.name,
       stream,
       ...(inner.strictSchemas !== undefined && { strictSchemas: inner.strictSchemas }),
+      ...(inner.schemaFormat !== undefined && { schemaFormat: inner.schemaFormat }),
     };
   }
 

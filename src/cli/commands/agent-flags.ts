@@ -4,6 +4,7 @@
  */
 import type { LimitFlags } from '../flags/limit-flags.js';
 import type { McpFlags } from '../flags/mcp-servers.js';
+import type { PlanSchemaFormat } from '../../agent/model.js';
 
 export interface AgentFlags extends McpFlags, LimitFlags {
   /** The tools: an ES module exporting tools with execute functions. Required unless --mcp is given. */
@@ -25,6 +26,11 @@ export interface AgentFlags extends McpFlags, LimitFlags {
    * @default the provider's own, or OPENAI_BASE_URL / ANTHROPIC_BASE_URL
    */
   readonly baseUrl?: string;
+  /**
+   * The form of the plan schema sent to the model (openai: and scripted: providers).
+   * @default json-schema
+   */
+  readonly schemaFormat?: PlanSchemaFormat;
   /**
    * Plan first with read-only tools, approve the plan, then carry it out.
    * @default false

@@ -79,11 +79,17 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
     ['--budget', flags.budget],
     ['--max-reply-bytes', flags.maxReplyBytes],
     ['--strict', flags.strict],
+    ['--schema-format', flags.schemaFormat],
     ['--session', flags.session],
   ] as const) {
     if (given !== undefined && (flags.todos || flags.planMode)) {
       throw new CliInputError(`${flag} is for the plan loop; leave out --todos and --plan-mode to use it`);
     }
+  }
+  if (flags.schemaFormat !== undefined && flags.model?.trim().startsWith('anthropic:')) {
+    throw new CliInputError(
+      '--schema-format is for openai: and scripted: models; anthropic: takes the schema in a form of its own: leave out --schema-format',
+    );
   }
   for (const [flag, given] of [
     ['--max-tool-calls-per-turn', flags.maxToolCallsPerTurn],
@@ -111,6 +117,7 @@ export async function agentCommand(task: string, flags: AgentFlags, io: CliIo): 
   try {
     provider = createProvider(flags.model, {
       ...(flags.baseUrl !== undefined && { baseURL: flags.baseUrl }),
+      ...(flags.schemaFormat !== undefined && { schemaFormat: flags.schemaFormat }),
       env: io.env,
     });
   } catch (e) {
