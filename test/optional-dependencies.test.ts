@@ -124,8 +124,14 @@ function node(args: readonly string[], env: Record<string, string> = {}) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr, loaded };
 }
 
+/** `plan <args>`, logging what it loads (the hook costs a thread and a write per module). */
 function plan(args: readonly string[], env: Record<string, string> = {}) {
   return node(['--import', './load-hook.mjs', 'node_modules/planmode/bin/plan.js', ...args], env);
+}
+
+/** `plan <args>` where only its exit and output count: the same process, without the load log. */
+function planUnlogged(args: readonly string[], env: Record<string, string> = {}) {
+  return node(['node_modules/planmode/bin/plan.js', ...args], env);
 }
 
 /** The packages (from LOADED_ON_USE and the peers) that a list of loaded files went into. */
@@ -240,7 +246,7 @@ describe('without the optional peers installed', () => {
       "plan: error: --mcp needs the '@modelcontextprotocol/sdk' package: npm install @modelcontextprotocol/sdk@1.32.2\n",
     ],
   ])('plan %j is exit 2 and one line naming the npm install', (args, line) => {
-    const result = plan(args, { OPENAI_API_KEY: 'sk-test', ANTHROPIC_API_KEY: 'sk-test' });
+    const result = planUnlogged(args, { OPENAI_API_KEY: 'sk-test', ANTHROPIC_API_KEY: 'sk-test' });
     expect({ code: result.code, stderr: result.stderr, stdout: result.stdout }).toEqual({
       code: 2,
       stderr: line,

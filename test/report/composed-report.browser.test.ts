@@ -3,15 +3,14 @@
  * .test.ts): a `_forEach` call is one node with its element count and statuses, its details list
  * each element; a workflow call opens onto its plan's graph, and a workflow inside that opens too.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compile, run, simulate, type Tool, ToolRegistry } from '../../src/index.js';
 import { renderReport } from '../../src/report/index.js';
+import { openPage, useChromium } from './browser-page.js';
 
-const CHROMIUM = process.env.PLAN_CHROMIUM ?? '/usr/bin/chromium';
 const OUT = join(import.meta.dirname, '..', '..', 'test-output', 'report');
 const TIMEOUT = 120_000;
 
@@ -53,36 +52,13 @@ interface Boxed {
   getBBox(): { x: number; y: number; width: number; height: number };
 }
 
-let browser: Browser;
+const chromium = useChromium();
+beforeAll(() => mkdirSync(OUT, { recursive: true }));
 
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `the browser test needs Chromium at ${CHROMIUM}: apt-get install -y chromium, or set PLAN_CHROMIUM`,
-    );
-  mkdirSync(OUT, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
-  });
-}, TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function open(name: string, html: string) {
+function open(name: string, html: string) {
   const file = join(OUT, name);
   writeFileSync(file, html);
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 30_000 });
-  return { page, problems };
+  return openPage(chromium.browser, pathToFileURL(file).href);
 }
 
 describe('the report of a plan that composes, in Chromium', () => {

@@ -3,36 +3,22 @@
  * a real headless Chromium (as html-report.browser.test.ts): why it waits, what its failure or
  * skip would block, and the independent parts; a plan too large to explain call by call says so.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile/index.js';
 import { renderReport } from '../../src/report/index.js';
 import { MAX_EXPLAINED_CALLS } from '../../src/report/html/explain-data.js';
 import { run } from '../../src/run/index.js';
 import type { Tool } from '../../src/tools/index.js';
+import { openPage, useChromium } from './browser-page.js';
 
-const CHROMIUM = process.env.PLAN_CHROMIUM ?? '/usr/bin/chromium';
 const OUT = join(import.meta.dirname, '..', '..', 'test-output', 'report');
 const TIMEOUT = 120_000;
 
-let browser: Browser;
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `the browser test needs Chromium at ${CHROMIUM}: install it with 'apt-get install -y chromium', or point PLAN_CHROMIUM at one`,
-    );
-  mkdirSync(OUT, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu'],
-  });
-}, TIMEOUT);
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = useChromium();
+beforeAll(() => mkdirSync(OUT, { recursive: true }));
 
 const tools: Tool[] = [{ name: 't', execute: () => 'x' }];
 
@@ -41,15 +27,7 @@ async function reportPage(calls: Record<string, unknown>[], name: string) {
   const result = await run(plan, { tools });
   const file = join(OUT, `${name}.html`);
   writeFileSync(file, renderReport({ plan, result }));
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
-  });
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 30_000 });
-  return { page, problems };
+  return openPage(chromium.browser, pathToFileURL(file).href);
 }
 
 describe('the details panel explains the selected call', () => {

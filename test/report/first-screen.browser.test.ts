@@ -5,17 +5,16 @@
  * in a box is drawn at 11 px or more (its computed font size times the graph's scale) and stays
  * inside its box.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderReport } from '../../src/report/index.js';
 import { run } from '../../src/run/index.js';
 import { simulate } from '../../src/simulate/index.js';
+import { openPage, useChromium } from './browser-page.js';
 import { FIRST_SCREEN_SHAPES, FIRST_SCREEN_TOOLS, firstScreenPlan } from './generated-plans.js';
 
-const CHROMIUM = process.env.PLAN_CHROMIUM ?? '/usr/bin/chromium';
 const OUT = join(import.meta.dirname, '..', '..', 'test-output', 'report');
 const SHOTS = process.env.REPORT_SHOTS ?? '/tmp/report-shots';
 const TIMEOUT = 120_000;
@@ -60,40 +59,17 @@ const MEASURE_FIRST_SCREEN = String.raw`(() => {
   return { nodes: groups.length, outside, minNodeTextPx, overflowing, zoom: document.getElementById('zoom-level').textContent };
 })()`;
 
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `the browser test needs Chromium at ${CHROMIUM}: install it with 'apt-get install -y chromium', or point PLAN_CHROMIUM at a Chromium binary`,
-    );
+const chromium = useChromium();
+beforeAll(() => {
   mkdirSync(OUT, { recursive: true });
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
-}, TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
 });
 
 async function firstScreen(html: string, name: string): Promise<FirstScreen> {
   const file = join(OUT, `first-screen-${name}.html`);
   writeFileSync(file, html);
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  const { page, problems } = await openPage(chromium.browser, pathToFileURL(file).href);
   try {
-    await page.goto(pathToFileURL(file).href);
-    await page.waitForSelector('html[data-ready="true"]', { timeout: 30_000 });
     const measured = (await page.evaluate(MEASURE_FIRST_SCREEN)) as FirstScreen;
     await page.screenshot({ path: join(SHOTS, `first-screen-${name}.png`) });
     expect(problems).toEqual([]);

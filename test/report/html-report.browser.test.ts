@@ -3,10 +3,9 @@
  * a bundled example run for real, and a 1,000-call run. The pages and a screenshot go to
  * test-output/report/. Without a browser this file fails with a message saying how to get one.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/compile/index.js';
 import type { CompiledPlan } from '../../src/compile/types.js';
@@ -15,61 +14,22 @@ import { renderReport } from '../../src/report/index.js';
 import { type LatentFunction, run } from '../../src/run/index.js';
 import type { Tool } from '../../src/tools/index.js';
 import { EXAMPLES } from '../fixtures/fixtures.js';
+import { openPage, useChromium } from './browser-page.js';
 import { generatedPlan, SHAPES, TOOLS } from './generated-plans.js';
 import { MEASURE_PAGE, type PageMeasures } from './measure-page.js';
 
-const CHROMIUM = process.env.PLAN_CHROMIUM ?? '/usr/bin/chromium';
 const OUT = join(import.meta.dirname, '..', '..', 'test-output', 'report');
 const TIMEOUT = 120_000;
 /** Where the readability test leaves its screenshots, named `<shape>-<calls>-<tag>.png`. */
 const SHOTS = process.env.REPORT_SHOTS ?? '/tmp/report-shots';
 const SHOTS_TAG = process.env.REPORT_SHOTS_TAG ?? 'after';
 
-let browser: Browser;
+const chromium = useChromium();
+beforeAll(() => mkdirSync(OUT, { recursive: true }));
 
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `the browser test needs Chromium at ${CHROMIUM}: install it with 'apt-get install -y chromium' (npm test does when it can), or point PLAN_CHROMIUM at a Chromium binary`,
-    );
-  }
-  mkdirSync(OUT, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}, TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-/** Opens a report file and collects every console error and page error it causes. */
-async function open(
-  file: string,
-  viewport = { width: 1400, height: 900 },
-): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport });
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('request', (r) => {
-    if (!r.url().startsWith('file:')) problems.push(`network request: ${r.url()}`);
-  });
-  await page.goto(pathToFileURL(file).href);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 30_000 });
-  return { page, problems };
+/** Opens a report file, collecting every console error, page error and request it causes. */
+function open(file: string, viewport = { width: 1400, height: 900 }) {
+  return openPage(chromium.browser, pathToFileURL(file).href, { viewport });
 }
 
 describe('the run report in Chromium', () => {

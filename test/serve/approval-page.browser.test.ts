@@ -5,59 +5,26 @@
  * through the page too; the page fetches nothing but from its server. Without a browser this
  * file fails with a message saying how to get one.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PlanServer } from '../../src/serve/index.js';
+import { openPage, useChromium } from '../report/browser-page.js';
 import { call, PLAN, runWhenEnded, serve } from './helpers.js';
 
-const CHROMIUM = process.env.PLAN_CHROMIUM ?? '/usr/bin/chromium';
 const TIMEOUT = 120_000;
 const OUT = join(import.meta.dirname, '..', '..', 'test-output', 'serve');
 
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `the browser test needs Chromium at ${CHROMIUM}: install it with 'apt-get install -y chromium' (npm test does when it can), or point PLAN_CHROMIUM at a Chromium binary`,
-    );
-  }
-  mkdirSync(OUT, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}, TIMEOUT);
-
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = useChromium();
+beforeAll(() => mkdirSync(OUT, { recursive: true }));
 
 /** Opens the page and collects console errors, page errors and requests to anywhere else. */
-async function open(server: PlanServer, fragment = ''): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1300, height: 900 } });
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+function open(server: PlanServer, fragment = ''): Promise<{ page: Page; problems: string[] }> {
+  return openPage(chromium.browser, `${server.url}/${fragment}`, {
+    viewport: { width: 1300, height: 900 },
+    origins: [server.url, 'about:'],
   });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('request', (r) => {
-    if (!r.url().startsWith(server.url) && !r.url().startsWith('about:'))
-      problems.push(`network request: ${r.url()}`);
-  });
-  await page.goto(`${server.url}/${fragment}`);
-  await page.waitForSelector('html[data-ready="true"]', { timeout: 30_000 });
-  return { page, problems };
 }
 
 describe('the approval page in Chromium', () => {
