@@ -19,7 +19,7 @@ import type { Accepted } from '../call/index.js';
 import { type ArgumentSources, argumentSources, MissingValues, resolveArguments } from '../call/index.js';
 import { abortAttempts, executeCall } from '../call/index.js';
 import { approveCall } from './call-approval.js';
-import { CallSlots } from '../schedule/index.js';
+import { CallSlots, dispatchGroupOf, endIfGated, type Successors } from '../schedule/index.js';
 import { failCall } from '../call/index.js';
 import type { CallRecord } from '../call-record.js';
 import { askReuse, replay, writePlannedOutput } from './earlier-results.js';
@@ -34,8 +34,6 @@ import { contractError } from '../call/index.js';
 import { alternativesOf, RunState, writeOutput } from '../state/index.js';
 import type { StreamState } from './streamed-plan.js';
 import { callEndEvent } from './call-end-event.js';
-import { endIfGated } from '../schedule/index.js';
-import type { Successors } from '../schedule/index.js';
 import { FailureTaint } from '../state/index.js';
 import type { CallStatus, ParentRun, RemoteInvoker, RunEvent, RunOptions, RunResult } from '../types.js';
 
@@ -149,6 +147,8 @@ export class Runner {
     this.runId = options.runId ?? randomUUID();
     this.remote = options.remote;
     this.reuseHook = options.reuse;
+    // A sub-run's slots follow the top run's: a pause anywhere holds every run under it.
+    this.slots = new CallSlots({ concurrency, runner: this, group: dispatchGroupOf(options) });
     ({ tools: this.tools, asParent: this.asParent } = runTools({ options, emit, run: this }));
     this.input = checkedInitial('input', plan?.input, options.input, limits).value;
     ({
@@ -161,7 +161,6 @@ export class Runner {
       gates: this.gates,
       outputPathTexts: this.outputPathTexts,
     } = plan ? wholePlanCalls(plan, this.tools) : streamedCalls(options, this.tools, limits));
-    this.slots = new CallSlots({ concurrency, runner: this });
     const initial = checkedInitial('state', plan?.state, options.state, limits);
     this.state = new RunState(initial.value, { limits, size: initial.size });
     this.roots = { input: this.input, state: this.state.value };
