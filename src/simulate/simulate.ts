@@ -53,8 +53,9 @@ export const DEFAULT_MAX_SCENARIOS = 256;
  * Scenarios: the baseline (every branching call takes its first alternative, or its second when
  * `_onError` names the first), then, group by
  * group (see branch-groups.ts), every other combination of the alternatives of the group's
- * branching calls that run, with the other groups at baseline. Within a group, combinations
- * that differ from the baseline in one choice come first.
+ * branching calls that run (and of those inside its workflow calls, see scenario-decisions.ts),
+ * with the other groups at baseline. Within a group, combinations that differ from the
+ * baseline in one choice come first.
  *
  * @throws {PlanValidationError} when the plan does not compile.
  * @throws {TypeError} for a bad option value.

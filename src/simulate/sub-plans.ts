@@ -1,7 +1,7 @@
 /**
  * Workflow calls in the dry run. A walk stops at each workflow call (or element of a `_forEach`
  * over one) with the call's resolved arguments; this driver walks the workflow's compiled plan
- * with them as its `†input` (its own branching calls at their baseline), fills in its `output`
+ * with them as its `†input` (its branching calls as the scenario chooses), fills in its `output`
  * from the walk's final state, and answers the walk with that sample, the sub-plan's critical
  * path weight as the call's duration, what the sub-plan did and the choices made in it. A
  * sub-plan's branching calls take the alternatives the scenario chooses for them (keyed by the
