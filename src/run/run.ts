@@ -30,7 +30,8 @@ export interface RunHandle {
   halt(): void;
   /**
    * No call is dispatched from now on until {@link resume}: calls running go on (their retries
-   * and `_forEach` elements too), calls that get ready wait. For a prompt that should not race
+   * and `_forEach` elements too), calls that get ready wait, in the sub-runs of the workflow
+   * calls running too (at any depth). For a prompt that should not race
    * the run (the CLI pauses while it asks for an approval). Halting or aborting a paused run
    * ends the waiting calls `cancelled`.
    */

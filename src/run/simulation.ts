@@ -50,12 +50,31 @@ export interface Scenario {
    * Absent when none is.
    */
   readonly emptyForEach?: readonly string[];
+  /**
+   * The alternative each branching call inside a workflow call takes in this scenario (of the
+   * workflow calls that run, at any depth), in walk order. The elements of a `_forEach` call
+   * over a workflow all take the same. Absent when the scenario walks no workflow that branches.
+   */
+  readonly workflowChoices?: readonly WorkflowChoice[];
+}
+
+/** A branching call inside a workflow, and the alternative it takes in a scenario. */
+export interface WorkflowChoice {
+  /** The workflow calls down to it, outermost first: each one's id in its own plan. */
+  readonly within: readonly string[];
+  /** The branching call's id in the innermost workflow's plan. */
+  readonly call: string;
+  /** The alternative it takes (0-based index into its `_outputPath`'s `||` paths). */
+  readonly choice: number;
+  /** True when that is not its baseline (as `varies` says of the plan's own calls). */
+  readonly varies: boolean;
 }
 
 /**
- * What a workflow call's sub-plan did in the baseline walk: walked once (its own branching calls
- * at their baseline) with the call's sampled arguments as its `†input`. Of a `_forEach` call over
- * a workflow, its first element's.
+ * What a workflow call's sub-plan did in the baseline walk (its own branching calls at their
+ * baseline; the other choices inside it are scenarios, see Scenario.workflowChoices), with the
+ * call's sampled arguments as its `†input`. Of a `_forEach` call over a workflow, its first
+ * element's.
  */
 export interface WorkflowCallSimulation {
   /** The workflow (tool) called. */
@@ -116,7 +135,10 @@ export interface Simulation {
   readonly scenarios: readonly Scenario[];
   /** True when there were more scenarios than `maxScenarios`. */
   readonly truncated: boolean;
-  /** The groups of branching calls enumerated together (ids), in plan order. */
+  /**
+   * The groups of branching calls enumerated together (ids), in plan order; a workflow call
+   * whose plan branches is in one too (the choices inside it are enumerated with its group).
+   */
   readonly branchGroups: readonly (readonly string[])[];
   /** The heaviest chain of dependent calls (ids, first to last). */
   readonly criticalPath: readonly string[];

@@ -1,6 +1,7 @@
 /**
  * What a run tells about the workflows it runs: where a sub-run is (the chain of workflow calls
- * above it), and what a workflow's plan will call (as a lazy plan's approval lists it).
+ * above it), and what a workflow's plan will call (as a lazy plan's approval lists it); and the
+ * dispatch a sub-run follows.
  */
 import type { JsonObject } from '../language/document.js';
 
@@ -25,6 +26,20 @@ export interface ParentCall {
   /** When the call is a `_forEach` call: the position of the element whose sub-run this is. */
   readonly element?: number;
 }
+
+/**
+ * The top run's dispatch (its concurrency slots, see run/schedule's CallSlots), which every
+ * sub-run under it follows while it runs: pausing the top run holds them all. Opaque here.
+ */
+export interface DispatchGroup {
+  readonly paused: boolean;
+}
+
+/**
+ * The key under which a sub-run's options carry the top run's DispatchGroup (a symbol: not an
+ * option a caller can pass by name).
+ */
+export const DISPATCH_GROUP: unique symbol = Symbol('planmode.dispatchGroup');
 
 /** One call of a workflow's plan, as a lazy plan's approval lists it (`workflows`). */
 export interface WorkflowInnerCall {

@@ -5,7 +5,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { Approve } from './approval.js';
 import type { RemoteInvoker } from './remote-types.js';
-import type { ParentCall } from './sub-run-types.js';
+import type { DispatchGroup, ParentCall } from './sub-run-types.js';
 import type { TracingOptions } from './trace/tracing-options.js';
 import type { Limiter } from './limit/index.js';
 import type { LatentFunction, ReusedResult, ReuseRequest } from './call-requests.js';
@@ -30,7 +30,8 @@ export type {
   NotReusedReason,
   StaleJournalLock,
 } from './resume-types.js';
-export type { ParentCall, WorkflowInnerCall } from './sub-run-types.js';
+export type { DispatchGroup, ParentCall, WorkflowInnerCall } from './sub-run-types.js';
+export { DISPATCH_GROUP } from './sub-run-types.js';
 export type { LatentFunction, LatentRequest, ReusedResult, ReuseRequest } from './call-requests.js';
 export type {
   ApprovalRequest,
@@ -59,6 +60,8 @@ export interface ParentRun {
   readonly emit: ((event: RunEvent) => void) | null;
   /** Where a workflow call's sub-run leaves its result, for the call's report (`workflow`). */
   readonly subRuns: SubRunResults;
+  /** The top run's dispatch: a sub-run's calls pause and resume with it. */
+  readonly dispatch: DispatchGroup;
 }
 
 /** The sub-runs of a run's workflow calls, by call id (and element), for their reports. */

@@ -23,6 +23,12 @@
  * Calls in different groups never depend on the same choices, so any cross-group combination
  * is the union of the listed one-group scenarios. (An inputSchema keyword that ties two
  * arguments together, like `dependentRequired`, is the one thing this can miss.)
+ *
+ * A workflow call whose plan branches (`chooses`) is grouped as a branching call is: its
+ * output depends on the choices made inside it, which are enumerated with its group (see
+ * scenario-decisions.ts). It writes its one path whatever is chosen, so it never makes its
+ * readers conditional; a reader that runs only in some branch's arm and reads it, or a join
+ * reading it and a branch, puts it in that branch's group.
  */
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import { coveredPath, pathsOverlap } from '../language/paths.js';
@@ -42,9 +48,12 @@ const MAX_TRACKED = 30;
 export interface BranchGroups {
   /** Per call: its number of `||` alternatives when it is a branching call (2 or more), else 0. */
   readonly alternatives: Int32Array;
-  /** The groups: branching calls' indices, each group in array order, groups by first member. */
+  /**
+   * The groups: branching calls' indices (and those of workflow calls whose plan branches),
+   * each group in array order, groups by first member.
+   */
   readonly groups: readonly (readonly number[])[];
-  /** Per call: the index of its group in `groups`, or -1 (not a branching call). */
+  /** Per call: the index of its group in `groups`, or -1 (not a branching call, nor a workflow call that branches). */
   readonly groupOf: Int32Array;
 }
 
@@ -53,13 +62,17 @@ export function alternativesOf(call: CompiledCall): number {
   return output?.op === '||' && output.paths.length >= 2 ? output.paths.length : 0;
 }
 
-export function branchGroups(plan: CompiledPlan): BranchGroups {
+/**
+ * `chooses`: per call, 1 when it calls a workflow whose plan branches (its output depends on
+ * choices made inside it); null when no call does.
+ */
+export function branchGroups(plan: CompiledPlan, chooses: Uint8Array | null = null): BranchGroups {
   const n = plan.calls.length;
   const alternatives = new Int32Array(n);
   let any = false;
   for (let i = 0; i < n; i++) {
     alternatives[i] = alternativesOf(plan.calls[i]!);
-    if (alternatives[i]! > 0) any = true;
+    if (alternatives[i]! > 0 || chooses?.[i] === 1) any = true;
   }
   const groupOf = new Int32Array(n).fill(-1);
   if (!any) return { alternatives, groups: [], groupOf };
@@ -147,6 +160,8 @@ export function branchGroups(plan: CompiledPlan): BranchGroups {
               if (count > MAX_TRACKED) source = opaque(source, { kind: 2, b: w, mask: 0 });
               else if (mask !== full(w)) source = and(source, { kind: 1, b: w, mask });
             } else if (source.kind !== 0) chooser.push(source.b);
+            // Its value is chosen inside the workflow: a reader depends on that choice.
+            if (chooses?.[w] === 1) chooser.push(w);
             refCondition = refCondition ? or(refCondition, source) : source;
           },
         );
@@ -166,13 +181,13 @@ export function branchGroups(plan: CompiledPlan): BranchGroups {
     // Running depends on one group: what its arguments read, and whether it branches itself,
     // must be enumerated with that group, or a value it reads is never checked.
     for (const w of choosers) union(condition.b, w);
-    if (alternatives[c]! > 0) union(condition.b, c);
+    if (alternatives[c]! > 0 || chooses?.[c] === 1) union(condition.b, c);
   }
 
   const groups: number[][] = [];
   const index = new Map<number, number>();
   for (let i = 0; i < n; i++) {
-    if (alternatives[i] === 0) continue;
+    if (alternatives[i] === 0 && chooses?.[i] !== 1) continue;
     const root = find(i);
     let g = index.get(root);
     if (g === undefined) {

@@ -34,6 +34,8 @@ import {
   type ForEachModel,
 } from './for-each-sample.js';
 import { SubPlanSimulator } from './sub-plans.js';
+import { decisionsOf, ownChoices, workflowChoicesOf } from './scenario-decisions.js';
+import { branchingWorkflowCalls } from './workflow-branches.js';
 import { walkPlanOf } from './walk-plan.js';
 import { lazierMode } from '../language/execution-mode.js';
 import { OutputSampler } from './sample-outputs.js';
@@ -51,8 +53,9 @@ export const DEFAULT_MAX_SCENARIOS = 256;
  * Scenarios: the baseline (every branching call takes its first alternative, or its second when
  * `_onError` names the first), then, group by
  * group (see branch-groups.ts), every other combination of the alternatives of the group's
- * branching calls that run, with the other groups at baseline. Within a group, combinations
- * that differ from the baseline in one choice come first.
+ * branching calls that run (and of those inside its workflow calls, see scenario-decisions.ts),
+ * with the other groups at baseline. Within a group, combinations that differ from the
+ * baseline in one choice come first.
  *
  * @throws {PlanValidationError} when the plan does not compile.
  * @throws {TypeError} for a bad option value.
@@ -116,7 +119,7 @@ export function simulateCompiled(
   const limits = resolveLimits(options.limits);
   const mode = lazierMode(plan.mode, options.mode);
   const sampler = new OutputSampler(tools, seed, mode, limits);
-  const { alternatives, groups } = branchGroups(plan);
+  const { alternatives, groups } = branchGroups(plan, branchingWorkflowCalls(plan, tools));
   const concurrency = options.concurrency ?? DEFAULT_SIMULATED_CONCURRENCY;
   const forEach: ForEachModel = {
     present: false,
@@ -147,20 +150,20 @@ export function simulateCompiled(
   // exclusive branches never run together, so the whole graph would overstate both.
   let critical: CriticalPath = { calls: [], weight: -1 };
   let widest: WidestLevel = { level: 0, calls: [] };
-  const runScenario = (choices: ReadonlyMap<number, number>, empty?: ReadonlySet<number>): Walk => {
+  const runScenario = (assigned: ReadonlyMap<string, number>, empty?: ReadonlySet<number>): Walk => {
     const errors: ArgumentError[] = [];
     const first = scenarios.length === 0;
     const steps = walk(
       walkPlan,
-      choices,
+      ownChoices(assigned),
       (i, resolved) => {
         if (first) defaults.remember(i, resolved);
         for (const e of checker.check(i, resolved)) errors.push(e);
       },
       empty,
     );
-    const result = subPlans.run(steps, plan, errors);
-    scenarios.push(toScenario(walkPlan, result, errors, empty));
+    const result = subPlans.run(steps, plan, errors, assigned);
+    scenarios.push(toScenario(walkPlan, result, errors, empty, tools));
     const path = criticalPath(plan, tools, result.ran, result.weights);
     if (path.weight > critical.weight) critical = path;
     const level = widestLevel(plan, result.ran);
@@ -170,28 +173,33 @@ export function simulateCompiled(
 
   const baseline = runScenario(new Map());
   let truncated = false;
-  groups: for (let g = 0; g < groups.length; g++) {
+  for (let g = 0; g < groups.length && !truncated; g++) {
     const members = new Set(groups[g]);
     // Breadth first over the group's decisions: each queued assignment is one scenario. An
-    // assignment fixes every member that ran before the one it flips (to 0 unless set), so
-    // no combination is reached twice; members that do not run in a walk have no choice.
-    const queue: Map<number, number>[] = [];
+    // assignment fixes every decision made before the one it flips (to its baseline unless
+    // set), so no combination is reached twice; decisions not made in a walk have no choice. A
+    // decision inside a workflow call belongs to that call's group. The queue never holds more
+    // than the scenarios left to `maxScenarios`: past it an assignment is not made, and the
+    // simulation is truncated.
+    const queue: Map<string, number>[] = [];
     let head = 0;
-    const expand = (assigned: ReadonlyMap<number, number>, result: Walk) => {
+    const expand = (assigned: ReadonlyMap<string, number>, result: Walk) => {
       const prefix = new Map(assigned);
-      for (const b of result.branched) {
-        if (!members.has(b) || prefix.has(b)) continue;
-        const base = baselineChoice(walkPlan, b);
-        for (let k = 0; k < alternatives[b]!; k++) if (k !== base) queue.push(new Map(prefix).set(b, k));
-        prefix.set(b, base);
+      for (const d of decisionsOf(walkPlan, result)) {
+        if (!members.has(d.path[0]!) || prefix.has(d.key)) continue;
+        for (let k = 0; k < d.alternatives; k++) {
+          if (k === d.baseline) continue;
+          if (scenarios.length + queue.length - head >= maxScenarios) {
+            truncated = true;
+            return;
+          }
+          queue.push(new Map(prefix).set(d.key, k));
+        }
+        prefix.set(d.key, d.baseline);
       }
     };
     expand(new Map(), baseline);
     while (head < queue.length) {
-      if (scenarios.length >= maxScenarios) {
-        truncated = true;
-        break groups;
-      }
       const assigned = queue[head++]!;
       expand(assigned, runScenario(assigned));
     }
@@ -248,6 +256,7 @@ function toScenario(
   result: Walk,
   argumentErrors: ArgumentError[],
   empty: ReadonlySet<number> | undefined,
+  tools: ToolRegistry | undefined,
 ): Scenario {
   const { plan } = p;
   const choices: Record<string, number> = {};
@@ -262,7 +271,9 @@ function toScenario(
   const skipped: string[] = [];
   plan.calls.forEach((call, i) => (result.ran[i] ? run : skipped).push(call.id));
   const emptyForEach = [...(empty ?? [])].map((i) => plan.calls[i]!.id);
-  return { choices, run, skipped, argumentErrors, varies, emptyForEach };
+  const inner = result.decisions && workflowChoicesOf(plan, tools, result.decisions);
+  const scenario: Scenario = { choices, run, skipped, argumentErrors, varies, emptyForEach };
+  return inner ? { ...scenario, workflowChoices: inner } : scenario;
 }
 
 /** The compile warnings and one E_SIM_ARGS per distinct argument error, in source order. */

@@ -1,12 +1,15 @@
 /**
  * Workflow calls in the dry run. A walk stops at each workflow call (or element of a `_forEach`
  * over one) with the call's resolved arguments; this driver walks the workflow's compiled plan
- * with them as its `†input` (its own branching calls at their baseline), fills in its `output`
+ * with them as its `†input` (its branching calls as the scenario chooses), fills in its `output`
  * from the walk's final state, and answers the walk with that sample, the sub-plan's critical
- * path weight as the call's duration, and what the sub-plan did. A sub-plan's walk may stop at a
- * workflow call of its own: the walks under way are an explicit stack, never recursion, at most
- * MAX_WORKFLOW_DEPTH deep (past it a call's output is its outputSchema's sample, as for a plain
- * tool). The same workflow with the same arguments is walked once per simulation.
+ * path weight as the call's duration, what the sub-plan did and the choices made in it. A
+ * sub-plan's branching calls take the alternatives the scenario chooses for them (keyed by the
+ * path of call indices down to them, see scenario-decisions.ts), else their baseline. A
+ * sub-plan's walk may stop at a workflow call of its own: the walks under way are an explicit
+ * stack, never recursion, at most MAX_WORKFLOW_DEPTH deep (past it a call's output is its
+ * outputSchema's sample, as for a plain tool). The same workflow with the same arguments and
+ * the same choices inside is walked once per simulation.
  */
 import type { CompiledCall, CompiledPlan } from '../compile/types.js';
 import type { JsonObject } from '../language/document.js';
@@ -21,7 +24,8 @@ import { criticalPath } from './critical-path.js';
 import type { ForEachModel } from './for-each-sample.js';
 import type { OutputSampler } from './sample-outputs.js';
 import type { ArgumentError, Sample, WorkflowCallSimulation } from './types.js';
-import { walk, type SubPlanAnswer, type Walk, type WalkPlan, type WalkSteps } from './walk.js';
+import { decisionsOf } from './scenario-decisions.js';
+import { type Decision, type SubPlanAnswer, type Walk, type WalkPlan, type WalkSteps, walk } from './walk.js';
 import { walkPlanOf } from './walk-plan.js';
 
 export interface SubPlanOptions {
@@ -36,6 +40,8 @@ export interface SubPlanOptions {
 interface Frame {
   readonly steps: WalkSteps;
   readonly plan: CompiledPlan;
+  /** The key of its plan's choices: '' for the simulated plan, `3/` for call 3's sub-plan. */
+  readonly prefix: string;
   /** Argument errors found in this walk, and those lifted from the workflows it called. */
   readonly errors: ArgumentError[];
   /** For a workflow's walk: which, called by which call, with what, cached under which key. */
@@ -45,10 +51,9 @@ interface Frame {
     readonly caller: CompiledCall;
     readonly input: JsonObject;
     readonly key: string;
+    readonly walkPlan: WalkPlan;
   };
 }
-
-const BASELINE: ReadonlyMap<number, number> = new Map();
 
 export class SubPlanSimulator {
   readonly #plans = new Map<string, { walkPlan: WalkPlan; checker: ArgumentChecker }>();
@@ -60,8 +65,13 @@ export class SubPlanSimulator {
    * Drives `steps` (a walk of `plan`) to its end, walking into the workflows it calls; the
    * argument errors found inside them are added to `errors` at the workflow call.
    */
-  run(steps: WalkSteps, plan: CompiledPlan, errors: ArgumentError[]): Walk {
-    const stack: Frame[] = [{ steps, plan, errors }];
+  run(
+    steps: WalkSteps,
+    plan: CompiledPlan,
+    errors: ArgumentError[],
+    choices: ReadonlyMap<string, number> = NO_CHOICES,
+  ): Walk {
+    const stack: Frame[] = [{ steps, plan, errors, prefix: '' }];
     let answer: SubPlanAnswer | undefined;
     for (;;) {
       const top = stack[stack.length - 1]!;
@@ -76,7 +86,9 @@ export class SubPlanSimulator {
       }
       const caller = top.plan.calls[step.value.call]!;
       const input = step.value.args;
-      const key = `${caller.tool}\u0000${JSON.stringify(input)}`;
+      const prefix = `${top.prefix}${step.value.call}/`;
+      const inside = choicesInside(choices, prefix);
+      const key = `${caller.tool}\u0000${JSON.stringify(input)}\u0000${inside.key}`;
       const known = this.#answers.get(key);
       const definition = this.#definition(caller.tool);
       if (known !== undefined || definition === undefined || stack.length > MAX_WORKFLOW_DEPTH) {
@@ -88,12 +100,13 @@ export class SubPlanSimulator {
       const found: ArgumentError[] = [];
       const walkPlan: WalkPlan = { ...sub.walkPlan, input };
       stack.push({
-        steps: walk(walkPlan, BASELINE, (i, resolved) => {
+        steps: walk(walkPlan, inside.own, (i, resolved) => {
           for (const e of sub.checker.check(i, resolved)) found.push(e);
         }),
         plan: definition.plan,
+        prefix,
         errors: found,
-        workflow: { name: caller.tool, definition, caller, input, key },
+        workflow: { name: caller.tool, definition, caller, input, key, walkPlan },
       });
       answer = undefined;
     }
@@ -131,7 +144,7 @@ export class SubPlanSimulator {
   #unwalked(caller: CompiledCall, definition: WorkflowPlan | undefined): SubPlanAnswer {
     const sample = this.options.sampler.sample(caller);
     const weight = this.options.forEach.weightOf(caller.tool);
-    if (definition === undefined) return { sample, weight, simulation: null };
+    if (definition === undefined) return { sample, weight, simulation: null, decisions: NO_DECISIONS };
     const simulation: WorkflowCallSimulation = {
       workflow: caller.tool,
       calls: definition.plan.calls.length,
@@ -143,7 +156,7 @@ export class SubPlanSimulator {
       workflows: {},
       tooDeep: true,
     };
-    return { sample, weight, simulation };
+    return { sample, weight, simulation, decisions: NO_DECISIONS };
   }
 
   #finish(frame: Frame, result: Walk): SubPlanAnswer {
@@ -171,9 +184,40 @@ export class SubPlanSimulator {
     // An output read through a call whose output is unknown, or missing: the workflow's
     // outputSchema says what it returns, as for a plain tool.
     const sample = output ?? this.options.sampler.sample(caller);
-    return { sample, weight: path.weight, simulation };
+    return {
+      sample,
+      weight: path.weight,
+      simulation,
+      decisions: decisionsOf(frame.workflow!.walkPlan, result),
+    };
   }
 }
+
+const NO_CHOICES: ReadonlyMap<string, number> = new Map();
+const NO_DECISIONS: readonly Decision[] = [];
+
+/**
+ * The choices a scenario makes inside the sub-plan whose key starts with `prefix`: `own`, its
+ * plan's branching calls' (by call index), and `key`, all of them (nested ones too) as text
+ * relative to it, for the cache of walks: '' when it makes none, the baseline.
+ */
+function choicesInside(
+  choices: ReadonlyMap<string, number>,
+  prefix: string,
+): { own: ReadonlyMap<number, number>; key: string } {
+  if (choices.size === 0) return { own: NO_OWN, key: '' };
+  const own = new Map<number, number>();
+  const relative: string[] = [];
+  for (const [key, choice] of choices) {
+    if (!key.startsWith(prefix)) continue;
+    const rest = key.slice(prefix.length);
+    relative.push(`${rest}=${choice}`);
+    if (!rest.includes('/')) own.set(Number(rest), choice);
+  }
+  return { own, key: relative.sort().join(',') };
+}
+
+const NO_OWN: ReadonlyMap<number, number> = new Map();
 
 /** Each argument error inside a workflow's walk, once more at the call that called it. */
 function lift(frame: Frame, caller: CompiledCall, answer: SubPlanAnswer): void {

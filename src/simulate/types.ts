@@ -12,6 +12,7 @@ export type {
   Scenario,
   Simulation,
   WorkflowCallSimulation,
+  WorkflowChoice,
 } from '../run/simulation.js';
 
 export interface SimulateOptions {

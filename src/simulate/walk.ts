@@ -74,6 +74,27 @@ export interface Walk {
   readonly subPlans: ReadonlyMap<number, WorkflowCallSimulation>;
   /** The state at the end of the walk. */
   readonly state: JsonObject;
+  /**
+   * The choices made in this walk, in walk order: its branching calls' and, for each workflow
+   * call, those made in its sub-plan (see Decision); null for a plan that calls no workflow
+   * (`branched` says it all).
+   */
+  readonly decisions: readonly Decision[] | null;
+}
+
+/**
+ * A choice made in a walk: by a branching call of the plan, or by one inside the sub-plan of a
+ * workflow call (at any depth; the elements of a `_forEach` call over a workflow share one).
+ */
+export interface Decision {
+  /** Call indices, each in its own plan: the workflow calls leading to it, then the branching call. */
+  readonly path: readonly number[];
+  /** `path` joined with `/`: what a choice is keyed by (see scenario-decisions.ts). */
+  readonly key: string;
+  /** How many alternatives it has, the one a walk takes unless told, and the one taken. */
+  readonly alternatives: number;
+  readonly baseline: number;
+  readonly choice: number;
 }
 
 /** What the walk asks of its driver for a workflow call (or one element of a `_forEach` over one). */
@@ -90,6 +111,8 @@ export interface SubPlanAnswer {
   readonly sample: Sample;
   readonly weight: number;
   readonly simulation: WorkflowCallSimulation | null;
+  /** The choices made in its sub-plan, their paths from its plan (empty when it has none). */
+  readonly decisions: readonly Decision[];
 }
 
 /** A walk that stops at each workflow call for its driver (simulate/sub-plans.ts) to answer. */
@@ -118,6 +141,10 @@ export function* walk(
   const weights = dynamic ? new Float64Array(n).fill(Number.NaN) : null;
   const elements = new Map<number, number>();
   const subPlans = new Map<number, WorkflowCallSimulation>();
+  // With workflows, the choices made inside them count as this walk's (once per call: the
+  // elements of a `_forEach` over one make the same).
+  const decisions: Decision[] | null = p.workflows !== null ? [] : null;
+  const decided = decisions !== null ? new Set<string>() : null;
   const w: WalkFrame = { p, ran, choice, samples };
   // Copy-on-write, as in a run: a walk copies what it writes over, never the whole state.
   const state = new RunState(p.state, { limits: UNBOUNDED, size: 0 });
@@ -159,6 +186,7 @@ export function* walk(
             if (answer.sample.source === 'unknown') known = false;
             slowest = Math.max(slowest, answer.weight);
             if (k === 0 && answer.simulation) subPlans.set(i, answer.simulation);
+            if (decisions !== null) addInner(decisions, decided!, i, answer.decisions);
           }
           (samples as Sample[])[i] = known ? { source: 'workflow', value: values } : UNKNOWN;
         } else (samples as Sample[])[i] = repeatSample(p.samples[i]!, count);
@@ -168,6 +196,7 @@ export function* walk(
         (samples as Sample[])[i] = answer.sample;
         weights![i] = answer.weight;
         if (answer.simulation) subPlans.set(i, answer.simulation);
+        if (decisions !== null) addInner(decisions, decided!, i, answer.decisions);
       }
     }
     const output = call.outputPath;
@@ -175,7 +204,11 @@ export function* walk(
     const count = p.alternatives[i]!;
     const k = count > 0 ? Math.min(choices.get(i) ?? baselineChoice(p, i), count - 1) : 0;
     choice[i] = k;
-    if (count > 0) branched.push(i);
+    if (count > 0) {
+      branched.push(i);
+      const baseline = baselineChoice(p, i);
+      decisions?.push({ path: [i], key: `${i}`, alternatives: count, baseline, choice: k });
+    }
     const sample = samples[i]!;
     const value = count > 0 && k === p.errorAlternative[i] ? SIMULATED_ERROR : sample.value;
     const targets = output.op === '&&' ? output.paths : [output.paths[k]!];
@@ -189,7 +222,17 @@ export function* walk(
     }
     roots.state = state.value;
   }
-  return { ran, choice, branched, samples, weights, elements, subPlans, state: state.value };
+  return { ran, choice, branched, samples, weights, elements, subPlans, state: state.value, decisions };
+}
+
+/** The choices made inside workflow call i's sub-plan, as this walk's: their paths from here. */
+function addInner(into: Decision[], decided: Set<string>, i: number, inner: readonly Decision[]): void {
+  for (const d of inner) {
+    const key = `${i}/${d.key}`;
+    if (decided.has(key)) continue;
+    decided.add(key);
+    into.push({ ...d, path: [i, ...d.path], key });
+  }
 }
 
 const NONE: ReadonlySet<number> = new Set();

@@ -1,7 +1,7 @@
 /** `plan simulate <file|->`: the dry run (nothing executes) on the terminal, or as one JSON object. */
 import { compile } from '../../compile/compile.js';
 import { simulateCompiled } from '../../simulate/simulate.js';
-import type { ArgumentError, Simulation } from '../../simulate/types.js';
+import type { ArgumentError, Scenario, Simulation } from '../../simulate/types.js';
 import { CliInputError } from '../cli-input-error.js';
 import { type CommonFlags, loadCompileInputs } from '../flags/compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
@@ -41,7 +41,8 @@ export interface SimulateFlags extends CommonFlags {
 
 /**
  * One scenario in the `--json` object: `choices`, `run`, `skipped`, `argumentErrors`, then
- * `varies` and `emptyForEach`.
+ * `varies` and `emptyForEach`, and `workflowChoices` when the scenario makes choices inside a
+ * workflow call.
  */
 export interface SimulateJsonScenario {
   readonly choices: Readonly<Record<string, number>>;
@@ -50,6 +51,7 @@ export interface SimulateJsonScenario {
   readonly argumentErrors: readonly ArgumentError[];
   readonly varies: readonly string[];
   readonly emptyForEach: readonly string[];
+  readonly workflowChoices?: Scenario['workflowChoices'];
 }
 
 /** What `simulate --json` prints (schemas/simulate-output.schema.json describes it). */
@@ -132,6 +134,7 @@ export function toSimulateJson(simulation: Simulation): SimulateJson {
       argumentErrors: s.argumentErrors,
       varies: s.varies,
       emptyForEach: s.emptyForEach ?? [],
+      ...(s.workflowChoices && { workflowChoices: s.workflowChoices }),
     })),
     truncated: simulation.truncated,
     criticalPath: simulation.criticalPath,

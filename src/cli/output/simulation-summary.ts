@@ -33,6 +33,8 @@ export function formatSimulation(simulation: Simulation, options: SimulationSumm
   const rows = scenarios.slice(0, maxRows).map((s, k) => {
     const choices = Object.entries(s.choices).map(([id, alt]) => `${id}=${alt}`);
     for (const id of s.emptyForEach ?? []) choices.push(`${id}=[]`);
+    // A choice inside a workflow call: the calls down to it, `/` between them.
+    for (const w of s.workflowChoices ?? []) choices.push(`${[...w.within, w.call].join('/')}=${w.choice}`);
     const choice = choices.length === 0 ? '(no branches)' : choices.join(' ');
     const skips = s.skipped.length === 0 ? 'skips none' : `skips ${ids(s.skipped, maxIds)}`;
     const errors =

@@ -17,7 +17,7 @@ import { edgeLabel } from '../edge-label.js';
 import { planOf } from '../../compile/plan-of.js';
 import { explainPanelData } from './explain-data.js';
 import { forEachData, nodeNotes, workflowGraphs } from './composed-calls.js';
-import { stepsNote, widestStepText } from './dry-run-notes.js';
+import { stepsNote, variedChoices, widestStepText } from './dry-run-notes.js';
 import { checkOptions as checkOptionSpec, type OptionSpec } from '../../language/option-keys.js';
 
 /** How a run's calls can end, in legend order (the rest of REPORT_STATUSES are the dry run's). */
@@ -221,9 +221,7 @@ function renderSimulation(plan: CompiledPlan, sim: Simulation, o: Options): stri
   });
   const buttons = scenarios
     .map((s, k) => {
-      const choices = Object.entries(s.choices)
-        .filter(([i]) => sim.scenarios[k]!.varies.includes(plan.calls[Number(i)]!.id))
-        .map(([i, alt]) => `${clip(plan.calls[Number(i)]!.id, 24)}→${alt}`);
+      const choices = variedChoices(sim.scenarios[k]!);
       const label = `#${k} ${k === 0 ? 'baseline' : choices.join(', ')}: ${plan.calls.length - s.skipped.length} run, ${s.skipped.length} skipped${s.errors.length ? `, ${s.errors.length} argument errors` : ''}`;
       return `<button type="button" class="sc${k === 0 ? ' on' : ''}" data-sc="${k}">${escapeHtml(label)}</button>`;
     })

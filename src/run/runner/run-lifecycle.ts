@@ -9,7 +9,7 @@ import { askAboutPlan, type PlanEditHost } from './plan-edit.js';
 import type { CallRecord } from '../call-record.js';
 import type { JsonObject } from '../../language/document.js';
 import type { RunJournal } from '../journal/index.js';
-import type { Successors } from '../schedule/index.js';
+import type { CallSlots, Successors } from '../schedule/index.js';
 import { afterPoll, keptAlive } from './event-loop.js';
 import { type ResultHost, runResult, runStatus } from './run-result.js';
 import { consumeStream, type StreamHost } from './streamed-plan.js';
@@ -34,6 +34,7 @@ export interface LifecycleHost extends PlanEditHost, AdoptingHost, ResultHost, S
   readonly blocked: boolean;
   stopping: boolean;
   finish: (() => void) | null;
+  readonly slots: CallSlots;
   abort(): void;
 }
 
@@ -44,6 +45,8 @@ export async function runToEnd(run: LifecycleHost): Promise<RunResult> {
   const onAbort = () => run.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   let edited: unknown;
+  // A workflow's sub-run pauses and resumes with the top run from here to its end.
+  run.slots.joinGroup();
   try {
     if (run.mode === 'lazy') {
       const verdict = await askAboutPlan(run);
@@ -75,6 +78,7 @@ export async function runToEnd(run: LifecycleHost): Promise<RunResult> {
       ? result
       : Object.assign(result, { edited: true as const, editedPlan: edited });
   } finally {
+    run.slots.leaveGroup();
     signal?.removeEventListener('abort', onAbort);
     run.journal?.close();
   }

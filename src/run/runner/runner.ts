@@ -18,7 +18,7 @@ import { runTools } from './run-tools.js';
 import { abortAttempts, type Accepted, argumentSources, executeCall } from '../call/index.js';
 import { type ArgumentSources, MissingValues, resolveArguments } from '../call/index.js';
 import { approveCall } from './call-approval.js';
-import { CallSlots } from '../schedule/index.js';
+import { CallSlots, dispatchGroupOf, endIfGated, type Successors } from '../schedule/index.js';
 import type { CallRecord } from '../call-record.js';
 import { askReuse, replay, writePlannedOutput } from './earlier-results.js';
 import { checkedInitial } from './initial-values.js';
@@ -32,8 +32,6 @@ import { contractError, failCall } from '../call/index.js';
 import { alternativesOf, RunState, writeOutput } from '../state/index.js';
 import type { StreamState } from './streamed-plan.js';
 import { callEndEvent } from './call-end-event.js';
-import { endIfGated } from '../schedule/index.js';
-import type { Successors } from '../schedule/index.js';
 import { FailureTaint } from '../state/index.js';
 import type { CallStatus, ParentRun, RemoteInvoker, RunEvent, RunOptions, RunResult } from '../types.js';
 
@@ -148,6 +146,8 @@ export class Runner {
     this.shared = sharedController(options);
     this.remote = options.remote;
     this.reuseHook = options.reuse;
+    // A sub-run's slots follow the top run's: a pause anywhere holds every run under it.
+    this.slots = new CallSlots({ concurrency, runner: this, group: dispatchGroupOf(options) });
     ({ tools: this.tools, asParent: this.asParent } = runTools({ options, emit, run: this }));
     this.input = checkedInitial('input', plan?.input, options.input, limits).value;
     ({
@@ -160,7 +160,6 @@ export class Runner {
       gates: this.gates,
       outputPathTexts: this.outputPathTexts,
     } = plan ? wholePlanCalls(plan, this.tools) : streamedCalls(options, this.tools, limits));
-    this.slots = new CallSlots({ concurrency, runner: this });
     const initial = checkedInitial('state', plan?.state, options.state, limits);
     this.state = new RunState(initial.value, { limits, size: initial.size });
     this.roots = { input: this.input, state: this.state.value };

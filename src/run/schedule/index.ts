@@ -3,7 +3,7 @@
  * wired from the compiled plan, the gates that hold side effects in program order, and the
  * concurrency slots.
  */
-export { CallSlots } from './call-slots.js';
+export { CallSlots, dispatchGroupOf } from './call-slots.js';
 export { endIfGated } from './order-gates.js';
 export { planWiring } from './plan-wiring.js';
 export { Successors } from './successors.js';

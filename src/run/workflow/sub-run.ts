@@ -9,6 +9,9 @@
  * workflows' calls already), `input` and `state` (a sub-run starts fresh), `journal`, `resume`,
  * `reuse`, `remote` and `runId` (they are about the plan's own calls).
  *
+ * Its dispatch follows the top run's (CallSlots.join): pausing the top run, as `plan run` does
+ * while an approval question is open, holds the sub-run's calls that get ready too.
+ *
  * Each sub-run wraps the top run's approver and listeners once, with its whole chain, under a
  * private key of the options it makes: a sub-run inside it reads them from there, so an event
  * from N workflows deep passes through one wrapper, not N.
@@ -19,7 +22,13 @@ import { traceParentOf } from '../trace/open-trace.js';
 import type { JsonObject } from '../../language/document.js';
 import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolContext } from '../../tools/tool.js';
-import type { ParentRun, RunEvent, RunOptions, WorkflowRunEvent } from '../types.js';
+import {
+  DISPATCH_GROUP,
+  type ParentRun,
+  type RunEvent,
+  type RunOptions,
+  type WorkflowRunEvent,
+} from '../types.js';
 
 const SUB_RUN: unique symbol = Symbol('planmode.subRun');
 
@@ -77,6 +86,8 @@ export function subRunOptions(request: SubRunRequest): RunOptions {
     }),
     [SUB_RUN]: origin,
     [CALLERS_SIGNAL]: true,
+    // Its calls pause with the top run's (a prompt anywhere holds every run under the top one).
+    ...(parent !== undefined && { [DISPATCH_GROUP]: parent.dispatch }),
     // Tracing: the sub-run traces when its calling run does, under the workflow call's span.
     ...traceParentOf(context, name),
   };
