@@ -94,7 +94,13 @@ function dryRun(plan: CompiledPlan, context: PlanRequestContext): Simulation | n
 /** The dry run in a few numbers and lists: what a person reads before the report. */
 export function simulationSummary(simulation: Simulation): Record<string, unknown> {
   return {
-    scenarios: simulation.scenarios.map((s) => ({ run: s.run, skipped: s.skipped, choices: s.choices })),
+    scenarios: simulation.scenarios.map((s) => ({
+      run: s.run,
+      skipped: s.skipped,
+      choices: s.choices,
+      // The branches taken inside workflow calls, when a workflow's plan branches.
+      ...(s.workflowChoices && { workflowChoices: s.workflowChoices }),
+    })),
     truncated: simulation.truncated,
     criticalPath: simulation.criticalPath,
     criticalPathWeight: simulation.criticalPathWeight,
