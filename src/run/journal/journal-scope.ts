@@ -23,6 +23,12 @@ import {
 /** What a Runner needs of its journal. */
 export interface RunJournal {
   append(event: RunEvent): void;
+  /** Appends a `call:end` that the next `sync` writes (see Journal.hold). */
+  hold(event: RunEvent): void;
+  /** Appends a call's first `call:start` ahead of its start (see Journal.appendAhead). */
+  appendAhead(event: Extract<RunEvent, { readonly type: 'call:start' }>): void;
+  /** True when starts may be appended ahead (see Journal.writesAhead). */
+  readonly writesAhead: boolean;
   sync(): void;
   resultFor(call: string, args: JsonObject): CallEndEvent | undefined;
   resultTooLong(call: string, tool: string, output: unknown, size: number): string | undefined;
@@ -129,6 +135,17 @@ export class SubJournal implements RunJournal {
       this.sink.appendPart({ type: 'sub:end', at: event.at, path: [...this.prefix, event.call], event });
     }
     // The sub-run's other events are not read by a resume.
+  }
+
+  /** A sub-call's records are written as they are appended: none waits. */
+  readonly writesAhead = false;
+
+  hold(event: RunEvent): void {
+    this.append(event);
+  }
+
+  appendAhead(event: Extract<RunEvent, { readonly type: 'call:start' }>): void {
+    this.append(event);
   }
 
   /** A sub-call's end was synced as it was appended. */

@@ -121,6 +121,11 @@ export class Journal implements RunJournal {
    * so that a file never mixes two (version 1 for a journal without a header).
    */
   readonly #version: JournalVersion;
+  /**
+   * Calls whose first `call:start` was written ahead (appendAhead) and has not come yet: when it
+   * comes, it is not written again.
+   */
+  readonly #ahead = new Set<string>();
 
   private constructor(opened: Opened, maxLine: number) {
     const { path, fd, size, scan } = opened;
@@ -235,6 +240,14 @@ export class Journal implements RunJournal {
     let encoded: string;
     if (this.#version !== 1) {
       if (NOT_IN_VERSION_2.has(event.type)) return;
+      // Its line went out ahead, in the write of the call:end that made it ready.
+      if (
+        event.type === 'call:start' &&
+        this.#ahead.size !== 0 &&
+        event.attempt === 1 &&
+        this.#ahead.delete(event.call)
+      )
+        return;
       encoded = encodeRecord(event);
     } else {
       // A version 1 journal is appended to exactly as before.
@@ -244,6 +257,44 @@ export class Journal implements RunJournal {
     this.#pending.push(line);
     this.#pendingChars += line.length;
     if (!DEFERRABLE.has(event.type) || this.#pendingChars >= PENDING_CHARS) this.#write();
+  }
+
+  /**
+   * True when the run may write the `call:start` of a call ready to start in the same write(2)
+   * as the `call:end` that made it ready (see appendAhead): in a journal of version 2 or 3. A
+   * version 1 journal is appended to exactly as before.
+   */
+  get writesAhead(): boolean {
+    return this.#version !== 1;
+  }
+
+  /**
+   * Appends a `call:end` without writing it yet: the caller writes it with `sync`, in the same
+   * write(2) as the starts it appends ahead meanwhile, before anyone hears of the call.
+   *
+   * @throws {JournalError} as `append` does.
+   */
+  hold(event: RunEvent): void {
+    this.#openFd('append to');
+    this.#commit.check();
+    const encoded = this.#version !== 1 ? encodeRecord(event) : encodeEvent(event);
+    const line = fitLine(event, encoded, this.#maxLine);
+    this.#pending.push(line);
+    this.#pendingChars += line.length;
+  }
+
+  /**
+   * Appends, ahead of time and held for the next write, the first `call:start` of a call the
+   * run is about to start: written before its tool runs, as every start is. When the call's own
+   * `call:start` (attempt 1) is appended later, it is not written again. A start written ahead
+   * of a call that then never starts (the run was halted or cancelled meanwhile) reads on
+   * resume as any start without an end: the call runs (again) from its start.
+   *
+   * @throws {JournalError} as `append` does.
+   */
+  appendAhead(event: Extract<RunEvent, { readonly type: 'call:start' }>): void {
+    this.hold(event);
+    this.#ahead.add(event.call);
   }
 
   /**

@@ -18,9 +18,10 @@ import type { Successors } from '../schedule/index.js';
 import type { RunState } from '../state/index.js';
 import type { RunOptions } from '../types.js';
 import { openRunJournal, wholePlanCalls } from './run-setup.js';
+import { type AheadRun, StartsAhead } from './start-ahead.js';
 
 /** What a run rebuilds from its plan (the Runner is one). */
-export interface AdoptingHost {
+export interface AdoptingHost extends AheadRun {
   plan: CompiledPlan;
   calls: readonly CompiledCall[];
   records: CallRecord[];
@@ -30,6 +31,7 @@ export interface AdoptingHost {
   outputPathTexts: (readonly string[] | undefined)[];
   argumentSources: ArgumentSources;
   journal: RunJournal | undefined;
+  ahead: StartsAhead | null;
   readonly tools: ToolRegistry;
   readonly options: RunOptions;
   readonly input: JsonObject;
@@ -50,6 +52,7 @@ export function adoptPlan(run: AdoptingHost, plan: CompiledPlan): void {
   run.gates = wired.gates;
   run.outputPathTexts = wired.outputPathTexts;
   run.argumentSources = argumentSources(run.roots, run.state, run.calls);
+  run.ahead = null;
   if (run.journal === undefined) return;
   run.journal.close();
   run.journal = undefined;
@@ -75,4 +78,5 @@ export function adoptPlan(run: AdoptingHost, plan: CompiledPlan): void {
     mode: run.mode,
     calls: run.calls.length,
   });
+  run.ahead = StartsAhead.for(run, journal);
 }

@@ -32,6 +32,7 @@ import { contractError, failCall } from '../call/index.js';
 import { alternativesOf, RunState, writeOutput } from '../state/index.js';
 import type { StreamState } from './streamed-plan.js';
 import { callEndEvent } from './call-end-event.js';
+import { journalEvent, StartsAhead } from './start-ahead.js';
 import { FailureTaint } from '../state/index.js';
 import type { CallStatus, ParentRun, RemoteInvoker, RunEvent, RunOptions, RunResult } from '../types.js';
 
@@ -73,17 +74,15 @@ export class Runner {
   readonly stream: StreamState | null;
   readonly slots: CallSlots;
   /**
-   * The calls whose attempt has waited on the run's shared signal, in the order they started
-   * (CallRecord.racing says which still do): the run's abort settles those itself (one abort
-   * listener for the whole run, none per call, and no set to keep up per call).
+   * Calls whose attempt waited on the run's shared signal, in start order (CallRecord.racing says
+   * which still do): the run's abort settles those itself (no listener or set per call).
    */
   readonly racingOrder: number[] = [];
   /**
    * A reading of Date.now() taken as the current drain began, for the next call that starts in
-   * it (then spent): the call's start is that moment, give or take resolving its arguments.
+   * it (then spent). NaN, not 0: the field holds a double from the start, so storing a reading
+   * never changes the runner's object shape.
    */
-  // NaN, not 0: the field holds a double from the start (a Date.now() reading is past the small
-  // integers), so storing one never changes the runner's object shape.
   drainClock = Number.NaN;
   drainClockFresh = false;
   /** Set once the run's abort has come (nothing reads the signal's getter per call). */
@@ -124,6 +123,8 @@ export class Runner {
   approvalSince = 0;
   approvalWaitMs = 0;
   journal: RunJournal | undefined;
+  /** Starts written ahead with the ends that free them (start-ahead.ts); null without a journal. */
+  ahead: StartsAhead | null;
   resumed = new Set<number>();
   readonly runId: string;
   /** Set when non-latent calls run elsewhere (`RunOptions.remote`). */
@@ -173,6 +174,7 @@ export class Runner {
       tools: this.tools,
       limits,
     });
+    this.ahead = StartsAhead.for(this, this.journal);
   }
 
   /** Runs the plan to its end (see run-lifecycle.ts). */
@@ -196,11 +198,7 @@ export class Runner {
     // Every caller passes a fresh object literal: it gets its time in place, not a copy.
     (event as { at?: string }).at = isoNow();
     const full = event as RunEvent;
-    if (this.journal) {
-      this.journal.append(full);
-      // A completed call is on disk before anything that depends on it starts.
-      if (full.type === 'call:end') this.journal.sync();
-    }
+    if (this.journal) journalEvent(this, this.journal, this.ahead, full);
     this.emit?.(full);
   }
 
@@ -260,29 +258,32 @@ export class Runner {
     if (this.stopping) return this.end(i, 'cancelled');
     if (this.listening) this.event({ type: 'call:ready', call: call.id, tool: call.tool });
     if (this.gates.size !== 0 && endIfGated(this, i)) return;
-    // One roots object for the run, its state brought up to date (a write may replace the root).
-    const roots = this.roots;
-    roots.state = this.state.value;
-    let args: ReturnType<typeof resolveArguments>;
-    try {
-      args = resolveArguments(call, this.argumentSources);
-    } catch (e) {
-      // A selection past its budget of values visited (run-selection.ts) fails the call.
-      if (e instanceof SelectionLimitError) return this.fail(i, this.failure(i, e.message, 'LIMIT'));
-      throw e;
-    }
-    if (args instanceof MissingValues) {
-      const failedWriter = args.missing.some(
-        (ref) => ref.root === 'state' && this.taint.culprit(coveredPath(ref).segments) >= 0,
-      );
-      this.records[i]!.missing = args.missing.map((ref) => ref.text);
-      return this.end(i, failedWriter ? 'upstream_failed' : 'skipped');
-    }
     const registered = this.tools.get(call.tool);
-    if (registered?.defaults && !call.forEach && this.options.applyDefaults !== false)
-      args = registered.defaults.fill(args);
     const record = this.records[i]!;
-    record.args = args;
+    let args: ReturnType<typeof resolveArguments>;
+    // Resolved already when its start was written ahead.
+    if (this.ahead !== null && this.ahead.take(i)) args = record.args!;
+    else {
+      // One roots object for the run, its state brought up to date (a write may replace the root).
+      this.roots.state = this.state.value;
+      try {
+        args = resolveArguments(call, this.argumentSources);
+      } catch (e) {
+        // A selection past its budget of values visited (run-selection.ts) fails the call.
+        if (e instanceof SelectionLimitError) return this.fail(i, this.failure(i, e.message, 'LIMIT'));
+        throw e;
+      }
+      if (args instanceof MissingValues) {
+        const failedWriter = args.missing.some(
+          (ref) => ref.root === 'state' && this.taint.culprit(coveredPath(ref).segments) >= 0,
+        );
+        record.missing = args.missing.map((ref) => ref.text);
+        return this.end(i, failedWriter ? 'upstream_failed' : 'skipped');
+      }
+      if (registered?.defaults && !call.forEach && this.options.applyDefaults !== false)
+        args = registered.defaults.fill(args);
+      record.args = args;
+    }
     // An eager call's _output is the plan's own: the journal's copy of it is never needed.
     const done = call.hasOutput && this.mode === 'eager' ? undefined : this.journal?.resultFor(call.id, args);
     if (done) return replay(this, i, done);
@@ -338,10 +339,7 @@ export class Runner {
     this.asyncEnded();
   }
 
-  /**
-   * Whatever went wrong outside the tool (a state write, an observer of the journal), the call
-   * still ends in a named state and the run does not hang on it.
-   */
+  /** Whatever went wrong outside the tool (a state write, the journal), the call still ends. */
   unexpected(i: number, error: unknown): void {
     if (this.records[i]!.status === null) this.fail(i, error);
   }
@@ -389,9 +387,11 @@ export class Runner {
     if (status === 'upstream_failed' && call.outputPath) {
       for (const path of call.outputPath.paths) this.taint.mark(path.segments, i);
     }
+    this.ahead?.ended(i, record);
+    // Released before its end is told: the journal writes the next calls' starts with it.
+    this.successors.release(i, this.remaining, this.work);
     if (this.listening) this.event(callEndEvent(this, i, status));
     this.ended++;
-    this.successors.release(i, this.remaining, this.work);
     // A streamed plan is not over until its stream is.
     if (this.ended === this.calls.length && !this.stream?.open) this.finish?.();
   }

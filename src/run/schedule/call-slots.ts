@@ -135,6 +135,21 @@ export class CallSlots implements DispatchGroup {
     return this.#open === 0;
   }
 
+  /** How many calls wait for a slot. */
+  get waiting(): number {
+    return this.#calls.length - this.#head;
+  }
+
+  /** The call `k`-th in line for a slot (0: the next to start). */
+  waitingCall(k: number): number {
+    return this.#calls[this.#head + k]!;
+  }
+
+  /** The arguments of the call `k`-th in line for a slot. */
+  waitingArgs(k: number): JsonObject {
+    return this.#args[this.#head + k]!;
+  }
+
   /** A call that ran asynchronously ended: its slot goes to whoever waits first. */
   release(): void {
     this.#running--;
