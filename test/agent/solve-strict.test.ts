@@ -47,26 +47,26 @@ afterEach(async () => {
   seen.length = 0;
 });
 
+/** A solution as strict and grammar schemas make the model write it: null for each key left out. */
+const nullsReply = JSON.stringify({
+  calls: [
+    {
+      _tool: 'search',
+      _id: null,
+      _outputPath: '†state.places',
+      _onError: null,
+      _forEach: null,
+      query: 'parks',
+      limit: null,
+      filter: { city: 'Paris', open: null },
+    },
+  ],
+  output: null,
+});
+
 describe('solve() with a strict provider', () => {
   it('sends the strict plan schema and runs a reply whose left-out keys are nulls', async () => {
-    const replies = [
-      JSON.stringify({
-        calls: [
-          {
-            _tool: 'search',
-            _id: null,
-            _outputPath: '†state.places',
-            _onError: null,
-            _forEach: null,
-            query: 'parks',
-            limit: null,
-            filter: { city: 'Paris', open: null },
-          },
-        ],
-        output: null,
-      }),
-      JSON.stringify({ calls: [], output: '†state.places' }),
-    ];
+    const replies = [nullsReply, JSON.stringify({ calls: [], output: '†state.places' })];
     server = await chatServer(replies.map((text) => ({ text })));
     const provider = new OpenAICompatibleProvider({
       model: 'gpt-4o',
@@ -107,22 +107,6 @@ describe('solve() with a strict provider', () => {
 });
 
 describe('solve() with a provider whose engine wants the grammar format', () => {
-  const nullsReply = JSON.stringify({
-    calls: [
-      {
-        _tool: 'search',
-        _id: null,
-        _outputPath: '†state.places',
-        _onError: null,
-        _forEach: null,
-        query: 'parks',
-        limit: null,
-        filter: { city: 'Paris', open: null },
-      },
-    ],
-    output: null,
-  });
-
   it('sends the grammar plan schema, and drops the nulls the grammar made the model write', async () => {
     const replies = [nullsReply, JSON.stringify({ calls: [], output: '†state.places' })];
     server = await chatServer(replies.map((text) => ({ text })));
