@@ -194,6 +194,37 @@ describe('a workflow call', () => {
   });
 });
 
+describe('a workflow call with a time limit', () => {
+  it('lets more than ten calls inside listen to its signal without a leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      const listen: Tool = {
+        name: 'listen',
+        execute: async (_args, { abortSignal }) => {
+          abortSignal.addEventListener('abort', () => {});
+          await new Promise((resolve) => setImmediate(resolve));
+          return 1;
+        },
+      };
+      const flow: Tool = {
+        name: 'many',
+        timeoutMs: 60_000,
+        plan: Array.from({ length: 12 }, (_, k) => ({ _tool: 'listen', _outputPath: `†state.r${k}` })),
+        output: '†state.r0',
+      };
+      const result = await run([{ _tool: 'many', _outputPath: '†state.y' }], { tools: [listen, flow] });
+      expect(result.status).toBe('succeeded');
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
+
 describe('a workflow in a registry', () => {
   it('is compiled when the registry is built, its mistakes named with the workflow, line and column', () => {
     const bad: Tool = {

@@ -158,7 +158,11 @@ function outputPathTextsOf(plan: CompiledPlan): (readonly string[] | undefined)[
  */
 export function sharedController(options: RunOptions): AbortController {
   const borrowed = (options as { [CALLERS_SIGNAL]?: true })[CALLERS_SIGNAL] ? options.signal : undefined;
-  if (borrowed) return { signal: borrowed, abort: () => {} };
+  if (borrowed) {
+    // A workflow call with a time limit hands over its attempt's own signal, made without this.
+    setMaxListeners(0, borrowed);
+    return { signal: borrowed, abort: () => {} };
+  }
   const controller = new AbortController();
   setMaxListeners(0, controller.signal);
   return controller;
