@@ -165,8 +165,10 @@ function groupedWrites(lines: readonly string[]): string[] {
   let afterEnd = false;
   for (const line of lines) {
     if (line === '') continue;
-    const isEnd = line.startsWith('{"type":"call:end"');
-    if (afterEnd && !isEnd && line.startsWith('{"type":"call:start"')) {
+    // Whole events (versions 2 and 3) or compact lines (version 4).
+    const isEnd = line.startsWith('{"type":"call:end"') || line.startsWith('{"end":');
+    const isStart = line.startsWith('{"type":"call:start"') || line.startsWith('{"start":');
+    if (afterEnd && !isEnd && isStart) {
       group += `${line}\n`;
       continue;
     }

@@ -4,10 +4,11 @@
  * it has errors (at most maxEditRetries times), and is what runs. An edit that changes nothing
  * is no edit.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { journalRecords } from './journal-file.js';
 import type { PlanApprovalRequest, Tool } from '../../src/index.js';
 import { isPlanValidationError } from '../../src/index.js';
 import { planOf } from '../../src/compile/plan-of.js';
@@ -166,11 +167,11 @@ describe('editing a lazy plan at approval', () => {
     await run(PLAN, { tools, journal: dir, approve: () => ({ approved: true, plan: EDITED }) });
     const headers = readdirSync(dir)
       .filter((name) => name.endsWith('.jsonl'))
-      .map((name) => readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean))
-      .map((lines) => ({ header: JSON.parse(lines[0]!) as { edited?: true }, lines }));
+      .map((name) => journalRecords(join(dir, name)))
+      .map((records) => ({ header: records[0]!, records }));
     const edited = headers.filter((h) => h.header.edited === true);
     expect(edited).toHaveLength(1);
-    const ends = edited[0]!.lines.map((l) => JSON.parse(l) as { type: string; output?: unknown });
+    const ends = edited[0]!.records;
     expect(ends.find((e) => e.type === 'call:end')?.output).toEqual({ receipt: 'paid 50' });
   });
 });

@@ -5,11 +5,12 @@
  * anyone hears of its call; a start before its tool runs; a start written ahead of a call that
  * then never runs reads, on resume, as a call to run from its start.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run, type RunEvent, type Tool } from '../../src/index.js';
+import { journalRecords } from './journal-file.js';
 
 const root = mkdtempSync(join(tmpdir(), 'planmode-journal-ahead-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -19,10 +20,7 @@ const freshDir = () => mkdtempSync(join(root, `case-${++dirs}-`));
 
 function records(dir: string): Record<string, unknown>[] {
   const [name] = readdirSync(dir).filter((file) => file.endsWith('.jsonl'));
-  return readFileSync(join(dir, name!), 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return journalRecords(join(dir, name!));
 }
 
 const starts = (lines: Record<string, unknown>[], call: string) =>

@@ -1,14 +1,14 @@
 /**
  * The journal of what runs inside a call: each `_forEach` element and each workflow sub-call.
  * A resume runs again only the elements and sub-calls that did not finish; the records are
- * read as untrusted (forged ones are refused before anything runs); a plan of plain calls
- * writes version 2 as before.
+ * read as untrusted (forged ones are refused before anything runs); a version 2 journal holds none.
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isJournalError, run, type Tool } from '../../src/index.js';
+import { journalRecords, rewriteAsVersion } from './journal-file.js';
 
 function freshDir(): string {
   return mkdtempSync(join(tmpdir(), 'planmode-parts-'));
@@ -68,8 +68,8 @@ describe('journal of for-each elements', () => {
     });
     expect(first.status).toBe('failed');
     expect(runs).toEqual([1, 2, 3, 4]);
-    const header = JSON.parse(readFileSync(journalFile(dir), 'utf8').split('\n')[0]!) as { version: number };
-    expect(header.version).toBe(3);
+    const [header] = journalRecords(journalFile(dir));
+    expect(header!.version).toBe(4);
 
     const again: number[] = [];
     const resumed = await run(FOR_EACH_PLAN, {
@@ -83,21 +83,15 @@ describe('journal of for-each elements', () => {
     expect(resumed.state.out).toEqual([10, 20, 30, 40, 50]);
   });
 
-  it('a plan of plain calls still writes a version 2 journal without element records', async () => {
+  it('a plan of plain calls writes the same version, without element records', async () => {
     const dir = freshDir();
     await run([{ _id: 'x', _tool: 'step', v: 1, _outputPath: '†state.x' }], {
       tools: [counted('step', new Set(), [])],
       journal: dir,
     });
-    const lines = readFileSync(journalFile(dir), 'utf8').trim().split('\n');
-    expect((JSON.parse(lines[0]!) as { version: number }).version).toBe(2);
-    expect(lines.map((l) => (JSON.parse(l) as { type: string }).type)).toEqual([
-      'journal',
-      'run:start',
-      'call:start',
-      'call:end',
-      'run:end',
-    ]);
+    const records = journalRecords(journalFile(dir));
+    expect(records[0]!.version).toBe(4);
+    expect(records.map((r) => r.type)).toEqual(['journal', 'run:start', 'call:start', 'call:end', 'run:end']);
   });
 });
 
@@ -247,6 +241,7 @@ describe('forged records of elements and sub-calls', () => {
       journal: dir,
     });
     const path = journalFile(dir);
+    rewriteAsVersion(path, 2);
     const forged = { type: 'element:start', at, path: ['x', 0], count: 1 };
     writeFileSync(path, `${readFileSync(path, 'utf8')}${JSON.stringify(forged)}\n`);
     const error = await run([{ _id: 'x', _tool: 'step', v: 1, _outputPath: '†state.x' }], {

@@ -1,6 +1,7 @@
 /**
- * Journal format version 2: a new journal holds only the records a resume reads (no call:ready,
- * no state:write lines), and the calls' records are written by templates. Version 1 journals,
+ * Journal format version 2 (what planmode wrote before version 4 for plans of plain calls): only
+ * the records a resume reads (no call:ready, no state:write lines), the calls' records written by
+ * templates; still resumed, and appended to in version 2. Version 1 journals,
  * as the planmode before version 2 wrote them (fixtures/journal-v1, made by make-v1-journal.mjs
  * with that build), are still read, resumed and appended to in their own format. A version 2
  * journal is untrusted input like a version 1 one: the same attacks are refused.
@@ -21,6 +22,7 @@ import { isJournalError, type JournalError, run, type Tool } from '../../src/ind
 import { Journal, type JournalDigests } from '../../src/run/journal/journal.js';
 import { encodeRecord } from '../../src/run/journal/journal-encode.js';
 import { encodeEvent } from '../../src/run/journal/journal-format.js';
+import { journalRecords } from './journal-file.js';
 import type { RunEvent } from '../../src/run/types.js';
 
 const root = mkdtempSync(join(tmpdir(), 'planmode-journal-v2-'));
@@ -28,6 +30,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'journal-v1');
 const V1_JOURNAL = 'f3f75577388504ec19f06498747e40c8ddfc138b34002a950d613463daff4fb6.jsonl';
+/** The same run's version 2 journal (the same key), as the build before version 4 wrote it. */
+const V2_FIXTURES = join(import.meta.dirname, 'fixtures', 'journal-v2-v3', 'shop');
 
 let dirs = 0;
 function freshDir(): string {
@@ -66,30 +70,18 @@ function shopTools(log: string[], stopAtNotify?: AbortController): Tool[] {
 }
 
 function records(path: string): Record<string, unknown>[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
-}
-
-function journalIn(dir: string): string {
-  const [name] = readdirSync(dir).filter((file) => file.endsWith('.jsonl'));
-  return join(dir, name!);
+  return journalRecords(path);
 }
 
 describe('journal format version 2', () => {
-  it('a new run writes a version 2 journal: no call:ready or state:write lines, and a resume reads it', async () => {
-    const log: string[] = [];
-    // Stopped at notify, as a crash would.
-    const dir2 = freshDir();
-    const controller = new AbortController();
-    const cancelled = await run(PLAN, {
-      tools: shopTools(log, controller),
-      journal: dir2,
-      signal: controller.signal,
-    });
-    expect(cancelled.status).toBe('cancelled');
-    const lines = records(journalIn(dir2));
+  it('a version 2 journal an earlier planmode wrote is resumed, and appended to in version 2', async () => {
+    // Written by the build before version 4 (fixtures/journal-v2-v3/make-journals.mjs), stopped
+    // at notify as a crash would.
+    const dir = freshDir();
+    copyFileSync(join(V2_FIXTURES, V1_JOURNAL), join(dir, V1_JOURNAL));
+    const path = join(dir, V1_JOURNAL);
+    const before = readFileSync(path, 'utf8');
+    const lines = records(path);
     expect(lines[0]).toMatchObject({ type: 'journal', version: 2 });
     expect(lines.map((line) => line.type)).toEqual([
       'journal',
@@ -102,20 +94,41 @@ describe('journal format version 2', () => {
       'call:end',
       'run:end',
     ]);
-    expect(lines[5]).toMatchObject({
-      type: 'call:end',
-      call: 'charge',
-      status: 'succeeded',
-      output: { receipt: 'r-5' },
-    });
 
-    log.length = 0;
-    const resumed = await run(PLAN, { tools: shopTools(log), journal: dir2, resume: true });
+    const log: string[] = [];
+    const resumed = await run(PLAN, { tools: shopTools(log), journal: dir, resume: true });
     expect(resumed.status).toBe('succeeded');
     expect(log).toEqual(['notify']);
     expect(resumed.state).toEqual({ price: 5, paid: { receipt: 'r-5' }, sent: 'sent' });
-    // Appended in version 2 too.
-    expect(records(journalIn(dir2)).filter((line) => line.type === 'call:ready')).toEqual([]);
+    // Appended in version 2: whole events, no call:ready or state:write.
+    const after = readFileSync(path, 'utf8');
+    expect(after.startsWith(before)).toBe(true);
+    const appended = after
+      .slice(before.length)
+      .split('\n')
+      .filter((line) => line !== '');
+    expect(appended.length).toBeGreaterThan(0);
+    for (const line of appended) expect(line.startsWith('{"type":')).toBe(true);
+    expect(records(path).filter((line) => line.type === 'call:ready')).toEqual([]);
+    expect(
+      records(path)
+        .filter((line) => line.type === 'call:end')
+        .at(-1),
+    ).toMatchObject({
+      call: 'notify',
+      status: 'succeeded',
+      output: 'sent',
+      attempts: 1,
+      branch: null,
+      handled: false,
+      error: null,
+    });
+
+    // And read back again: nothing left to run.
+    log.length = 0;
+    const again = await run(PLAN, { tools: shopTools(log), journal: dir, resume: true });
+    expect(again.status).toBe('succeeded');
+    expect(log).toEqual([]);
   });
 
   it('resumes a version 1 journal written by the planmode before version 2, appending in version 1', async () => {
@@ -159,12 +172,12 @@ describe('journal format version 2', () => {
       journal: join(dir, V1_JOURNAL),
       reused: ['price', 'charge'],
     });
-    // The new journal is version 2 and names the version 1 journal it resumed from.
+    // The new journal is version 4 and names the version 1 journal it resumed from.
     const own = readdirSync(dir).filter((file) => file.endsWith('.jsonl') && file !== V1_JOURNAL);
     expect(own).toHaveLength(1);
     expect(records(join(dir, own[0]!))[0]).toMatchObject({
       type: 'journal',
-      version: 2,
+      version: 4,
       resumedFrom: V1_JOURNAL,
     });
   });
@@ -268,9 +281,9 @@ describe('a version 2 journal is untrusted input', () => {
   });
 
   it('refuses a version it does not know, a second header, and a line past the limit', () => {
-    const v4 = JSON.stringify({ type: 'journal', version: 4, digests: DIGESTS });
-    expect(openError(journalOf(`${v4}\n`)).message).toMatch(
-      /the journal header says version 4; this planmode reads versions 1, 2 and 3/,
+    const v5 = JSON.stringify({ type: 'journal', version: 5, digests: DIGESTS });
+    expect(openError(journalOf(`${v5}\n`)).message).toMatch(
+      /the journal header says version 5; this planmode reads versions 1, 2, 3 and 4/,
     );
     const text = JSON.stringify({ type: 'journal', version: '2', digests: DIGESTS });
     expect(openError(journalOf(`${text}\n`)).message).toMatch(/says version "2"/);

@@ -29,6 +29,7 @@ import { createHash } from 'node:crypto';
 import { ToolRegistry } from '../../src/tools/index.js';
 import { run } from '../../src/run/index.js';
 import type { CallStatus, RunEvent } from '../../src/run/types.js';
+import { journalRecords } from './journal-file.js';
 
 /**
  * The journal's fsyncs, counted (and made to fail on demand) by wrapping node:fs: the real
@@ -115,9 +116,9 @@ function header(digests: JournalDigests) {
   return { type: 'journal', version: 1, digests };
 }
 
-/** The header a new journal gets: version 2 (no call:ready or state:write lines). */
+/** The header a new journal gets: version 4 (compact lines for calls, no call:ready or state:write lines). */
 function writtenHeader(digests: JournalDigests) {
-  return { type: 'journal', version: 2, digests };
+  return { type: 'journal', version: 4, digests };
 }
 
 function start(call: string): RunEvent {
@@ -132,11 +133,9 @@ function written(dir: string, events: readonly RunEvent[], runKey = 'run'): stri
   return journal.path;
 }
 
+/** The file's records, a compact line read as the whole event it stands for. */
 function lines(path: string): unknown[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as unknown);
+  return journalRecords(path);
 }
 
 function openError(options: Parameters<typeof Journal.open>[0]): JournalError {
@@ -651,8 +650,8 @@ describe('Journal bound to a run (digests)', () => {
   it('refuses a header of another version or shape', () => {
     const cases: [unknown, RegExp][] = [
       [
-        { ...header(DIGESTS), version: 4 },
-        /the journal header says version 4; this planmode reads versions 1, 2 and 3/,
+        { ...header(DIGESTS), version: 5 },
+        /the journal header says version 5; this planmode reads versions 1, 2, 3 and 4/,
       ],
       [{ ...header(DIGESTS), extra: true }, /the journal header has an unknown field "extra"/],
       [{ type: 'journal', version: 1 }, /the journal header must have an object "digests", got nothing/],

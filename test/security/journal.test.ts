@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { journalRecords } from '../run/journal-file.js';
 import { main } from '../../src/cli/main.js';
 import {
   branch,
@@ -102,11 +103,9 @@ function copyOver(from: string, to: string): void {
 
 type JsonRecord = Record<string, unknown>;
 
+/** The journal's records, each compact line read as its whole event (written back whole). */
 function records(path: string): JsonRecord[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as JsonRecord);
+  return journalRecords(path);
 }
 
 /** Rewrites the first record that `pick` chooses; returns its 1-based line. */

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { journalRecords } from '../run/journal-file.js';
 import { argumentsJson, eventJson, prettyJsonPreview } from '../../src/language/json/index.js';
 import { tempDir } from '../cli/helpers.js';
 import { planInProcess } from '../cli/in-process.js';
@@ -69,10 +70,8 @@ describe('arguments many calls share are serialised once', () => {
       expect(starts[7]!.args).toEqual({ v: big, n: 7 });
       // The journal reads back: a resume puts every call back without running it.
       const journal = readdirSync(join(dir, 'j')).find((name) => name.endsWith('.jsonl'))!;
-      const lines = readFileSync(join(dir, 'j', journal), 'utf8')
-        .trim()
-        .split('\n');
-      expect(lines.filter((line) => line.includes('"call:start"'))).toHaveLength(CALLS);
+      const records = journalRecords(join(dir, 'j', journal));
+      expect(records.filter((record) => record.type === 'call:start')).toHaveLength(CALLS);
       const resumed = await planInProcess([...args.slice(0, 6), '--resume', '--json'], '', { cwd: dir });
       expect(resumed.code).toBe(0);
       // The report shows each call's arguments, cut at its value length.

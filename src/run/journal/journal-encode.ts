@@ -29,50 +29,74 @@ export function encodeRecord(event: RunEvent): string {
 }
 
 function callStartLine(e: CallStart): string | undefined {
-  if (ownKeys(e) !== 6) return undefined;
+  if (!isPlainStart(e)) return undefined;
   const { at, call, tool, attempt, args } = e;
-  if (typeof at !== 'string' || typeof call !== 'string' || typeof tool !== 'string') return undefined;
-  if (!isNumber(attempt) || args === null || typeof args !== 'object' || Array.isArray(args))
-    return undefined;
   return `{"type":"call:start","call":${JSON.stringify(call)},"tool":${JSON.stringify(tool)},"attempt":${attempt},"args":${argsJson(args)},"at":${JSON.stringify(at)}}\n`;
 }
 
+/** A call:start of exactly the shape the run writes: the only one a template may write. */
+export function isPlainStart(e: CallStart): boolean {
+  if (ownKeys(e) !== 6) return false;
+  const { at, call, tool, attempt, args } = e;
+  if (typeof at !== 'string' || typeof call !== 'string' || typeof tool !== 'string') return false;
+  return isNumber(attempt) && args !== null && typeof args === 'object' && !Array.isArray(args);
+}
+
 function callEndLine(e: CallEnd): string | undefined {
+  if (!isPlainEnd(e)) return undefined;
+  const { at, call, tool, status, branch, handled, attempts, durationMs, error } = e;
+  const head = `{"type":"call:end","call":${JSON.stringify(call)},"tool":${JSON.stringify(tool)},"status":${JSON.stringify(status)},"branch":${branch},"handled":${handled},"attempts":${attempts},"durationMs":${durationMs},"error":${error === null ? 'null' : JSON.stringify(error)}`;
+  const tail = endTail(e);
+  return tail === undefined ? undefined : `${head}${tail},"at":${JSON.stringify(at)}}\n`;
+}
+
+/**
+ * The members of a call:end after its counters, as a template writes them: its output, whether
+ * it was resumed, its arguments, whether it was reused (each when the event has it). Undefined
+ * when its arguments are not an object.
+ */
+export function endTail(e: CallEnd): string | undefined {
+  let out = '';
+  if (Object.hasOwn(e, 'output')) {
+    const text = JSON.stringify(e.output);
+    // JSON.stringify drops a member it cannot write (undefined, a function): so does this.
+    if (text !== undefined) out += `,"output":${text}`;
+  }
+  if (Object.hasOwn(e, 'resumed')) out += `,"resumed":${e.resumed}`;
+  if (Object.hasOwn(e, 'args')) {
+    const args = e.args;
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+    out += `,"args":${argsJson(args)}`;
+  }
+  if (Object.hasOwn(e, 'reused')) out += `,"reused":${e.reused}`;
+  return out;
+}
+
+/**
+ * A call:end of exactly the shape the run writes: the only one a template may write. Its
+ * arguments, when it has them, are checked where they are written.
+ */
+export function isPlainEnd(e: CallEnd): boolean {
   const { at, call, tool, status, branch, handled, attempts, durationMs, error } = e;
   const hasOutput = Object.hasOwn(e, 'output');
   const hasArgs = Object.hasOwn(e, 'args');
   const hasResumed = Object.hasOwn(e, 'resumed');
   const hasReused = Object.hasOwn(e, 'reused');
   const keys = 10 + Number(hasOutput) + Number(hasArgs) + Number(hasResumed) + Number(hasReused);
-  if (ownKeys(e) !== keys) return undefined;
-  if (typeof at !== 'string' || typeof call !== 'string' || typeof tool !== 'string') return undefined;
-  if (typeof status !== 'string' || typeof handled !== 'boolean' || !isNumber(attempts)) return undefined;
-  if (!(branch === null || isNumber(branch)) || !(durationMs === null || isNumber(durationMs)))
-    return undefined;
-  if (typeof error !== 'object') return undefined;
-  if (hasResumed && typeof e.resumed !== 'boolean') return undefined;
-  if (hasReused && typeof e.reused !== 'boolean') return undefined;
-  let out = `{"type":"call:end","call":${JSON.stringify(call)},"tool":${JSON.stringify(tool)},"status":${JSON.stringify(status)},"branch":${branch},"handled":${handled},"attempts":${attempts},"durationMs":${durationMs},"error":${error === null ? 'null' : JSON.stringify(error)}`;
-  if (hasOutput) {
-    const text = JSON.stringify(e.output);
-    // JSON.stringify drops a member it cannot write (undefined, a function): so does this.
-    if (text !== undefined) out += `,"output":${text}`;
-  }
-  if (hasResumed) out += `,"resumed":${e.resumed}`;
-  if (hasArgs) {
-    const args = e.args;
-    if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
-    out += `,"args":${argsJson(args)}`;
-  }
-  if (hasReused) out += `,"reused":${e.reused}`;
-  return `${out},"at":${JSON.stringify(at)}}\n`;
+  if (ownKeys(e) !== keys) return false;
+  if (typeof at !== 'string' || typeof call !== 'string' || typeof tool !== 'string') return false;
+  if (typeof status !== 'string' || typeof handled !== 'boolean' || !isNumber(attempts)) return false;
+  if (!(branch === null || isNumber(branch)) || !(durationMs === null || isNumber(durationMs))) return false;
+  if (typeof error !== 'object') return false;
+  if (hasResumed && typeof e.resumed !== 'boolean') return false;
+  return !(hasReused && typeof e.reused !== 'boolean');
 }
 
 /**
  * A call's arguments as JSON: members other calls share (frozen objects) from their kept text
  * (argumentsJson), as eventJson writes them; otherwise one JSON.stringify.
  */
-function argsJson(args: object): string {
+export function argsJson(args: object): string {
   for (const key in args) {
     const value: unknown = (args as Record<string, unknown>)[key];
     if (value !== null && typeof value === 'object' && Object.isFrozen(value)) return argumentsJson(args);

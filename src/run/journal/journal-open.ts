@@ -8,7 +8,8 @@ import { describeFsError, isJournalError, JournalError } from './journal-error.j
 import { openJournalFile, syncDirectory, writeAll } from './journal-files.js';
 import type { JournalLock } from './journal-lock.js';
 import { DEFAULT_MAX_COMMIT_DELAY_MS, type JournalOptions } from './journal-options.js';
-import { encodeHeader, JOURNAL_VERSION, type JournalVersion, PARTS_VERSION } from './journal-records.js';
+import { encodeHeader } from './journal-records.js';
+import { JOURNAL_VERSION, type JournalVersion } from './journal-versions.js';
 import { emptyScan, type Scan, scanJournal } from './journal-scan.js';
 
 export interface Opened {
@@ -64,7 +65,7 @@ export function openLocked(options: JournalOptions, limits: Limits, lock: Journa
     if (digests !== undefined && scan.empty) {
       // Nothing but blanks (or a header cut off by a crash): the header goes first in the file.
       ftruncateSync(fd, 0);
-      version = options.parts === true ? PARTS_VERSION : JOURNAL_VERSION;
+      version = options.version ?? JOURNAL_VERSION;
       const header = encodeHeader({
         version,
         digests,

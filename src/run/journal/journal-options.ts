@@ -65,11 +65,13 @@ export interface JournalOptions {
    */
   readonly dependenciesOf?: (call: string) => readonly string[] | undefined;
   /**
-   * A new journal records elements and sub-calls (version 3, see journal-parts): the run's plan
-   * has a `_forEach` call or calls a workflow. A resumed journal keeps the version it has.
-   * @default false (version 2)
+   * The format of a new journal (with `digests`; a resumed journal keeps the version it has):
+   * 4, compact lines for calls' starts and ends (see journal-compact); 3, whole events and the
+   * records of elements and sub-calls; 2, whole events only (a `_forEach` or workflow call then
+   * runs again whole on resume). Earlier planmode wrote 2 and 3; their readers read only those.
+   * @default JOURNAL_VERSION (4)
    */
-  readonly parts?: boolean;
+  readonly version?: WrittenVersion;
   /**
    * Judges each element's or sub-call's record a resume reads against the run's plan.
    * @default undefined (checked by its schema and bounds only)
@@ -84,6 +86,10 @@ export interface JournalOptions {
    */
   readonly maxCommitDelayMs?: number;
 }
+
+/** The versions a new journal may be written in (version 1 is read, no longer written). */
+export const WRITTEN_VERSIONS = [2, 3, 4] as const;
+export type WrittenVersion = (typeof WRITTEN_VERSIONS)[number];
 
 /** See JournalOptions.maxCommitDelayMs. */
 export const DEFAULT_MAX_COMMIT_DELAY_MS = 20;
@@ -138,7 +144,12 @@ export function checkOptions(options: JournalOptions): Limits {
       throw new TypeError(`Journal.open: ${name} must be a function, got ${showValue(value)}`);
     }
   }
-  const { maxCommitDelayMs } = options as Partial<Record<keyof JournalOptions, unknown>>;
+  const { maxCommitDelayMs, version } = options as Partial<Record<keyof JournalOptions, unknown>>;
+  if (version !== undefined && !(WRITTEN_VERSIONS as readonly unknown[]).includes(version)) {
+    throw new TypeError(
+      `Journal.open: version must be one of ${WRITTEN_VERSIONS.join(', ')}, got ${showValue(version)}`,
+    );
+  }
   if (
     maxCommitDelayMs !== undefined &&
     !(typeof maxCommitDelayMs === 'number' && maxCommitDelayMs >= 0 && !Number.isNaN(maxCommitDelayMs))

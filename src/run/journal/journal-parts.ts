@@ -10,8 +10,8 @@
  * another index; paths are at most MAX_PART_PATH long (workflows nest at most 32 deep, and each
  * level adds a call id and at most an element index).
  *
- * Four records, only in a version 3 journal (the version a run writes when its plan has a
- * `_forEach` call or calls a workflow):
+ * Four records, only in a journal of version 3 or 4 (version 4 is what a new journal is; version
+ * 3 is what planmode wrote before it for a plan with a `_forEach` call or a workflow call):
  * - `element:start` `{path, count}` before the element's tool runs (`count`: the call's element count);
  * - `element:end` `{path, count, status, error, output?}` before anyone hears of the element;
  * - `sub:start` `{path, event}` with the sub-call's `call:start` as `event`, before its tool runs;

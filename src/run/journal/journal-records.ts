@@ -10,30 +10,19 @@
  */
 import { showValue } from '../../tools/safe-describe.js';
 import { JOURNAL_PARTS, type JournalDigests } from './journal-digests.js';
+import { expandCompact } from './journal-compact.js';
 import { REPLACED_FIELDS } from './journal-format.js';
 import { isCallError, isCount, isObject, isStandIn } from './journal-values.js';
 import { PART_TYPES, type PartRecord, readPartRecord } from './journal-parts.js';
+import {
+  COMPACT_VERSION,
+  JOURNAL_VERSION,
+  type JournalVersion,
+  NOT_IN_VERSION_2,
+  PARTS_VERSION,
+  VERSIONS,
+} from './journal-versions.js';
 import { CALL_STATUSES, type RunEvent } from '../types.js';
-
-/**
- * The version of the journal format this code writes. Version 1 journals (every event, four
- * lines per call) are still read and resumed, and a resume appends to them in version 1.
- * Version 2 holds only the records a resume reads: no `call:ready` or `state:write` lines.
- */
-export const JOURNAL_VERSION = 2;
-
-/**
- * The version a run writes when its plan has a `_forEach` call or calls a workflow: version 2
- * and the records of elements and sub-calls (journal-parts). A plan of plain calls writes
- * version 2, line for line as before, and a resumed journal keeps its version.
- */
-export const PARTS_VERSION = 3;
-
-/** The versions this code reads. */
-export type JournalVersion = 1 | 2 | 3;
-
-/** Events a version 2 journal never holds: a resume reads neither. */
-export const NOT_IN_VERSION_2: ReadonlySet<string> = new Set(['call:ready', 'state:write']);
 
 /** The first line of a journal bound to a run. */
 export interface JournalHeader {
@@ -204,9 +193,15 @@ export function readJournalLine(
   if (!isObject(value)) {
     return problem(`not a journal record: expected a JSON object with a string "type", got ${shape(value)}`);
   }
+  if (version >= COMPACT_VERSION && !Object.hasOwn(value, 'type')) {
+    const event = expandCompact(value);
+    if (typeof event === 'string') return problem(event);
+    if (event !== undefined) return readEvent(event.type as 'call:start' | 'call:end', event);
+  }
   const type = value.type;
   if (typeof type !== 'string') {
-    return problem(`not a journal record: expected a string "type", got ${shape(type)}`);
+    const tags = version >= COMPACT_VERSION ? ' (or, for a call\'s start or end, "start" or "end")' : '';
+    return problem(`not a journal record: expected a string "type"${tags}, got ${shape(type)}`);
   }
   if (type === 'journal') return readHeader(value);
   if (PART_TYPES.has(type)) {
@@ -250,9 +245,9 @@ function readHeader(value: Record<string, unknown>): JournalLine {
     if (!HEADER_KEYS.includes(key))
       return problem(`the journal header has an unknown field ${showValue(key)}`);
   }
-  if (value.version !== 1 && value.version !== 2 && value.version !== PARTS_VERSION) {
+  if (!(VERSIONS as readonly unknown[]).includes(value.version)) {
     return problem(
-      `the journal header says version ${showValue(value.version)}; this planmode reads versions 1, 2 and 3`,
+      `the journal header says version ${showValue(value.version)}; this planmode reads versions 1, 2, 3 and 4`,
     );
   }
   const digests = value.digests;

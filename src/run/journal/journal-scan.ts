@@ -17,7 +17,8 @@ import { type CallEndEvent, isReusable, REPLACED_FIELDS, sameResult } from './jo
 import type { RecordCheck } from './journal-plan-check.js';
 import { type PartEnd, type PartRecord } from './journal-parts.js';
 import { PartEnds } from './journal-part-ends.js';
-import { type JournalHeader, type JournalVersion, readJournalLine } from './journal-records.js';
+import { type JournalHeader, readJournalLine } from './journal-records.js';
+import type { JournalVersion } from './journal-versions.js';
 import type { JsonObject } from '../../language/document.js';
 import { showValue } from '../../tools/safe-describe.js';
 import type { RunEvent } from '../types.js';

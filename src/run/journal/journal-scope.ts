@@ -4,8 +4,8 @@
  * each sub-call's `call:start` and `call:end` into the calling run's journal as `sub:start` and
  * `sub:end` under the call's path, and gives back, on resume, the sub-calls that completed: the
  * sub-run replays them (their outputs rebuild its state) and runs the rest. A `_forEach` call
- * journals its elements through JournalParts. Both write only into a version 3 journal (see
- * journal-parts); with any other there are none, and inner work runs again whole on resume.
+ * journals its elements through JournalParts. Both write only into a journal of version 3 or 4
+ * (see journal-parts); with any other there are none, and inner work runs again whole on resume.
  */
 import type { JsonObject } from '../../language/document.js';
 import type { CallError, RunEvent, StaleJournalLock } from '../types.js';

@@ -7,8 +7,8 @@
  *   survives. `append` writes it into the file (write(2): the operating system holds it from
  *   then on) before it returns, so before any observer hears of the call and before any call
  *   that depends on it starts. So do `run:start`, `call:start` (before the tool runs),
- *   `call:retry`, `approval:requested` and `run:end`. A version 2 journal (what a new journal
- *   is) holds no `call:ready` or `state:write` lines; in a version 1 journal they are held in
+ *   `call:retry`, `approval:requested` and `run:end`. A journal of version 2 or later (a new
+ *   journal is version 4) holds no `call:ready` or `state:write` lines; in a version 1 journal they are held in
  *   memory and written in the same write(2) as the next line (or once they pass PENDING_CHARS):
  *   a crash can lose those of calls that had not ended, which a resume never reads (it runs such
  *   calls again anyway).
@@ -39,13 +39,14 @@ import type { GroupCommit } from './journal-commit.js';
 import type { EarlierResults } from './journal-earlier-results.js';
 import { describeFsError, JournalError } from './journal-error.js';
 import { makeJournalDirectory, writeAll } from './journal-files.js';
+import { encodeCompact } from './journal-compact.js';
 import { encodeRecord } from './journal-encode.js';
 import { type CallEndEvent, canonicalJson, encodeEvent } from './journal-format.js';
 import { type Opened, openLocked } from './journal-open.js';
 import { fitLine, resultTooLong } from './journal-line-size.js';
 import { JournalLock } from './journal-lock.js';
 import { checkOptions, type JournalOptions } from './journal-options.js';
-import { type JournalVersion, NOT_IN_VERSION_2, PARTS_VERSION } from './journal-records.js';
+import { COMPACT_VERSION, type JournalVersion, NOT_IN_VERSION_2, PARTS_VERSION } from './journal-versions.js';
 import { encodePart } from './journal-part-line.js';
 import type { PartEnd, PartRecord } from './journal-parts.js';
 import { JournalParts, type RunJournal } from './journal-scope.js';
@@ -102,7 +103,7 @@ export class Journal implements RunJournal {
   readonly staleLocks: readonly StaleJournalLock[];
   /**
    * Per element or sub-call (by partKey), its end a resume reuses (see Scan.parts). Empty
-   * without resume, and in a journal of version 1 or 2.
+   * without resume, and in a journal of version 1 or 2 (which holds no such records).
    */
   readonly partEnds: ReadonlyMap<string, PartEnd>;
 
@@ -126,11 +127,15 @@ export class Journal implements RunJournal {
    * comes, it is not written again.
    */
   readonly #ahead = new Set<string>();
+  /** A line per event in the journal's version: compact lines in 4, templates in 2 and 3. */
+  readonly #encode: (event: RunEvent) => string;
 
   private constructor(opened: Opened, maxLine: number) {
     const { path, fd, size, scan } = opened;
     this.path = path;
     this.#version = opened.version;
+    this.#encode =
+      opened.version >= COMPACT_VERSION ? encodeCompact : opened.version === 1 ? encodeEvent : encodeRecord;
     this.#maxLine = maxLine;
     this.#fd = fd;
     this.#size = size;
@@ -192,9 +197,9 @@ export class Journal implements RunJournal {
 
   #parts: JournalParts | undefined;
 
-  /** Where elements and workflow sub-calls are journaled: only in a journal of version 3. */
+  /** Where elements and workflow sub-calls are journaled: only in a journal of version 3 or 4. */
   get parts(): JournalParts | undefined {
-    if (this.#version !== PARTS_VERSION) return undefined;
+    if (this.#version < PARTS_VERSION) return undefined;
     return (this.#parts ??= new JournalParts(this, []));
   }
 
@@ -209,7 +214,7 @@ export class Journal implements RunJournal {
   appendPart(record: PartRecord): void {
     this.#openFd('append to');
     this.#commit.check();
-    if (this.#version !== PARTS_VERSION) return;
+    if (this.#version < PARTS_VERSION) return;
     const line = encodePart(record, this.#maxLine);
     if (line === undefined) return;
     this.#pending.push(line);
@@ -226,8 +231,8 @@ export class Journal implements RunJournal {
   /**
    * Appends the event as one line. Every event but `call:ready` and `state:write` is in the file
    * (written to the operating system) when this returns, with the lines held before it; those
-   * two wait in memory for the next in a version 1 journal, and a version 2 journal (the one a
-   * new journal is) leaves them out: a resume reads neither. Values JSON cannot hold never throw here (see encodeEvent),
+   * two wait in memory for the next in a version 1 journal, and a journal of version 2 or later
+   * (a new journal is version 4) leaves them out: a resume reads neither. Values JSON cannot hold never throw here (see encodeEvent),
    * and a line is never longer than a resume reads: its large fields give way (see fitLine).
    *
    * @throws {JournalError} when the journal is closed, when the write fails (the part written is
@@ -248,7 +253,7 @@ export class Journal implements RunJournal {
         this.#ahead.delete(event.call)
       )
         return;
-      encoded = encodeRecord(event);
+      encoded = this.#encode(event);
     } else {
       // A version 1 journal is appended to exactly as before.
       encoded = encodeEvent(event);
@@ -261,7 +266,7 @@ export class Journal implements RunJournal {
 
   /**
    * True when the run may write the `call:start` of a call ready to start in the same write(2)
-   * as the `call:end` that made it ready (see appendAhead): in a journal of version 2 or 3. A
+   * as the `call:end` that made it ready (see appendAhead): in a journal of version 2 or later. A
    * version 1 journal is appended to exactly as before.
    */
   get writesAhead(): boolean {
@@ -277,7 +282,7 @@ export class Journal implements RunJournal {
   hold(event: RunEvent): void {
     this.#openFd('append to');
     this.#commit.check();
-    const encoded = this.#version !== 1 ? encodeRecord(event) : encodeEvent(event);
+    const encoded = this.#encode(event);
     const line = fitLine(event, encoded, this.#maxLine);
     this.#pending.push(line);
     this.#pendingChars += line.length;

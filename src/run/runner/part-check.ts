@@ -13,13 +13,6 @@ import { workflowPlanOf } from '../../compile/workflow-plans.js';
 
 type RecordCheck = ReturnType<typeof planRecordCheck>;
 
-/** True when the plan has a call a version 3 journal records the parts of. */
-export function hasParts(plan: CompiledPlan, tools: ToolRegistry): boolean {
-  return plan.calls.some(
-    (call) => Boolean(call.forEach) || workflowPlanOf(tools.get(call.tool)?.tool) !== undefined,
-  );
-}
-
 export function partCheck(plan: CompiledPlan, tools: ToolRegistry): (part: PartRecord) => string | undefined {
   const checks = new Map<CompiledPlan, RecordCheck>();
   return (part) => {

@@ -14,7 +14,7 @@ import type { ToolRegistry } from '../../tools/registry.js';
 import { type CallRecord, newRecord } from '../call-record.js';
 import { checkedInitial } from './initial-values.js';
 import { handedJournal, Journal, planRecordCheck, type RunJournal, runIdentity } from '../journal/index.js';
-import { hasParts, partCheck } from './part-check.js';
+import { partCheck } from './part-check.js';
 import { planWiring } from '../schedule/index.js';
 import { type StreamState, streamedPlan } from './streamed-plan.js';
 import { Successors } from '../schedule/index.js';
@@ -125,8 +125,6 @@ export function openRunJournal(options: RunJournalOptions): Journal {
     limits,
     // Every record is judged against this plan before anything runs, not when its call is reached.
     checkRecord: planRecordCheck({ plan, tools, mode }),
-    // A plan of plain calls writes version 2, line for line as before.
-    ...(hasParts(plan, tools) && { parts: true }),
     checkPart: partCheck(plan, tools),
     dependenciesOf: (id) => {
       const call = plan.calls[plan.indexOf(id) ?? -1];

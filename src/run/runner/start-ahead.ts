@@ -89,7 +89,7 @@ export class StartsAhead {
   }
 
   /**
-   * Writing ahead for this run, or null: only a journal that allows it (version 2 or 3, the
+   * Writing ahead for this run, or null: only a journal that allows it (version 2 or later, the
    * run's own, not resuming from an earlier version of the plan), and only a plan without
    * program-order gates or a reuse hook (both decide at the call's turn whether it starts) and
    * not run elsewhere.

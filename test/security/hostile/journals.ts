@@ -2,6 +2,7 @@
  * Hostile journals: a journal the executor wrote, edited as a tampering hand or a broken disk
  * would. Each variant says whether a resume must refuse it (exit 2, one line) or may use it.
  */
+import { wholeRecord } from '../../run/journal-file.js';
 
 export interface JournalCase {
   readonly name: string;
@@ -12,15 +13,22 @@ export interface JournalCase {
 
 type Record = { [key: string]: unknown };
 
+/** The line as the whole record it stands for (a compact line of a version 4 journal expanded). */
+const whole = (line: string): Record => wholeRecord(JSON.parse(line) as Record);
+
 /** Variants of `original` (the lines of a journal of a plan whose calls all succeeded). */
 export function hostileJournals(original: string): JournalCase[] {
   const lines = original.split('\n').filter((line) => line !== '');
-  const records = lines.map((line) => JSON.parse(line) as Record);
+  // Edited lines are written back whole; the others stay as written (compact in version 4).
+  const records = lines.map(whole);
   const ends = records.map((r, i) => [r, i] as const).filter(([r]) => r.type === 'call:end');
   const firstEnd = ends[0]![1];
   const edit = (index: number, change: (r: Record) => Record): string =>
     lines.map((line, i) => (i === index ? JSON.stringify(change({ ...records[i]! })) : line)).join('\n') +
     '\n';
+  /** The first end's line as written, edited as text: what a hand editing a compact line does. */
+  const compactEdit = (change: (r: Record) => Record): string =>
+    edit(firstEnd, () => change(JSON.parse(lines[firstEnd]!) as Record));
   const withLine = (index: number, text: string): string =>
     [...lines.slice(0, index), text, ...lines.slice(index)].join('\n') + '\n';
   let deep = '1';
@@ -114,6 +122,33 @@ export function hostileJournals(original: string): JournalCase[] {
       name: 'an unknown event type',
       content: withLine(2, '{"type":"call:explode","at":"2025-01-01T00:00:00.000Z"}'),
       outcome: 'refused',
+    },
+    {
+      name: 'a compact call:end naming its call twice',
+      content: compactEdit((r) => ({ ...r, call: r.end })),
+      outcome: 'refused',
+    },
+    {
+      name: 'a compact line that is both a start and an end',
+      content: compactEdit((r) => ({ start: r.end, ...r })),
+      outcome: 'refused',
+    },
+    {
+      name: 'a compact call:end whose id is not a string',
+      content: compactEdit((r) => ({ ...r, end: 7 })),
+      outcome: 'refused',
+    },
+    {
+      name: 'a compact call:end with a __proto__ key',
+      content: compactEdit(
+        (r) => JSON.parse(JSON.stringify(r).replace('{', '{"__proto__":{"status":"failed"},')) as Record,
+      ),
+      outcome: 'refused',
+    },
+    {
+      name: 'a compact call:end with a default written out',
+      content: compactEdit((r) => ({ ...r, status: 'succeeded', attempts: 1 })),
+      outcome: 'resumed',
     },
     {
       name: 'a line longer than maxTextLength',
