@@ -6,23 +6,15 @@
  * with that build), are still read, resumed and appended to in their own format. A version 2
  * journal is untrusted input like a version 1 one: the same attacks are refused.
  */
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isJournalError, type JournalError, run, type Tool } from '../../src/index.js';
-import { Journal, type JournalDigests } from '../../src/run/journal/journal.js';
+import { isJournalError, run, type Tool } from '../../src/index.js';
+import { Journal } from '../../src/run/journal/journal.js';
 import { encodeRecord } from '../../src/run/journal/journal-encode.js';
 import { encodeEvent } from '../../src/run/journal/journal-format.js';
-import { journalRecords } from './journal-file.js';
+import { HAND_AT, HAND_DIGESTS, journalRecords, journalWith, refusal, wholeEnd } from './journal-file.js';
 import type { RunEvent } from '../../src/run/types.js';
 
 const root = mkdtempSync(join(tmpdir(), 'planmode-journal-v2-'));
@@ -183,48 +175,13 @@ describe('journal format version 2', () => {
   });
 });
 
-const DIGESTS: JournalDigests = {
-  plan: 'a'.repeat(64),
-  input: 'b'.repeat(64),
-  state: 'c'.repeat(64),
-  tools: 'd'.repeat(64),
-};
-const AT = '2025-01-01T00:00:00.000Z';
+const DIGESTS = HAND_DIGESTS;
+const AT = HAND_AT;
 const HEADER_V2 = JSON.stringify({ type: 'journal', version: 2, digests: DIGESTS });
 const START = JSON.stringify({ type: 'call:start', at: AT, call: 'a', tool: 't', attempt: 1, args: {} });
-
-function end(extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    type: 'call:end',
-    at: AT,
-    call: 'a',
-    tool: 't',
-    status: 'succeeded',
-    branch: null,
-    handled: false,
-    attempts: 1,
-    durationMs: 1,
-    error: null,
-    output: 1,
-    ...extra,
-  });
-}
-
-function openError(dir: string): JournalError {
-  try {
-    Journal.open({ dir, runKey: 'run', resume: true, digests: DIGESTS }).close();
-  } catch (error) {
-    if (!isJournalError(error)) throw error;
-    return error;
-  }
-  throw new Error('the journal was expected to be refused');
-}
-
-function journalOf(text: string): string {
-  const dir = freshDir();
-  writeFileSync(join(dir, 'run.jsonl'), text);
-  return dir;
-}
+const end = wholeEnd;
+const openError = refusal;
+const journalOf = (text: string) => journalWith(freshDir(), text);
 
 describe('a version 2 journal is untrusted input', () => {
   it('reads a version 2 journal Journal wrote', () => {

@@ -5,25 +5,25 @@
  * journals of versions 2 and 3 written by the planmode before version 4 are still resumed and
  * appended to in their own version; a compact line is untrusted input like any other.
  */
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { branch, isJournalError, type JournalError, run, type RunEvent, type Tool } from '../../src/index.js';
-import { Journal, type JournalDigests } from '../../src/run/journal/journal.js';
+import { branch, run, type RunEvent, type Tool } from '../../src/index.js';
+import { Journal } from '../../src/run/journal/journal.js';
 import { encodeCompact } from '../../src/run/journal/journal-compact.js';
 import { encodeRecord } from '../../src/run/journal/journal-encode.js';
 import { encodeEvent } from '../../src/run/journal/journal-format.js';
-import { journalRecords, wholeRecord } from './journal-file.js';
+import {
+  HAND_AT,
+  HAND_DIGESTS,
+  journalRecords,
+  journalWith,
+  refusal,
+  wholeEnd,
+  wholeRecord,
+} from './journal-file.js';
 
 const root = mkdtempSync(join(tmpdir(), 'planmode-journal-v4-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -161,48 +161,17 @@ describe('journal format version 4', () => {
   });
 });
 
-const DIGESTS: JournalDigests = {
-  plan: 'a'.repeat(64),
-  input: 'b'.repeat(64),
-  state: 'c'.repeat(64),
-  tools: 'd'.repeat(64),
-};
-const AT = '2025-01-01T00:00:00.000Z';
+const DIGESTS = HAND_DIGESTS;
+const AT = HAND_AT;
 const header = (version: number) => JSON.stringify({ type: 'journal', version, digests: DIGESTS });
 const START = JSON.stringify({ start: 'a', tool: 't', args: {}, at: AT });
 const END = JSON.stringify({ end: 'a', tool: 't', durationMs: 1, output: 1, at: AT });
-
-function journalOf(text: string): string {
-  const dir = freshDir();
-  writeFileSync(join(dir, 'run.jsonl'), text);
-  return dir;
-}
-
-function openError(dir: string): JournalError {
-  try {
-    Journal.open({ dir, runKey: 'run', resume: true, digests: DIGESTS }).close();
-  } catch (error) {
-    if (!isJournalError(error)) throw error;
-    return error;
-  }
-  throw new Error('the journal was expected to be refused');
-}
+const openError = refusal;
+const journalOf = (text: string) => journalWith(freshDir(), text);
 
 describe('a version 4 journal is untrusted input', () => {
   it('reads compact lines and whole ones alike', () => {
-    const whole = JSON.stringify({
-      type: 'call:end',
-      at: AT,
-      call: 'b',
-      tool: 't',
-      status: 'succeeded',
-      branch: null,
-      handled: false,
-      attempts: 1,
-      durationMs: 1,
-      error: null,
-      output: 2,
-    });
+    const whole = wholeEnd({ call: 'b', output: 2 });
     const journal = Journal.open({
       dir: journalOf(`${header(4)}\n${START}\n${END}\n${whole}\n`),
       runKey: 'run',
@@ -300,22 +269,7 @@ describe('a version 4 journal is untrusted input', () => {
   });
 });
 
-function wholeLine(extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({
-    type: 'call:end',
-    at: AT,
-    call: 'a',
-    tool: 't',
-    status: 'succeeded',
-    branch: null,
-    handled: false,
-    attempts: 1,
-    durationMs: 1,
-    error: null,
-    output: 1,
-    ...extra,
-  });
-}
+const wholeLine = wholeEnd;
 
 describe('the version 4 writer of call records', () => {
   const shared = Object.freeze({ big: Object.freeze([1, 2, 3]) });
