@@ -2,7 +2,10 @@
  * The join pattern's graph, pinned: writers of one path on exclusive alternatives of a branch are
  * not ordered after each other, a reader waits for all of them, and anything else that writes
  * or reads there is ordered as usual. Each shape's edges and warnings are the ones the compiler
- * gave before the exclusive writers were summarised per path (see exclusive-writers.ts).
+ * gave before the exclusive writers were summarised per path (see exclusive-writers.ts), but
+ * for the reads that now also depend on an earlier writer they may still see (seen-writers.ts):
+ * each such shape says which, and when the read sees its value. The dry run agrees
+ * (test/compile/seen-writers.test.ts runs these shapes against it).
  */
 import { describe, expect, it } from 'vitest';
 import { compile } from '../../src/index.js';
@@ -58,7 +61,9 @@ const shapes: Record<string, Shape> = {
       call('†state.p', '†state.j'),
       call('†state.j'),
     ],
-    from: [[], [0], [0], [1], [1], [0], [1, 2, 3, 4, 5], [6]],
+    // 6 (on p) hides 3 (on p) only: when y, q or z is taken, 6 does not run and the reader sees
+    // 2, 4 or 5. It was bound to 6 alone.
+    from: [[], [0], [0], [1], [1], [0], [1, 2, 3, 4, 5], [2, 4, 5, 6]],
     diagnostics: ['W_MULTIPLE_WRITERS@/6/_outputPath'],
   },
   'a join with readers between the writers': {
@@ -95,7 +100,9 @@ const shapes: Record<string, Shape> = {
       [0, 1, 2],
       [1, 3, 4, 5, 6],
       [0, 1, 7, 2, 3, 4, 5, 6],
-      [8, 1],
+      // 8 (on a1) hides 4 (on a1) only: on a0, a2 or a3 the reader sees 3, 5 or 6's †state.o.j.
+      // It was bound to 8 (and 1, above) alone.
+      [3, 5, 6, 8, 1],
     ],
     diagnostics: [3, 4, 5, 6, 8].map((c) => `W_MULTIPLE_WRITERS@/${c}/_outputPath`),
   },
@@ -108,7 +115,8 @@ const shapes: Record<string, Shape> = {
       call('†state.a2', '†state.j'),
       call('†state.j'),
     ],
-    from: [[], [0], [0], [0, 1, 2], [0, 1, 2], [3, 4]],
+    // 3 hides 1 (both on a0), not 2: on a1 the reader sees 2's value. It was bound to 3 and 4.
+    from: [[], [0], [0], [0, 1, 2], [0, 1, 2], [2, 3, 4]],
     diagnostics: ['W_MULTIPLE_WRITERS@/3/_outputPath'],
   },
   'a writer that never runs': {
@@ -119,7 +127,8 @@ const shapes: Record<string, Shape> = {
       call('†state.a2', '†state.j'),
       call('†state.j'),
     ],
-    from: [[], [0], [0, 1], [0, 2], [3]],
+    // 2 never runs (it needs a1 and a2); on a0 the reader sees 1's value. It was bound to 3 alone.
+    from: [[], [0], [0, 1], [0, 2], [1, 3]],
     diagnostics: [],
   },
   'writers guarded by two branches': {
@@ -133,7 +142,9 @@ const shapes: Record<string, Shape> = {
       call('†state.b2', '†state.j'),
       call('†state.j'),
     ],
-    from: [[], [], [0, 1], [0, 1], [0, 1], [0], [1, 2, 3, 4, 5], [6]],
+    // 6 (on b2) runs with none of 2 to 5 surely: unless b2 is taken the reader sees theirs. It
+    // was bound to 6 alone.
+    from: [[], [], [0, 1], [0, 1], [0, 1], [0], [1, 2, 3, 4, 5], [2, 3, 4, 5, 6]],
     diagnostics: ['W_MULTIPLE_WRITERS@/6/_outputPath'],
   },
   'a join interrupted by a plain write, and one below it': {
@@ -147,7 +158,9 @@ const shapes: Record<string, Shape> = {
       call('†state.a1', '†state.j.k'),
       call('†state.j'),
     ],
-    from: [[], [0], [0], [1, 2], [0, 3], [0, 4], [0, 4], [4, 5, 6]],
+    // 4 (on a2) does not hide the plain write 3: on a0 or a1 the reader sees 3's †state.j (with
+    // 5's or 6's k). It was bound to 4, 5 and 6 only.
+    from: [[], [0], [0], [1, 2], [0, 3], [0, 4], [0, 4], [3, 4, 5, 6]],
     diagnostics: ['W_MULTIPLE_WRITERS@/3/_outputPath', 'W_MULTIPLE_WRITERS@/4/_outputPath'],
   },
   'an exclusive writer inherits the readers its sibling already read from': {

@@ -82,7 +82,7 @@ export class DataFlow {
    * Writers of exactly one path on exclusive alternatives are not ordered after each other
    * (they never both run): the node's writer and these share it, and a reader waits for all.
    */
-  readonly #exclusive = new ExclusiveWriters(this.#branches);
+  readonly #exclusive = new ExclusiveWriters(this.#branches, this.#calls);
   /** The frontier's queries: who a read or write at a node must order itself after. */
   readonly #frontier: FrontierQueries;
   #collected: number[] | null = null;
@@ -115,7 +115,7 @@ export class DataFlow {
   ) {
     this.#state = isEmptyObject(options.state) ? null : options.state;
     this.#nodes = new PathNodes(options.parser);
-    this.#frontier = new FrontierQueries(this.#nodes, this.#exclusive.coWriters);
+    this.#frontier = new FrontierQueries(this.#nodes, this.#exclusive);
     this.columns = new FlowColumns(this.edges, options.facts);
     this.#known = { input: options.input, state: options.state, writes: () => this.#fullIndex().root };
   }
@@ -352,8 +352,8 @@ export class DataFlow {
     nodes.dropBelow(target);
     this.#collected = null;
     const base = collected.length > 1 ? [...new Set(collected)] : collected;
-    if (exclusive) this.#exclusive.addExclusiveWriter(target, lastWriter, base);
-    else this.#exclusive.replaceWriters(target, keepBase ? base : null);
+    if (exclusive) this.#exclusive.addExclusiveWriter(i, target, lastWriter, base);
+    else this.#exclusive.replaceWriters(i, target, lastWriter, keepBase ? base : null);
     nodes.setReaders(target, -1);
     nodes.setWriter(target, i);
     this.#all = undefined; // the full index, if built, is stale now
@@ -369,7 +369,7 @@ export class DataFlow {
     const columns = this.columns;
     const ref = columns.refOf(pending.read);
     const path = columns.pathOf(pending.read);
-    const { writers, selfWrites } = writersAfter(this.#fullIndex(), path.segments, i, this.#branches);
+    const { writers, selfWrites } = writersAfter(this.#fullIndex(), path.segments, i, this.#exclusive.seen);
     if (writers.length > 0 || selfWrites || declaredIn(this.options.stateSchema, path)) {
       if (pending.group >= 0) this.#alternatives.settable(pending.group);
     } else return this.#unset(pending.group, i, pending.read, columns.atOf(pending.read));
