@@ -4,11 +4,11 @@
  * or reads there is ordered as usual. Each shape's edges and warnings are the ones the compiler
  * gave before the exclusive writers were summarised per path (see exclusive-writers.ts), but
  * for the reads that now also depend on an earlier writer they may still see (seen-writers.ts):
- * each such shape says which, and when the read sees its value. The dry run agrees
- * (test/compile/seen-writers.test.ts runs these shapes against it).
+ * each such shape says which, and when the read sees its value. The dry run agrees: in each of
+ * its scenarios, every read's value comes from a writer compile bound the read to.
  */
 import { describe, expect, it } from 'vitest';
-import { compile } from '../../src/index.js';
+import { compile, simulate, type Tool } from '../../src/index.js';
 
 const tools = [{ name: 't', execute: () => 1 }];
 const alternatives = (n: number, prefix = 'a') => Array.from({ length: n }, (_, i) => `†state.${prefix}${i}`);
@@ -185,6 +185,39 @@ describe('the join pattern’s edges', () => {
       expect(result.ok).toBe(true);
       expect(result.plan!.calls.map((c) => c.dependencies.map((d) => d.from))).toEqual(shape.from);
       expect(result.diagnostics.map((d) => `${d.code}@${d.pointer}`)).toEqual(shape.diagnostics);
+    });
+  }
+});
+
+describe('the join pattern’s reads agree with the dry run', () => {
+  // `t` accepts no `x`: each read of one that runs is an argument error naming its writer.
+  const rejecting: Tool[] = [
+    {
+      name: 't',
+      inputSchema: { type: 'object', properties: { x: { not: {} } } },
+      outputSchema: { type: 'object' },
+    },
+  ];
+  for (const [name, shape] of Object.entries(shapes)) {
+    it(name, () => {
+      const plan = compile(shape.plan, { tools: rejecting }).plan!;
+      const dry = simulate(plan, { tools: rejecting, maxScenarios: 1000 });
+      let checked = 0;
+      for (const scenario of dry.scenarios) {
+        for (const e of scenario.argumentErrors) {
+          if (e.path !== '/x' || e.writer === null) continue;
+          // The dry run names the latest writer only: a writer of the object above the path
+          // (bound too) never shows, so the bound writers hold the dry run's, not the reverse.
+          const call = plan.calls.find((c) => c.id === e.call)!;
+          const bound = call.reads.filter((read) => read.at === '/x').flatMap((read) => read.writers);
+          expect(
+            bound.map((w) => plan.calls[w]!.id),
+            `${e.call} in ${JSON.stringify(scenario.choices)}`,
+          ).toContain(e.writer);
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(0);
     });
   }
 });
