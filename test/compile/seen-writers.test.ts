@@ -202,6 +202,18 @@ describe('writers that hide the earlier ones', () => {
     expect(await checkAgainstDryRun(calls)).toEqual(['sure', 'w1']);
   });
 
+  it('a write that waits for a value written later on a branch hides nothing', async () => {
+    // "late" reads †state.z before any call branches: its writer, on alternative a, may not run.
+    const calls = [
+      write('default', '†state.x'),
+      { ...write('late', '†state.x'), from: '†state.z' },
+      choose('c1', '†state.a || †state.b'),
+      write('wz', '†state.z', '†state.a'),
+      r,
+    ];
+    expect(await checkAgainstDryRun(calls)).toEqual(['default', 'late']);
+  });
+
   it('a write on the same alternative hides the earlier one', async () => {
     const calls = [
       choose('c1', '†state.a || †state.b'),

@@ -141,6 +141,7 @@ export class DataFlow {
     this.#adding = i;
     // The references are read from the compile's columns: no object per reference is made.
     const refCount = call.refCount;
+    const forward = this.#forward.length;
     for (let k = 0; k < refCount; k++) {
       const at = call.refAt(k);
       const n = facts.ofCall[k]!;
@@ -161,7 +162,7 @@ export class DataFlow {
         }
       }
     }
-    this.#branches.add(i, call, this.#calls, this.#emptyAt);
+    this.#branches.add(i, call, this.#calls, this.#emptyAt, this.#forward.length > forward);
     const output = call.outputPath;
     if (output) {
       const n = output.refs.length === 1 ? facts.output : -1;

@@ -78,17 +78,24 @@ export class BranchGuards {
   readonly #alternatives = new TakenAlternatives();
 
   /**
-   * Guards of call `i` from its reads (all bound but forward references). `empty(path)` is true
-   * when the initial state holds nothing at that path.
+   * Guards of call `i` from its reads (all bound but forward references, which `later` says it
+   * has). `empty(path)` is true when the initial state holds nothing at that path.
    */
-  add(i: number, call: CallSpec, calls: readonly CallSpec[], empty: (path: Path) => boolean): void {
+  add(
+    i: number,
+    call: CallSpec,
+    calls: readonly CallSpec[],
+    empty: (path: Path) => boolean,
+    later: boolean,
+  ): void {
     const output = call.outputPath;
     if (!this.#anyBranch) {
       // No call so far branches: nothing can guard this one (the common plan pays nothing).
       this.#guards[i] = null;
       this.#clean[i] = 1;
       this.neverRuns[i] = 0;
-      this.#sure[i] = 1;
+      // A value written later may be written on a branch that is not taken.
+      this.#sure[i] = later ? 0 : 1;
       this.#truncated[i] = 0;
       if (output?.op === '||' && output.paths.length > 1) this.#anyBranch = true;
       return;
