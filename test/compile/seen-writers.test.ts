@@ -141,6 +141,13 @@ describe('a read sees the writers of its path on other branching calls', () => {
       write('w2', '†state.x', '†state.c'),
     ];
     expect(await checkAgainstDryRun(calls)).toEqual(['w1', 'w2']);
+    // Another read before them waits for the same writers (found once per path).
+    const plan = compile([{ _id: 'q', _tool: 'show', x: '†state.x' }, ...calls], {
+      tools: runTools,
+      input: { c1: 0, c2: 0 },
+    }).plan!;
+    expect(boundWriters(plan, 'q')).toEqual(['w1', 'w2']);
+    expect(boundWriters(plan, 'r')).toEqual(['w1', 'w2']);
   });
 });
 

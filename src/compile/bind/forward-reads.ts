@@ -38,7 +38,10 @@ export function writesByPath(calls: readonly CallSpec[]): PathTrie {
 }
 
 /** Which calls can never both run, and which writes hide which (see SeenWriters). */
-export type Exclusion = Pick<SeenWriters, 'exclusive' | 'hides' | 'hidesAll' | 'joinOf' | 'joinHides'>;
+export type Exclusion = Pick<
+  SeenWriters,
+  'exclusive' | 'hides' | 'hidesAll' | 'joinOf' | 'joinHides' | 'forward'
+>;
 
 /** What a forward read of `segments` by call `reader` is bound to. */
 export interface ForwardWriters {
@@ -55,11 +58,20 @@ export function writersAfter(
   reader: number,
   branches: Exclusion,
 ): ForwardWriters {
+  const cache = branches.forward;
   const writers: number[] = [];
   let selfWrites = false;
   const take = (node: TrieNode) => {
     const list = node.writers;
     if (!list) return;
+    // The reader comes before every other writer: when it writes here, it is the first.
+    const shared = list.length > 1 && list[0] !== reader;
+    const cached = shared ? cache.get(node) : undefined;
+    if (cached) {
+      for (const w of cached) writers.push(w);
+      return;
+    }
+    const start = writers.length;
     // Every writer here comes after the reader (none came before, or the read would be
     // bound already), and writers of one path are chained, so the last one stands for all,
     // along with the ones just before it on other alternatives (not ordered before it), and
@@ -75,6 +87,7 @@ export function writersAfter(
     while (first > 0 && list[first - 1] !== reader && branches.exclusive(last, list[first - 1]!)) first--;
     if (first > 0 && !branches.hidesAll(last)) seenBefore(list, first, k, reader, branches, writers);
     for (let j = first; j <= k; j++) writers.push(list[j]!);
+    if (shared) cache.set(node, writers.slice(start));
   };
   const node = all.walk(segments, take);
   if (node) PathTrie.forEachDescendant(node, take);

@@ -22,6 +22,7 @@
  * to hide anything: a read may name a writer it never sees, never miss one it does).
  */
 import type { CallSpec } from '../read/index.js';
+import type { TrieNode } from '../storage/index.js';
 import type { BranchGuards } from './exclusive-branches.js';
 
 /** How many earlier writers of one path a read may still see, at most (the latest are kept). */
@@ -36,6 +37,13 @@ const NO_WRITER = -1;
 export class SeenWriters {
   readonly #branches: BranchGuards;
   readonly #calls: readonly CallSpec[];
+  /**
+   * Per node of the full index (forward-reads.ts) with two or more writers, what a forward read
+   * of it by a call that is not one of them waits for: the same for every such read, so found
+   * once (a path written on many branches and read by many calls before them would look back
+   * over the same writers for each). A new index makes new nodes: nothing here goes stale.
+   */
+  readonly forward = new WeakMap<TrieNode, readonly number[]>();
 
   constructor(branches: BranchGuards, calls: readonly CallSpec[]) {
     this.#branches = branches;
