@@ -6,11 +6,12 @@
  *
  * The *frontier* trie (PathNodes: a node per path, numbered by its canonical text, so that a
  * read written canonically finds its node by its string's number) keeps, per path, only what a
- * newcomer must order itself after: the last writer at that exact path and the readers since.
+ * newcomer must order itself after: the last writer at that exact path and the readers since
+ * (and, for a read, the earlier writers it may still see past writes on branches: seen-writers.ts).
  * A write at P supersedes everything under P (whoever touches that region later meets P's
  * writer and inherits its order), so the subtree is dropped, which keeps the work per call
- * amortized constant. The *full* index of every
- * writer is only needed for forward references and hints, so it is built when first needed.
+ * amortized constant. The *full* index of every writer is only needed for forward references
+ * and hints, so it is built when first needed.
  */
 import type { DiagnosticSink } from '../../language/diagnostics.js';
 import { AlternativeReads } from './alternative-reads.js';

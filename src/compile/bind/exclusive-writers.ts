@@ -81,9 +81,11 @@ export class ExclusiveWriters {
 
   /**
    * A write of call `i` at `node` on one alternative over writers only on others: `lastWriter`
-   * stays beside it, the earlier writers a read may still see are those it does not hide, and what the write was ordered after (`collected`) joins the node's base, each
-   * call once (an exclusive writer collects the base it inherits again: appending all of it
-   * made the base, and every later writer's walk over it, grow with each writer).
+   * stays beside it, the earlier writers a read may still see are those i (or the join it
+   * completes) does not hide, and what the write was ordered after (`collected`) joins the
+   * node's base, each call once (an exclusive writer collects the base it inherits again:
+   * appending all of it made the base, and every later writer's walk over it, grow with each
+   * writer).
    */
   addExclusiveWriter(i: number, node: number, lastWriter: number, collected: readonly number[]): void {
     const co = this.coWriters.get(node);
