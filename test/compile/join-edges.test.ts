@@ -2,10 +2,13 @@
  * The join pattern's graph, pinned: writers of one path on exclusive alternatives of a branch are
  * not ordered after each other, a reader waits for all of them, and anything else that writes
  * or reads there is ordered as usual. Each shape's edges and warnings are the ones the compiler
- * gave before the exclusive writers were summarised per path (see exclusive-writers.ts).
+ * gave before the exclusive writers were summarised per path (see exclusive-writers.ts), but
+ * for the reads that now also depend on an earlier writer they may still see (seen-writers.ts):
+ * each such shape says which, and when the read sees its value. The dry run agrees: in each of
+ * its scenarios, every read's value comes from a writer compile bound the read to.
  */
 import { describe, expect, it } from 'vitest';
-import { compile } from '../../src/index.js';
+import { compile, simulate, type Tool } from '../../src/index.js';
 
 const tools = [{ name: 't', execute: () => 1 }];
 const alternatives = (n: number, prefix = 'a') => Array.from({ length: n }, (_, i) => `†state.${prefix}${i}`);
@@ -58,7 +61,9 @@ const shapes: Record<string, Shape> = {
       call('†state.p', '†state.j'),
       call('†state.j'),
     ],
-    from: [[], [0], [0], [1], [1], [0], [1, 2, 3, 4, 5], [6]],
+    // 6 (on p) hides 3 (on p) only: when y, q or z is taken, 6 does not run and the reader sees
+    // 2, 4 or 5. It was bound to 6 alone.
+    from: [[], [0], [0], [1], [1], [0], [1, 2, 3, 4, 5], [2, 4, 5, 6]],
     diagnostics: ['W_MULTIPLE_WRITERS@/6/_outputPath'],
   },
   'a join with readers between the writers': {
@@ -95,7 +100,9 @@ const shapes: Record<string, Shape> = {
       [0, 1, 2],
       [1, 3, 4, 5, 6],
       [0, 1, 7, 2, 3, 4, 5, 6],
-      [8, 1],
+      // 8 (on a1) hides 4 (on a1) only: on a0, a2 or a3 the reader sees 3, 5 or 6's †state.o.j.
+      // It was bound to 8 (and 1, above) alone.
+      [3, 5, 6, 8, 1],
     ],
     diagnostics: [3, 4, 5, 6, 8].map((c) => `W_MULTIPLE_WRITERS@/${c}/_outputPath`),
   },
@@ -108,7 +115,8 @@ const shapes: Record<string, Shape> = {
       call('†state.a2', '†state.j'),
       call('†state.j'),
     ],
-    from: [[], [0], [0], [0, 1, 2], [0, 1, 2], [3, 4]],
+    // 3 hides 1 (both on a0), not 2: on a1 the reader sees 2's value. It was bound to 3 and 4.
+    from: [[], [0], [0], [0, 1, 2], [0, 1, 2], [2, 3, 4]],
     diagnostics: ['W_MULTIPLE_WRITERS@/3/_outputPath'],
   },
   'a writer that never runs': {
@@ -119,7 +127,8 @@ const shapes: Record<string, Shape> = {
       call('†state.a2', '†state.j'),
       call('†state.j'),
     ],
-    from: [[], [0], [0, 1], [0, 2], [3]],
+    // 2 never runs (it needs a1 and a2); on a0 the reader sees 1's value. It was bound to 3 alone.
+    from: [[], [0], [0, 1], [0, 2], [1, 3]],
     diagnostics: [],
   },
   'writers guarded by two branches': {
@@ -133,7 +142,9 @@ const shapes: Record<string, Shape> = {
       call('†state.b2', '†state.j'),
       call('†state.j'),
     ],
-    from: [[], [], [0, 1], [0, 1], [0, 1], [0], [1, 2, 3, 4, 5], [6]],
+    // 6 (on b2) runs with none of 2 to 5 surely: unless b2 is taken the reader sees theirs. It
+    // was bound to 6 alone.
+    from: [[], [], [0, 1], [0, 1], [0, 1], [0], [1, 2, 3, 4, 5], [2, 3, 4, 5, 6]],
     diagnostics: ['W_MULTIPLE_WRITERS@/6/_outputPath'],
   },
   'a join interrupted by a plain write, and one below it': {
@@ -147,7 +158,9 @@ const shapes: Record<string, Shape> = {
       call('†state.a1', '†state.j.k'),
       call('†state.j'),
     ],
-    from: [[], [0], [0], [1, 2], [0, 3], [0, 4], [0, 4], [4, 5, 6]],
+    // 4 (on a2) does not hide the plain write 3: on a0 or a1 the reader sees 3's †state.j (with
+    // 5's or 6's k). It was bound to 4, 5 and 6 only.
+    from: [[], [0], [0], [1, 2], [0, 3], [0, 4], [0, 4], [3, 4, 5, 6]],
     diagnostics: ['W_MULTIPLE_WRITERS@/3/_outputPath', 'W_MULTIPLE_WRITERS@/4/_outputPath'],
   },
   'an exclusive writer inherits the readers its sibling already read from': {
@@ -172,6 +185,39 @@ describe('the join pattern’s edges', () => {
       expect(result.ok).toBe(true);
       expect(result.plan!.calls.map((c) => c.dependencies.map((d) => d.from))).toEqual(shape.from);
       expect(result.diagnostics.map((d) => `${d.code}@${d.pointer}`)).toEqual(shape.diagnostics);
+    });
+  }
+});
+
+describe('the join pattern’s reads agree with the dry run', () => {
+  // `t` accepts no `x`: each read of one that runs is an argument error naming its writer.
+  const rejecting: Tool[] = [
+    {
+      name: 't',
+      inputSchema: { type: 'object', properties: { x: { not: {} } } },
+      outputSchema: { type: 'object' },
+    },
+  ];
+  for (const [name, shape] of Object.entries(shapes)) {
+    it(name, () => {
+      const plan = compile(shape.plan, { tools: rejecting }).plan!;
+      const dry = simulate(plan, { tools: rejecting, maxScenarios: 1000 });
+      let checked = 0;
+      for (const scenario of dry.scenarios) {
+        for (const e of scenario.argumentErrors) {
+          if (e.path !== '/x' || e.writer === null) continue;
+          // The dry run names the latest writer only: a writer of the object above the path
+          // (bound too) never shows, so the bound writers hold the dry run's, not the reverse.
+          const call = plan.calls.find((c) => c.id === e.call)!;
+          const bound = call.reads.filter((read) => read.at === '/x').flatMap((read) => read.writers);
+          expect(
+            bound.map((w) => plan.calls[w]!.id),
+            `${e.call} in ${JSON.stringify(scenario.choices)}`,
+          ).toContain(e.writer);
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(0);
     });
   }
 });

@@ -6,11 +6,12 @@
  *
  * The *frontier* trie (PathNodes: a node per path, numbered by its canonical text, so that a
  * read written canonically finds its node by its string's number) keeps, per path, only what a
- * newcomer must order itself after: the last writer at that exact path and the readers since.
+ * newcomer must order itself after: the last writer at that exact path and the readers since
+ * (and, for a read, the earlier writers it may still see past writes on branches: seen-writers.ts).
  * A write at P supersedes everything under P (whoever touches that region later meets P's
  * writer and inherits its order), so the subtree is dropped, which keeps the work per call
- * amortized constant. The *full* index of every
- * writer is only needed for forward references and hints, so it is built when first needed.
+ * amortized constant. The *full* index of every writer is only needed for forward references
+ * and hints, so it is built when first needed.
  */
 import type { DiagnosticSink } from '../../language/diagnostics.js';
 import { AlternativeReads } from './alternative-reads.js';
@@ -82,7 +83,7 @@ export class DataFlow {
    * Writers of exactly one path on exclusive alternatives are not ordered after each other
    * (they never both run): the node's writer and these share it, and a reader waits for all.
    */
-  readonly #exclusive = new ExclusiveWriters(this.#branches);
+  readonly #exclusive = new ExclusiveWriters(this.#branches, this.#calls);
   /** The frontier's queries: who a read or write at a node must order itself after. */
   readonly #frontier: FrontierQueries;
   #collected: number[] | null = null;
@@ -115,7 +116,7 @@ export class DataFlow {
   ) {
     this.#state = isEmptyObject(options.state) ? null : options.state;
     this.#nodes = new PathNodes(options.parser);
-    this.#frontier = new FrontierQueries(this.#nodes, this.#exclusive.coWriters);
+    this.#frontier = new FrontierQueries(this.#nodes, this.#exclusive);
     this.columns = new FlowColumns(this.edges, options.facts);
     this.#known = { input: options.input, state: options.state, writes: () => this.#fullIndex().root };
   }
@@ -141,6 +142,7 @@ export class DataFlow {
     this.#adding = i;
     // The references are read from the compile's columns: no object per reference is made.
     const refCount = call.refCount;
+    const forward = this.#forward.length;
     for (let k = 0; k < refCount; k++) {
       const at = call.refAt(k);
       const n = facts.ofCall[k]!;
@@ -161,7 +163,7 @@ export class DataFlow {
         }
       }
     }
-    this.#branches.add(i, call, this.#calls, this.#emptyAt);
+    this.#branches.add(i, call, this.#calls, this.#emptyAt, this.#forward.length > forward);
     const output = call.outputPath;
     if (output) {
       const n = output.refs.length === 1 ? facts.output : -1;
@@ -352,8 +354,8 @@ export class DataFlow {
     nodes.dropBelow(target);
     this.#collected = null;
     const base = collected.length > 1 ? [...new Set(collected)] : collected;
-    if (exclusive) this.#exclusive.addExclusiveWriter(target, lastWriter, base);
-    else this.#exclusive.replaceWriters(target, keepBase ? base : null);
+    if (exclusive) this.#exclusive.addExclusiveWriter(i, target, lastWriter, base);
+    else this.#exclusive.replaceWriters(i, target, lastWriter, keepBase ? base : null);
     nodes.setReaders(target, -1);
     nodes.setWriter(target, i);
     this.#all = undefined; // the full index, if built, is stale now
@@ -369,7 +371,7 @@ export class DataFlow {
     const columns = this.columns;
     const ref = columns.refOf(pending.read);
     const path = columns.pathOf(pending.read);
-    const { writers, selfWrites } = writersAfter(this.#fullIndex(), path.segments, i, this.#branches);
+    const { writers, selfWrites } = writersAfter(this.#fullIndex(), path.segments, i, this.#exclusive.seen);
     if (writers.length > 0 || selfWrites || declaredIn(this.options.stateSchema, path)) {
       if (pending.group >= 0) this.#alternatives.settable(pending.group);
     } else return this.#unset(pending.group, i, pending.read, columns.atOf(pending.read));

@@ -66,21 +66,37 @@ export class BranchGuards {
   readonly #guards: Guards[] = [];
   /** Per call, 1 when no earlier write and no initial value overlapped what it writes. */
   readonly #clean: number[] = [];
+  /**
+   * Per call, 1 when it runs whenever its guards hold: every value it needs surely has one then
+   * (see {@link #surelyThere}); 0 when it may be skipped for some other reason.
+   */
+  readonly #sure: number[] = [];
+  /** Per call, 1 when it had more guards than MAX_GUARDS keeps: its guards say too little. */
+  readonly #truncated: number[] = [];
   /** True once some call writes `||` alternatives: before that, no call is guarded. */
   #anyBranch = false;
   readonly #alternatives = new TakenAlternatives();
 
   /**
-   * Guards of call `i` from its reads (all bound but forward references). `empty(path)` is true
-   * when the initial state holds nothing at that path.
+   * Guards of call `i` from its reads (all bound but forward references, which `later` says it
+   * has). `empty(path)` is true when the initial state holds nothing at that path.
    */
-  add(i: number, call: CallSpec, calls: readonly CallSpec[], empty: (path: Path) => boolean): void {
+  add(
+    i: number,
+    call: CallSpec,
+    calls: readonly CallSpec[],
+    empty: (path: Path) => boolean,
+    later: boolean,
+  ): void {
     const output = call.outputPath;
     if (!this.#anyBranch) {
       // No call so far branches: nothing can guard this one (the common plan pays nothing).
       this.#guards[i] = null;
       this.#clean[i] = 1;
       this.neverRuns[i] = 0;
+      // A value written later may be written on a branch that is not taken.
+      this.#sure[i] = later ? 0 : 1;
+      this.#truncated[i] = 0;
       if (output?.op === '||' && output.paths.length > 1) this.#anyBranch = true;
       return;
     }
@@ -101,12 +117,17 @@ export class BranchGuards {
     const readOf = readsByReference(call.reads);
     let guards: Guards = null;
     let never = false;
+    let truncated = false;
+    let sure = true;
     const add = (branch: number, alternative: number) => {
       guards ??= new Map();
       const other = guards.get(branch);
       // Needing two alternatives of one call at once: it never runs.
       if (other !== undefined && other !== alternative) never = true;
-      else if (guards.size < MAX_GUARDS && other === undefined) guards.set(branch, alternative);
+      else if (other === undefined) {
+        if (guards.size < MAX_GUARDS) guards.set(branch, alternative);
+        else truncated = true;
+      }
     };
     for (let k = 0; k < call.refCount; k++) {
       const { op, refs } = call.refExpression(k);
@@ -117,6 +138,8 @@ export class BranchGuards {
         // offers anything, the call never runs either (the dry run skips it in every scenario).
         let common: Map<number, number> | null = null;
         let unguarded = false;
+        // Sure only when one alternative is there whatever is taken (a plain call's, the input).
+        if (!refs.some((ref) => this.#surelyThere(readOf(ref), null, calls, true))) sure = false;
         for (const ref of refs) {
           const needs = this.#needs(readOf(ref), calls, empty);
           if (needs === null) {
@@ -134,7 +157,9 @@ export class BranchGuards {
         continue;
       }
       for (const ref of refs) {
-        const needs = this.#needs(readOf(ref), calls, empty);
+        const read = readOf(ref);
+        const needs = this.#needs(read, calls, empty);
+        if (sure && !this.#surelyThere(read, needs, calls, false)) sure = false;
         if (needs === null) continue;
         for (const [b, k] of needs.guards) add(b, k);
         if (needs.never) never = true;
@@ -143,6 +168,57 @@ export class BranchGuards {
     this.#guards[i] = guards;
     this.#clean[i] = 1;
     this.neverRuns[i] = never ? 1 : 0;
+    this.#sure[i] = sure && !never ? 1 : 0;
+    this.#truncated[i] = truncated ? 1 : 0;
+  }
+
+  /**
+   * True when a read's value is surely there whenever the reader's guards hold: it is not a
+   * state read of an earlier call's (the input, the initial state: taken to be there, as a
+   * call on no branch is taken to run), or its one writer surely runs then and surely writes
+   * it: a plain writer on no branch, or one whose guards the reader took from this read
+   * (`needs`), and the alternative read when it branches. `plain` asks for the first kind of
+   * writer only (an alternative of a `||`, whose guards the reader does not take).
+   */
+  #surelyThere(
+    read: ReadBinding | undefined,
+    needs: { guards: Map<number, number> } | null,
+    calls: readonly CallSpec[],
+    plain: boolean,
+  ): boolean {
+    if (read === undefined || read.kind === 'later') return false;
+    if (read.kind !== 'earlier') return true;
+    if (read.writers.length !== 1) return false;
+    const writer = read.writers[0]!;
+    if (this.#sure[writer] !== 1) return false;
+    const output = calls[writer]!.outputPath;
+    const branches = output?.op === '||' && output.paths.length > 1;
+    if (plain || needs === null) return !branches && this.#guards[writer] === null;
+    return !branches || needs.guards.has(writer);
+  }
+
+  /** True when call i runs whenever its guards hold, and they are all kept (see {@link runsWhenever}). */
+  sure(i: number): boolean {
+    return this.#sure[i] === 1 && this.#truncated[i] !== 1;
+  }
+
+  /**
+   * True when call `later` surely runs whenever call `earlier` does: it runs whenever its
+   * guards hold (see {@link #sure}), and every one of them is one of `earlier`'s (all of them
+   * kept), taking the alternative `extra` of branching call `branch` too (-1: none). False when
+   * `later` never runs; true when `earlier` never runs.
+   */
+  runsWhenever(later: number, earlier: number, branch = -1, extra = -1): boolean {
+    if (this.neverRuns[earlier] === 1) return true;
+    if (!this.sure(later)) return false;
+    const mine = this.#guards[later];
+    if (!mine) return true;
+    const theirs = this.#guards[earlier];
+    for (const [b, k] of mine) {
+      if (b === branch && k === extra) continue;
+      if (theirs?.get(b) !== k) return false;
+    }
+    return true;
   }
 
   /**

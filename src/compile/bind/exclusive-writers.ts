@@ -11,7 +11,9 @@
  * {@link MAX_WRITERS_COMPARED} of them; past that the write is taken to overlap them (ordered
  * after them, with W_MULTIPLE_WRITERS): more order than needed, never less.
  */
+import type { CallSpec } from '../read/index.js';
 import type { BranchGuards } from './exclusive-branches.js';
+import { SeenWriters } from './seen-writers.js';
 
 /** How many writers of one path a new writer is compared with one by one (see the file's comment). */
 export const MAX_WRITERS_COMPARED = 1_000;
@@ -25,6 +27,11 @@ interface OneBranch {
 export class ExclusiveWriters {
   /** Per node, the exclusive writers beside its last writer (in array order). */
   readonly coWriters = new Map<number, number[]>();
+  /**
+   * Per node, the earlier writers a read there may still see besides these (see
+   * seen-writers.ts), in array order: kept and dropped with the rest.
+   */
+  readonly earlier = new Map<number, readonly number[]>();
   /** Per node, the calls its writers were ordered after there, each once. */
   readonly base = new Map<number, number[]>();
   /** Per node whose base grew by exclusive writes, the calls in it: dedupes what is added. */
@@ -32,9 +39,12 @@ export class ExclusiveWriters {
   /** Per node with co-writers, the summary, while it holds. */
   readonly #oneBranch = new Map<number, OneBranch>();
   readonly #branches: BranchGuards;
+  /** Which earlier writers a write hides (and which a read may still see). */
+  readonly seen: SeenWriters;
 
-  constructor(branches: BranchGuards) {
+  constructor(branches: BranchGuards, calls: readonly CallSpec[]) {
     this.#branches = branches;
+    this.seen = new SeenWriters(branches, calls);
   }
 
   /**
@@ -70,13 +80,17 @@ export class ExclusiveWriters {
   }
 
   /**
-   * A write at `node` on one alternative over writers only on others: `lastWriter` stays
-   * beside it, and what the write was ordered after (`collected`) joins the node's base, each
-   * call once (an exclusive writer collects the base it inherits again: appending all of it
-   * made the base, and every later writer's walk over it, grow with each writer).
+   * A write of call `i` at `node` on one alternative over writers only on others: `lastWriter`
+   * stays beside it, the earlier writers a read may still see are those i (or the join it
+   * completes) does not hide, and what the write was ordered after (`collected`) joins the
+   * node's base, each call once (an exclusive writer collects the base it inherits again:
+   * appending all of it made the base, and every later writer's walk over it, grow with each
+   * writer).
    */
-  addExclusiveWriter(node: number, lastWriter: number, collected: readonly number[]): void {
+  addExclusiveWriter(i: number, node: number, lastWriter: number, collected: readonly number[]): void {
     const co = this.coWriters.get(node);
+    // Asked before `lastWriter` joins the co-writers: the join is theirs and i's.
+    this.#setEarlier(node, this.seen.after(i, this.earlier.get(node), co, lastWriter, true));
     if (co) co.push(lastWriter);
     else this.coWriters.set(node, [lastWriter]);
     if (collected.length === 0) return;
@@ -94,15 +108,28 @@ export class ExclusiveWriters {
     }
   }
 
-  /** A write at `node` that supersedes its writers; `base`: what it was ordered after, kept when it is on a branch. */
-  replaceWriters(node: number, base: number[] | null): void {
+  /**
+   * A write of call `i` at `node`, ordered after its writers (`lastWriter` and the co-writers):
+   * they are superseded, but for the ones a read may still see (see SeenWriters.after) when i
+   * does not write; `base`: what it was ordered after, kept when it is on a branch.
+   */
+  replaceWriters(i: number, node: number, lastWriter: number, base: number[] | null): void {
+    const earlier = this.seen.after(i, this.earlier.get(node), this.coWriters.get(node), lastWriter, false);
     this.forget(node);
     if (base) this.base.set(node, base);
+    this.#setEarlier(node, earlier);
+  }
+
+  /** The earlier writers a read at `node` may still see (none: an empty list). */
+  #setEarlier(node: number, earlier: readonly number[]): void {
+    if (earlier.length > 0) this.earlier.set(node, earlier);
+    else if (this.earlier.size > 0) this.earlier.delete(node);
   }
 
   /** Drops what is kept for `node` (a write at or above it superseded its writers). */
   forget(node: number): void {
     if (this.coWriters.size > 0) this.coWriters.delete(node);
+    if (this.earlier.size > 0) this.earlier.delete(node);
     if (this.base.size > 0) this.base.delete(node);
     if (this.#inBase.size > 0) this.#inBase.delete(node);
     if (this.#oneBranch.size > 0) this.#oneBranch.delete(node);

@@ -11,6 +11,7 @@ import type { Reference } from '../../language/reference.js';
 import type { CallSpec } from '../read/index.js';
 import { checkStatePath } from '../state-schema.js';
 import { PathTrie, type TrieNode } from '../storage/index.js';
+import { MAX_JOIN, MAX_SEEN_EARLIER, type SeenWriters } from './seen-writers.js';
 
 /** A read waiting for the end of the plan. */
 export interface PendingRead {
@@ -36,10 +37,11 @@ export function writesByPath(calls: readonly CallSpec[]): PathTrie {
   return all;
 }
 
-/** Which calls can never both run (see BranchGuards). */
-export interface Exclusion {
-  exclusive(a: number, b: number): boolean;
-}
+/** Which calls can never both run, and which writes hide which (see SeenWriters). */
+export type Exclusion = Pick<
+  SeenWriters,
+  'exclusive' | 'hides' | 'hidesAll' | 'joinOf' | 'joinHides' | 'forward'
+>;
 
 /** What a forward read of `segments` by call `reader` is bound to. */
 export interface ForwardWriters {
@@ -56,14 +58,24 @@ export function writersAfter(
   reader: number,
   branches: Exclusion,
 ): ForwardWriters {
+  const cache = branches.forward;
   const writers: number[] = [];
   let selfWrites = false;
   const take = (node: TrieNode) => {
     const list = node.writers;
     if (!list) return;
+    // The reader comes before every other writer: when it writes here, it is the first.
+    const shared = list.length > 1 && list[0] !== reader;
+    const cached = shared ? cache.get(node) : undefined;
+    if (cached) {
+      for (const w of cached) writers.push(w);
+      return;
+    }
+    const start = writers.length;
     // Every writer here comes after the reader (none came before, or the read would be
     // bound already), and writers of one path are chained, so the last one stands for all,
-    // along with the ones just before it on other alternatives (not ordered before it).
+    // along with the ones just before it on other alternatives (not ordered before it), and
+    // the earlier ones whose value the read may still see (seen-writers.ts).
     let k = list.length - 1;
     if (list[k] === reader) {
       selfWrites = true;
@@ -73,11 +85,46 @@ export function writersAfter(
     const last = list[k]!;
     let first = k;
     while (first > 0 && list[first - 1] !== reader && branches.exclusive(last, list[first - 1]!)) first--;
+    if (first > 0 && !branches.hidesAll(last)) seenBefore(list, first, k, reader, branches, writers);
     for (let j = first; j <= k; j++) writers.push(list[j]!);
+    if (shared) cache.set(node, writers.slice(start));
   };
   const node = all.walk(segments, take);
   if (node) PathTrie.forEachDescendant(node, take);
   return { writers, selfWrites };
+}
+
+/**
+ * Pushes to `writers`, in array order, the writers of `list` before `first` that a read may still
+ * see past the last writers `list[first..k]`: at most MAX_SEEN_EARLIER are looked at, back to
+ * one that hides all before it or to the reader.
+ */
+function seenBefore(
+  list: readonly number[],
+  first: number,
+  k: number,
+  reader: number,
+  branches: Exclusion,
+  writers: number[],
+): void {
+  const size = k - first + 1;
+  const join =
+    size >= 2 && size <= MAX_JOIN ? branches.joinOf(list[k]!, list[k - 1]!, list.slice(first, k - 1)) : -1;
+  const kept: number[] = [];
+  const hidden = (w: number) => {
+    if (branches.joinHides(join, w)) return true;
+    // Past MAX_JOIN last writers none is asked: the read may name a writer it never sees.
+    if (size <= MAX_JOIN) for (let j = first; j <= k; j++) if (branches.hides(list[j]!, w)) return true;
+    for (const h of kept) if (branches.hides(h, w)) return true;
+    return false;
+  };
+  for (let j = first - 1, looked = 0; j >= 0 && looked < MAX_SEEN_EARLIER; j--, looked++) {
+    const w = list[j]!;
+    if (w === reader) break;
+    if (!hidden(w)) kept.push(w);
+    if (branches.hidesAll(w)) break;
+  }
+  for (let j = kept.length - 1; j >= 0; j--) writers.push(kept[j]!);
 }
 
 /** E_CYCLE for a call that reads, as a forward reference, what only it writes. */

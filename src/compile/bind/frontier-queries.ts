@@ -6,6 +6,7 @@
  * the data flow's own, shared and not copied, so a query costs what it did inside DataFlow.
  */
 import type { PathNodes } from '../storage/index.js';
+import type { ExclusiveWriters } from './exclusive-writers.js';
 
 /** No writer at a node (PathNodes.writer). */
 export const NO_WRITER = -1;
@@ -24,10 +25,13 @@ export class FrontierQueries {
   readonly #nodes: PathNodes;
   /** The data flow's exclusive co-writers per node (see ExclusiveWriters). */
   readonly #coWriters: Map<number, number[]>;
+  /** The earlier writers a read may still see per node (see seen-writers.ts): a read's, not a write's. */
+  readonly #earlier: Map<number, readonly number[]>;
 
-  constructor(nodes: PathNodes, coWriters: Map<number, number[]>) {
+  constructor(nodes: PathNodes, writers: Pick<ExclusiveWriters, 'coWriters' | 'earlier'>) {
     this.#nodes = nodes;
-    this.#coWriters = coWriters;
+    this.#coWriters = writers.coWriters;
+    this.#earlier = writers.earlier;
   }
 
   /** True when no call but `self` wrote or read at `node` or above it (in the frontier). */
@@ -61,7 +65,8 @@ export class FrontierQueries {
     let count = 0;
     if (nodes.isAttached(node)) {
       for (let up = node; up >= 0; up = nodes.parentOf(up)) {
-        // Exclusive writers beside the last one came before it: array order.
+        // Earlier writers still seen, and exclusive writers beside the last one, came before it.
+        if (this.#earlier.size > 0) count = this.#addEarlier(up, self, out, count);
         if (this.#coWriters.size > 0) count = this.#addCoWriters(up, self, out, count);
         const w = nodes.writer(up);
         if (w !== NO_WRITER && w !== self) out[count++] = w;
@@ -73,6 +78,7 @@ export class FrontierQueries {
       for (let up = node; up >= 0; up = nodes.parentOf(up)) if (nodes.isAttached(up)) chain[length++] = up;
       for (let k = length - 1; k >= 0; k--) {
         const up = chain[k]!;
+        if (this.#earlier.size > 0) count = this.#addEarlier(up, self, out, count);
         if (this.#coWriters.size > 0) count = this.#addCoWriters(up, self, out, count);
         const w = nodes.writer(up);
         if (w !== NO_WRITER && w !== self) out[count++] = w;
@@ -88,6 +94,7 @@ export class FrontierQueries {
   #addWritersBelow(node: number, self: number, out: number[], count: number): number {
     const nodes = this.#nodes;
     nodes.forEachDescendant(node, (d) => {
+      if (this.#earlier.size > 0) count = this.#addEarlier(d, self, out, count);
       if (this.#coWriters.size > 0) count = this.#addCoWriters(d, self, out, count);
       const w = nodes.writer(d);
       if (w !== NO_WRITER && w !== self) out[count++] = w;
@@ -102,6 +109,13 @@ export class FrontierQueries {
   #addCoWriters(node: number, self: number, out: number[], count: number): number {
     const co = this.#coWriters.get(node);
     if (co) for (const w of co) if (w !== self) out[count++] = w;
+    return count;
+  }
+
+  /** Adds the node's earlier writers a read may still see (but `self`) to `out` from `count` on. */
+  #addEarlier(node: number, self: number, out: number[], count: number): number {
+    const earlier = this.#earlier.get(node);
+    if (earlier) for (const w of earlier) if (w !== self) out[count++] = w;
     return count;
   }
 }
