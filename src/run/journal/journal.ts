@@ -8,8 +8,9 @@
  *   then on) before it returns, so before any observer hears of the call and before any call
  *   that depends on it starts. So do `run:start`, `call:start` (before the tool runs),
  *   `call:retry`, `approval:requested` and `run:end`. A journal of version 2 or later (a new
- *   journal is version 4) holds no `call:ready` or `state:write` lines; in a version 1 journal they are held in
- *   memory and written in the same write(2) as the next line (or once they pass PENDING_CHARS):
+ *   journal is version 4) holds no `call:ready` or `state:write` lines; in a version 1 journal
+ *   they are held in memory and written in the same write(2) as the next line (or once they
+ *   pass PENDING_CHARS):
  *   a crash can lose those of calls that had not ended, which a resume never reads (it runs such
  *   calls again anyway).
  * - A power cut or an operating-system crash: records are on disk once an fsync covers them.
@@ -232,8 +233,9 @@ export class Journal implements RunJournal {
    * Appends the event as one line. Every event but `call:ready` and `state:write` is in the file
    * (written to the operating system) when this returns, with the lines held before it; those
    * two wait in memory for the next in a version 1 journal, and a journal of version 2 or later
-   * (a new journal is version 4) leaves them out: a resume reads neither. Values JSON cannot hold never throw here (see encodeEvent),
-   * and a line is never longer than a resume reads: its large fields give way (see fitLine).
+   * (a new journal is version 4) leaves them out: a resume reads neither. Values JSON cannot
+   * hold never throw here (see encodeEvent), and a line is never longer than a resume reads: its
+   * large fields give way (see fitLine).
    *
    * @throws {JournalError} when the journal is closed, when the write fails (the part written is
    *   removed, so the file stays readable; the lines held are lost), or when an earlier
