@@ -1,11 +1,9 @@
 /** `plan explain <file|-> <call-id>`: why a call waits, what its failure would block, what is independent. */
-import type { Command } from 'commander';
 import { compile } from '../../compile/compile.js';
 import { isUnknownCallError } from '../../errors.js';
 import { type CallExplanation, explainCall } from '../../explain/index.js';
 import { CliInputError } from '../cli-input-error.js';
 import { type CommonFlags, loadCompileInputs } from '../flags/compile-inputs.js';
-import { withMcpServers } from '../flags/mcp-servers.js';
 import { wholeNumber } from '../flags/whole-number.js';
 import { ExitCode } from '../exit-codes.js';
 import {
