@@ -4,11 +4,11 @@
  */
 import { CommanderError } from 'commander';
 import { isMissingDependencyError, isToolDefinitionError, isToolsFileError } from '../errors.js';
-import { isJournalError } from '../run/journal/index.js';
+import { isJournalError } from '../run/journal/journal-error.js';
 import { CliInputError } from './cli-input-error.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
-import { formatCliError, oneLine, shouldUseColor } from './output/index.js';
+import { formatCliError, oneLine, shouldUseColor } from './terminal-text.js';
 
 export function reportFailure(e: unknown, io: CliIo): number {
   if (e instanceof CommanderError) {
