@@ -3,8 +3,12 @@
  * line), or a bug in planmode (exit 70, the stack only with PLAN_DEBUG=1).
  */
 import { CommanderError } from 'commander';
-import { isMissingDependencyError, isToolDefinitionError, isToolsFileError } from '../errors.js';
-import { isJournalError } from '../run/journal/journal-error.js';
+import {
+  isJournalError,
+  isMissingDependencyError,
+  isToolDefinitionError,
+  isToolsFileError,
+} from '../errors.js';
 import { CliInputError } from './cli-input-error.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
