@@ -7,23 +7,25 @@ import { Command, Option } from 'commander';
 import type { AgentFlags } from './commands/agent.js';
 import type { EvalFlags } from './commands/eval.js';
 import type { WorkerFlags } from './commands/worker.js';
-import { defineExplainCommand } from './commands/explain.js';
+import { defineExplainCommand } from './commands/explain-command.js';
 import { defineServeCommand } from './commands/serve-command.js';
-import { GRAPH_FORMATS, type GraphFlags, graphCommand } from './commands/graph.js';
-import { type ImportFlags, importCommand } from './commands/import.js';
-import { RUN_MODES, type RunFlags, runCommand } from './commands/run.js';
-import { type SimulateFlags, simulateCommand } from './commands/simulate.js';
+import type { GraphFlags } from './commands/graph.js';
+import type { ImportFlags } from './commands/import.js';
+import type { RunFlags } from './commands/run.js';
+import type { SimulateFlags } from './commands/simulate.js';
 import {
+  GRAPH_FORMATS,
   PLAN_SCHEMA_FORMATS,
   PLAN_SCHEMA_MODES,
   PLAN_SCHEMA_SHAPES,
-  type SchemaFlags,
-  schemaCommand,
-} from './commands/schema.js';
-import { type ValidateFlags, validateCommand } from './commands/validate.js';
-import { collect, withMcpServers } from './flags/mcp-servers.js';
+  RUN_MODES,
+} from './commands/flag-choices.js';
+import type { SchemaFlags } from './commands/schema.js';
+import type { ValidateFlags } from './commands/validate.js';
+import { collect } from './flags/collect.js';
+import { withServers } from './flags/with-servers.js';
 import { ExitCode } from './exit-codes.js';
-import { formatCliError, shouldUseColor } from './output/index.js';
+import { formatCliError, shouldUseColor } from './terminal-text.js';
 import {
   AGENT_HELP,
   ALL_EXIT_CODES_HELP,
@@ -93,18 +95,20 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   common(program.command('validate'))
     .description('check a plan and print every diagnostic (stderr), or one JSON object (stdout)')
     .option('--json', 'print {"ok", "mode", "calls", "edges", "order", "diagnostics", "skipped"} to stdout')
-    .action(async (file: string, flags: ValidateFlags) =>
-      setExitCode(await withMcpServers(flags, io, (f) => validateCommand(file, f, io))),
-    );
+    .action(async (file: string, flags: ValidateFlags) => {
+      const { validateCommand } = await import('./commands/validate.js');
+      setExitCode(await withServers(flags, io, (f) => validateCommand(file, f, io)));
+    });
 
   common(program.command('graph'))
     .description('print the dependency graph of a valid plan to stdout')
     .addOption(new Option('--format <format>', 'graph format (default: mermaid)').choices(GRAPH_FORMATS))
     .option('--json', 'shorthand for --format json')
     .option('--result <file>', 'what `plan run --json` printed for this plan: colour each call by its status')
-    .action(async (file: string, flags: GraphFlags) =>
-      setExitCode(await withMcpServers(flags, io, (f) => graphCommand(file, f, io))),
-    );
+    .action(async (file: string, flags: GraphFlags) => {
+      const { graphCommand } = await import('./commands/graph.js');
+      setExitCode(await withServers(flags, io, (f) => graphCommand(file, f, io)));
+    });
 
   defineExplainCommand(common(program.command('explain')), io, setExitCode);
 
@@ -119,9 +123,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       '--report <file>',
       'write a self-contained HTML dry-run report (graph, scenarios, critical path) and print its path',
     )
-    .action(async (file: string, flags: SimulateFlags) =>
-      setExitCode(await withMcpServers(flags, io, (f) => simulateCommand(file, f, io))),
-    );
+    .action(async (file: string, flags: SimulateFlags) => {
+      const { simulateCommand } = await import('./commands/simulate.js');
+      setExitCode(await withServers(flags, io, (f) => simulateCommand(file, f, io)));
+    });
 
   common(program.command('run'), {
     tools: [
@@ -180,9 +185,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       'run the tool calls in `plan worker` processes through a queue in this Redis (redis://host:port, unix:///path.sock)',
     )
     .option('--queue <name>', 'with --redis: the queue (default: planmode)')
-    .action(async (file: string, flags: RunFlags) =>
-      setExitCode(await withMcpServers(flags, io, (f) => runCommand(file, f, io))),
-    );
+    .action(async (file: string, flags: RunFlags) => {
+      const { runCommand } = await import('./commands/run.js');
+      setExitCode(await withServers(flags, io, (f) => runCommand(file, f, io)));
+    });
 
   program
     .command('import')
@@ -205,9 +211,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     )
     .option('--json', 'print {"format", "out", "samples", "errors"} to stdout')
     .addHelpText('after', IMPORT_EXIT_CODES_HELP)
-    .action(async (format: string, file: string, flags: ImportFlags) =>
-      setExitCode(await importCommand(format, file, flags, io)),
-    );
+    .action(async (format: string, file: string, flags: ImportFlags) => {
+      const { importCommand } = await import('./commands/import.js');
+      setExitCode(await importCommand(format, file, flags, io));
+    });
 
   program
     .command('schema')
@@ -230,9 +237,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       ),
     )
     .addHelpText('after', SCHEMA_EXIT_CODES_HELP)
-    .action(async (flags: SchemaFlags) =>
-      setExitCode(await withMcpServers(flags, io, (f) => schemaCommand(f, io))),
-    );
+    .action(async (flags: SchemaFlags) => {
+      const { schemaCommand } = await import('./commands/schema.js');
+      setExitCode(await withServers(flags, io, (f) => schemaCommand(f, io)));
+    });
 
   program
     .command('worker')
@@ -256,7 +264,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .action(async (flags: WorkerFlags) => {
       // Loaded on use: BullMQ is not needed by the other commands.
       const { workerCommand } = await import('./commands/worker.js');
-      setExitCode(await withMcpServers(flags, io, (f) => workerCommand(f, io)));
+      setExitCode(await withServers(flags, io, (f) => workerCommand(f, io)));
     });
 
   defineServeCommand(program, io, setExitCode);
@@ -336,7 +344,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .action(async (task: string, flags: AgentFlags) => {
       // Loaded on use: the model SDKs are not needed by the other commands.
       const { agentCommand } = await import('./commands/agent.js');
-      setExitCode(await withMcpServers(flags, io, (f) => agentCommand(task, f, io)));
+      setExitCode(await withServers(flags, io, (f) => agentCommand(task, f, io)));
     });
 
   program

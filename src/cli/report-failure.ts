@@ -3,12 +3,16 @@
  * line), or a bug in planmode (exit 70, the stack only with PLAN_DEBUG=1).
  */
 import { CommanderError } from 'commander';
-import { isMissingDependencyError, isToolDefinitionError, isToolsFileError } from '../errors.js';
-import { isJournalError } from '../run/journal/index.js';
+import {
+  isJournalError,
+  isMissingDependencyError,
+  isToolDefinitionError,
+  isToolsFileError,
+} from '../errors.js';
 import { CliInputError } from './cli-input-error.js';
 import { ExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
-import { formatCliError, oneLine, shouldUseColor } from './output/index.js';
+import { formatCliError, oneLine, shouldUseColor } from './terminal-text.js';
 
 export function reportFailure(e: unknown, io: CliIo): number {
   if (e instanceof CommanderError) {

@@ -60,3 +60,13 @@ describe('plan schema', () => {
     expect((await run(['schema'])).stderr).toMatch(/needs --tools <file>/);
   });
 });
+
+describe('the flag choices of plan schema', () => {
+  it('are the library lists, in the same order (the CLI keeps a copy so that --help loads no compiler)', async () => {
+    const library = await import('../../src/compile/plan-schema/plan-schema.js');
+    const cli = await import('../../src/cli/commands/flag-choices.js');
+    expect(cli.PLAN_SCHEMA_MODES).toEqual(library.PLAN_SCHEMA_MODES);
+    expect(cli.PLAN_SCHEMA_FORMATS).toEqual(library.PLAN_SCHEMA_FORMATS);
+    expect(cli.PLAN_SCHEMA_SHAPES).toEqual(library.PLAN_SCHEMA_SHAPES);
+  });
+});

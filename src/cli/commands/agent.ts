@@ -39,7 +39,7 @@ import { giveUpText, solveExitCode, solveJson } from './agent-solve-result.js';
 import { runTodoFlow } from './agent-todos.js';
 import { openSession } from './agent-session.js';
 import { isSubRunEvent } from './event-line.js';
-import { RUN_MODES } from './run.js';
+import { RUN_MODES } from './flag-choices.js';
 import { wholeNumber } from '../flags/whole-number.js';
 
 export { readPlanAnswer } from '../approvals/index.js';

@@ -1,11 +1,9 @@
 /** `plan explain <file|-> <call-id>`: why a call waits, what its failure would block, what is independent. */
-import type { Command } from 'commander';
 import { compile } from '../../compile/compile.js';
 import { isUnknownCallError } from '../../errors.js';
 import { type CallExplanation, explainCall } from '../../explain/index.js';
 import { CliInputError } from '../cli-input-error.js';
 import { type CommonFlags, loadCompileInputs } from '../flags/compile-inputs.js';
-import { withMcpServers } from '../flags/mcp-servers.js';
 import { wholeNumber } from '../flags/whole-number.js';
 import { ExitCode } from '../exit-codes.js';
 import {
@@ -62,28 +60,4 @@ export async function explainCommand(
   io.stderr.write(formatSkippedNote(result, skipped.includes('tools') ? ['tools', 'arguments'] : []));
   io.stdout.write(flags.json ? `${JSON.stringify(explanation)}\n` : formatExplanation(explanation));
   return ExitCode.OK;
-}
-
-/**
- * Adds the command's own argument, options and action to `command` (which has the flags every
- * plan command shares): kept here so that main.ts stays a list of commands.
- */
-export function defineExplainCommand(
-  command: Command,
-  io: CliIo,
-  setExitCode: (code: number) => void,
-): Command {
-  return command
-    .argument('<call-id>', 'the call: its _id, or its 0-based index when it has none')
-    .description(
-      'why a call waits (its dependencies, the longest chain to it), what its failure or skip would block, and which parts of the plan are independent',
-    )
-    .option('--max <n>', 'most ids in any one list of the answer (default: 50)')
-    .option(
-      '--json',
-      'print {"call", "tool", "index", "waitsFor", "longestChain", "blocks", "independent"} to stdout',
-    )
-    .action(async (file: string, callId: string, flags: ExplainFlags) =>
-      setExitCode(await withMcpServers(flags, io, (f) => explainCommand(file, callId, f, io))),
-    );
 }

@@ -18,9 +18,7 @@ import {
   skippedChecks,
 } from '../output/index.js';
 import type { CliIo } from '../io.js';
-
-export const GRAPH_FORMATS = ['mermaid', 'dot', 'json'] as const;
-export type GraphFormat = (typeof GRAPH_FORMATS)[number];
+import { GRAPH_FORMATS, type GraphFormat } from './flag-choices.js';
 
 export interface GraphFlags extends CommonFlags {
   /**

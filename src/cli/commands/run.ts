@@ -55,8 +55,7 @@ import { eventLine, isSubRunEvent } from './event-line.js';
 import { RunExitGuard } from './run-exit-guard.js';
 import { runStreamedStdin } from './run-streamed.js';
 import { resolveLimits } from '../../language/limits.js';
-
-export const RUN_MODES = ['eager', 'lazy'] as const;
+import { RUN_MODES } from './flag-choices.js';
 
 export interface RunFlags extends CommonFlags, RedisFlags, OtlpFlags, QuotaFlags {
   /**

@@ -2,20 +2,12 @@
  * `plan schema --tools <file>`: the JSON Schema of a plan over exactly those tools, on stdout,
  * for a model API's structured output (constrained decoding).
  */
-import {
-  PLAN_SCHEMA_FORMATS,
-  PLAN_SCHEMA_MODES,
-  PLAN_SCHEMA_SHAPES,
-  planSchema,
-  type PlanSchemaOptions,
-} from '../../compile/plan-schema/index.js';
+import { planSchema, type PlanSchemaOptions } from '../../compile/plan-schema/index.js';
 import { CliInputError } from '../cli-input-error.js';
 import { loadTimeoutFlag, loadToolRegistry } from '../flags/compile-inputs.js';
 import { ExitCode } from '../exit-codes.js';
 import type { CliIo } from '../io.js';
 import type { McpFlags } from '../flags/mcp-servers.js';
-
-export { PLAN_SCHEMA_FORMATS, PLAN_SCHEMA_MODES, PLAN_SCHEMA_SHAPES };
 
 export interface SchemaFlags extends McpFlags {
   /** The tools file (a manifest or a module). */

@@ -3,7 +3,8 @@
  * the server (and what it imports) only when the command runs.
  */
 import type { Command } from 'commander';
-import { collect, withMcpServers } from '../flags/mcp-servers.js';
+import { collect } from '../flags/collect.js';
+import { withServers } from '../flags/with-servers.js';
 import { LIMIT_HELP, LOAD_TIMEOUT_HELP, MCP_HELP } from '../help-texts.js';
 import type { CliIo } from '../io.js';
 import type { ServeFlags } from './serve.js';
@@ -54,6 +55,6 @@ export function defineServeCommand(
     .addHelpText('after', SERVE_HELP)
     .action(async (tools: string, flags: ServeFlags) => {
       const { serveCommand } = await import('./serve.js');
-      setExitCode(await withMcpServers(flags, io, (f) => serveCommand(tools, f, io)));
+      setExitCode(await withServers(flags, io, (f) => serveCommand(tools, f, io)));
     });
 }

@@ -24,11 +24,6 @@ export interface McpFlags extends QuotaFlags {
   readonly mcpTools?: readonly Tool[];
 }
 
-/** Commander's collector for a repeatable flag. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
 /**
  * Starts every --mcp server, runs `body` with their tools in `flags.mcpTools`, and closes them
  * all when it ends.

@@ -1,7 +1,10 @@
 /** Terminal rendering: `file:line:col: error CODE: message` lines, hints, summaries, colors. */
 import type { CompileResult } from '../../compile/compile.js';
 import type { Diagnostic } from '../../language/diagnostics.js';
-import type { OutputStream } from '../io.js';
+import { oneLine, paint } from '../terminal-text.js';
+
+// Kept here too: the commands and views import everything they write with from this folder.
+export { formatCliError, oneLine, paint, shouldUseColor, type Style } from '../terminal-text.js';
 
 export interface FormatOptions {
   /**
@@ -14,33 +17,6 @@ export interface FormatOptions {
    * @default false
    */
   readonly color?: boolean;
-}
-
-const ANSI = {
-  bold: [1, 22],
-  dim: [2, 22],
-  red: [31, 39],
-  green: [32, 39],
-  yellow: [33, 39],
-  cyan: [36, 39],
-} as const;
-export type Style = keyof typeof ANSI;
-
-/** The text wrapped in the styles' ANSI codes, or the text as is when `color` is false. */
-export function paint(text: string, color: boolean, ...styles: Style[]): string {
-  if (!color) return text;
-  return styles.reduce((out, style) => `\u001b[${ANSI[style][0]}m${out}\u001b[${ANSI[style][1]}m`, text);
-}
-
-/**
- * Colors only on a terminal, and never when NO_COLOR is set to a non-empty value
- * (https://no-color.org) or TERM is `dumb`.
- */
-export function shouldUseColor(
-  stream: OutputStream,
-  env: Readonly<Record<string, string | undefined>>,
-): boolean {
-  return stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
 }
 
 /** One diagnostic: its location line, then its hint indented on the next line. */
@@ -76,7 +52,6 @@ export function formatSummary(counts: SummaryCounts, options: FormatOptions = {}
   return `${file}: ${paint('invalid', color, 'red', 'bold')}, ${plural(counts.errors, 'error')}, ${warnings}\n`;
 }
 
-/** The single line for a problem with the CLI's own inputs. */
 /**
  * Every diagnostic of a compile, then its summary line: what `validate` prints, and what
  * `graph` and `run` print for a plan that does not compile.
@@ -90,20 +65,6 @@ export function formatCompileReport(result: CompileResult, options: FormatOption
     warnings: result.diagnostics.length - errors,
   };
   return formatDiagnostics(result.diagnostics, options) + formatSummary(counts, options);
-}
-
-export function formatCliError(message: string, options: Pick<FormatOptions, 'color'> = {}): string {
-  return `plan: ${paint('error', options.color ?? false, 'red', 'bold')}: ${oneLine(message)}\n`;
-}
-
-export function oneLine(text: string): string {
-  // Split, not a regex: /\s*\r?\n\s*/ backtracks over a long run of spaces (quadratic), and the
-  // text may be a tool's or a model's error message.
-  return text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '')
-    .join(' ');
 }
 
 /**
