@@ -17,8 +17,7 @@
  * journal reads both.
  */
 import { showValue } from '../../tools/safe-describe.js';
-import { argsJson, endTail, isPlainEnd, isPlainStart } from './journal-encode.js';
-import { encodeEvent } from './journal-format.js';
+import { argsJson, encodeCalls, endTail, isPlainEnd, isPlainStart } from './journal-encode.js';
 import type { RunEvent } from '../types.js';
 
 type CallStart = Extract<RunEvent, { readonly type: 'call:start' }>;
@@ -36,15 +35,7 @@ const DEFAULTS: { readonly [T in Tag]: Readonly<Record<string, unknown>> } = {
 
 /** One event as one line of a version 4 journal, newline included. */
 export function encodeCompact(event: RunEvent): string {
-  let line: string | undefined;
-  try {
-    if (event.type === 'call:end') line = endLine(event);
-    else if (event.type === 'call:start') line = startLine(event);
-  } catch {
-    // A getter or toJSON that throws: encodeEvent writes a stand-in for that field.
-    line = undefined;
-  }
-  return line ?? encodeEvent(event);
+  return encodeCalls(event, startLine, endLine);
 }
 
 function startLine(e: CallStart): string | undefined {

@@ -17,10 +17,23 @@ type CallEnd = Extract<RunEvent, { readonly type: 'call:end' }>;
 
 /** One event as one line of JSON, newline included: encodeEvent's text, made faster for calls. */
 export function encodeRecord(event: RunEvent): string {
+  return encodeCalls(event, callStartLine, callEndLine);
+}
+
+/**
+ * One event as one line, newline included: a call's start or end by its template (`start`,
+ * `end`), which gives undefined for a shape it does not write; any other event, such a shape, or
+ * a template that throws, by encodeEvent.
+ */
+export function encodeCalls(
+  event: RunEvent,
+  start: (e: CallStart) => string | undefined,
+  end: (e: CallEnd) => string | undefined,
+): string {
   let line: string | undefined;
   try {
-    if (event.type === 'call:end') line = callEndLine(event);
-    else if (event.type === 'call:start') line = callStartLine(event);
+    if (event.type === 'call:end') line = end(event);
+    else if (event.type === 'call:start') line = start(event);
   } catch {
     // A getter or toJSON that throws: encodeEvent writes a stand-in for that field.
     line = undefined;
